@@ -1,0 +1,38 @@
+import { hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
+
+/**
+ * Demo workshops, people and fixed development keys for local use only. `npm run dev` loads them
+ * with `wrangler d1 execute --local`; tests load the same rows.
+ */
+export const DEMO = {
+  tenants: [
+    { id: "t-jinxiu", name: "锦绣制衣" },
+    { id: "t-other", name: "华美服饰" },
+  ],
+  users: [
+    { id: "u-admin", tenantId: "t-jinxiu", name: "平台管理员", role: "admin", key: "dev-admin-key" },
+    { id: "u-boss", tenantId: "t-jinxiu", name: "王老板", role: "boss", key: "dev-boss-key" },
+    { id: "u-staff", tenantId: "t-jinxiu", name: "李娟", role: "staff", key: "dev-staff-key" },
+    { id: "u-staff2", tenantId: "t-jinxiu", name: "张敏", role: "staff", key: "dev-staff2-key" },
+    { id: "u-other-boss", tenantId: "t-other", name: "陈老板", role: "boss", key: "dev-other-boss-key" },
+  ],
+} as const;
+
+const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** Idempotent SQL statements (one per line) that put the demo rows in place. */
+export async function demoSeedStatements(): Promise<string[]> {
+  const statements: string[] = [];
+  for (const t of DEMO.tenants) {
+    statements.push(`INSERT OR REPLACE INTO tenants (id, name) VALUES (${quote(t.id)}, ${quote(t.name)});`);
+  }
+  for (const u of DEMO.users) {
+    statements.push(
+      `INSERT OR REPLACE INTO users (id, tenant_id, name, role) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)});`,
+    );
+    statements.push(
+      `INSERT OR REPLACE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,
+    );
+  }
+  return statements;
+}

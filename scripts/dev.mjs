@@ -1,0 +1,43 @@
+// npm run dev: apply migrations, load demo data, start wrangler dev, load knowledge, serve.
+
+import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
+import { loadKnowledge } from "./load-knowledge.mjs";
+import { seedDemoData } from "./seed.mjs";
+
+requireNode22();
+const port = process.env.PORT ?? "8787";
+const persistTo = process.env.WEFT_STATE_DIR;
+const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
+const baseUrl = `http://127.0.0.1:${port}`;
+
+console.log("Applying D1 migrations (local)...");
+wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
+const demo = await seedDemoData({ persistTo });
+
+const server = start(WRANGLER, [
+  "dev",
+  "--port",
+  port,
+  "--ip",
+  "127.0.0.1",
+  "--show-interactive-dev-session=false",
+  ...persistArgs,
+]);
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    stop(server);
+    process.exit(0);
+  });
+}
+server.on("exit", (code) => process.exit(code ?? 0));
+
+await waitForOk(`${baseUrl}/healthz`, 120_000);
+const loaded = await loadKnowledge({ baseUrl, key: "dev-boss-key" });
+console.log(`
+Weft is running at http://localhost:${port}
+  MCP endpoint:  http://localhost:${port}/mcp   (Authorization: Bearer <key>)
+  Health:        http://localhost:${port}/healthz
+  Knowledge bases loaded: ${loaded.knowledgeBases.join(", ") || "none"}
+  Development keys:
+${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId).name})`).join("\n")}
+`);

@@ -1,0 +1,69 @@
+// Helpers shared by the project's Node scripts (dev, e2e, build, create-admin).
+import { spawn, spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+/** Environment for wrangler: no telemetry, no lookup of Cloudflare's `cf` object (no network here). */
+export const OFFLINE_ENV = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+/** Fails early with a clear message when the pinned Node.js is not the one running. */
+export function requireNode22() {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < 22) {
+    console.error(
+      `Weft needs Node.js 22 or newer (running ${process.version}). Run it through npm (npm run dev, npm test), ` +
+        "which uses the Node.js pinned in devDependencies.",
+    );
+    process.exit(1);
+  }
+}
+
+/** Runs wrangler to completion, echoing its output; exits the script if it fails. */
+export function wrangler(args, { quiet = false } = {}) {
+  const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: OFFLINE_ENV, stdio: quiet ? "pipe" : "inherit", encoding: "utf8" });
+  if (result.status !== 0) {
+    if (quiet) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    console.error(`wrangler ${args.join(" ")} failed (exit ${result.status}).`);
+    process.exit(result.status ?? 1);
+  }
+  return result.stdout ?? "";
+}
+
+/**
+ * Starts a long-running process in this script's process group, so that Ctrl-C, or a test killing
+ * the group, reaches it too; `stop` ends it when the script ends any other way.
+ */
+export function start(command, args, options = {}) {
+  const child = spawn(command, args, { cwd: ROOT, env: OFFLINE_ENV, stdio: "inherit", ...options });
+  process.on("exit", () => stop(child));
+  return child;
+}
+
+/** Stops a process started by `start`. */
+export function stop(child) {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+}
+
+/** Polls `url` until it answers 200 or `timeoutMs` passes. */
+export async function waitForOk(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+      last = `HTTP ${res.status}: ${await res.text()}`;
+    } catch (error) {
+      last = error.message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not become ready in ${timeoutMs} ms (${last})`);
+}

@@ -1,0 +1,12 @@
+import type { UserContext } from "./auth/user-context.ts";
+import type { Config } from "./config.ts";
+
+/** Hono's type parameters for this app: the Worker bindings and what middleware puts on `c.var`. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    config: Config;
+    user: UserContext;
+  };
+}

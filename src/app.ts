@@ -1,0 +1,45 @@
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./app-env.ts";
+import { readConfig } from "./config.ts";
+import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
+import { log } from "./log.ts";
+import { mcpRoutes } from "./mcp/route.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { health } from "./routes/health.ts";
+import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
+
+/** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
+export const app = new Hono<AppEnv>();
+
+app.use(requestId({ headerName: "X-Request-Id" }));
+app.use(async function loadConfig(c, next) {
+  c.set("config", readConfig(c.env));
+  await next();
+});
+
+app.get("/healthz", health);
+app.route("/mcp", mcpRoutes);
+app.route("/api/keys", apiKeyRoutes);
+app.route("/api/knowledge-bases", knowledgeBaseRoutes);
+
+app.notFound((c) =>
+  c.json<ErrorBody>(
+    { error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.`, request_id: c.var.requestId } },
+    404,
+  ),
+);
+
+app.onError(function handleError(error, c) {
+  const request_id = c.var.requestId;
+  if (error instanceof AppError) {
+    const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Bearer realm="weft"' } : {};
+    const body: ErrorBody = {
+      error: { code: error.code, message: error.message, request_id, ...(error.details ? { details: error.details } : {}) },
+    };
+    return c.json(body, error.status as ContentfulStatusCode, headers);
+  }
+  log("error", "unhandled_error", { request_id, method: c.req.method, path: c.req.path, error });
+  return c.json<ErrorBody>({ error: { code: "internal", message: GENERIC_MESSAGE, request_id } }, 500);
+});

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const ConfigSchema = z.object({
+  ENVIRONMENT: z.enum(["development", "test", "production"]),
+  VECTOR_INDEX: z.enum(["local", "vectorize"]),
+  EMBEDDINGS: z.enum(["local", "workers-ai"]),
+  RERANKER: z.enum(["local", "workers-ai"]),
+  CHAT_MODEL: z.enum(["offline", "workers-ai", "openai-compatible"]),
+  CONSULT_SESSION_TTL_SECONDS: z.coerce.number().int().positive(),
+});
+
+/** The typed, validated configuration every module receives instead of reading `env` itself. */
+export interface Config {
+  environment: "development" | "test" | "production";
+  backends: {
+    vectorIndex: "local" | "vectorize";
+    embeddings: "local" | "workers-ai";
+    reranker: "local" | "workers-ai";
+    chatModel: "offline" | "workers-ai" | "openai-compatible";
+  };
+  consultSessionTtlSeconds: number;
+}
+
+/**
+ * Reads the Worker's vars once. A misconfigured deployment fails loudly here rather than deep
+ * inside a request, and remote backends are refused when their binding is missing.
+ */
+export function readConfig(env: Env): Config {
+  const vars = ConfigSchema.parse(env);
+  if (vars.VECTOR_INDEX === "vectorize" && !env.VECTORIZE) {
+    throw new Error("VECTOR_INDEX is 'vectorize' but no VECTORIZE binding is configured");
+  }
+  const needsAi = vars.EMBEDDINGS === "workers-ai" || vars.RERANKER === "workers-ai" || vars.CHAT_MODEL === "workers-ai";
+  if (needsAi && !env.AI) {
+    throw new Error("a Workers AI backend is selected but no AI binding is configured");
+  }
+  return {
+    environment: vars.ENVIRONMENT,
+    backends: {
+      vectorIndex: vars.VECTOR_INDEX,
+      embeddings: vars.EMBEDDINGS,
+      reranker: vars.RERANKER,
+      chatModel: vars.CHAT_MODEL,
+    },
+    consultSessionTtlSeconds: vars.CONSULT_SESSION_TTL_SECONDS,
+  };
+}

@@ -1,0 +1,7 @@
+import { app } from "./app.ts";
+
+export { PendingAction } from "./business/pending-action.ts";
+export { ConsultSession } from "./consult/consult-session.ts";
+export { LocalVectorIndex } from "./search/local-vector-index.ts";
+
+export default app;

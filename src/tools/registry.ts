@@ -1,0 +1,11 @@
+import { roleAtLeast, type UserContext } from "../auth/user-context.ts";
+import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
+import type { Tool } from "./tool.ts";
+
+/** Every tool Weft serves, in the order clients list them. Both faces read this list. */
+export const TOOLS: readonly Tool[] = [listKnowledgeBasesTool];
+
+/** The tools this caller may see and call. */
+export function toolsFor(user: UserContext): Tool[] {
+  return TOOLS.filter((tool) => !tool.minRole || roleAtLeast(user.role, tool.minRole));
+}

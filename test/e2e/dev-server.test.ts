@@ -1,0 +1,28 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, inject, it } from "vitest";
+
+const baseUrl = inject("baseUrl");
+
+describe("npm run dev", () => {
+  it("serves /healthz with local backends", async () => {
+    const res = await fetch(`${baseUrl}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true, environment: "development", backends: { vector_index: "local" } });
+  });
+
+  it("answers an MCP client using a development key from the README", async () => {
+    const client = new Client({ name: "weft-e2e", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+        requestInit: { headers: { Authorization: "Bearer dev-boss-key" } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain("list_knowledge_bases");
+    const result = await client.callTool({ name: "list_knowledge_bases", arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toHaveProperty("knowledge_bases");
+    await client.close();
+  });
+});

@@ -1,0 +1,95 @@
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { call, mcpClient } from "../helpers.ts";
+
+describe("/mcp through the SDK client", () => {
+  it("initializes and names the server", async () => {
+    const client = await mcpClient("dev-staff-key");
+    expect(client.getServerVersion()).toMatchObject({ name: "weft" });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    await client.close();
+  });
+
+  it("lists tools with input and output schemas and annotations", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === "list_knowledge_bases")!;
+    expect(tool.inputSchema.type).toBe("object");
+    expect(tool.inputSchema.properties).toHaveProperty("name_contains");
+    expect(tool.outputSchema?.properties).toHaveProperty("knowledge_bases");
+    expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+  });
+
+  it("calls a tool and returns structured content and text, scoped to the caller's workshop", async () => {
+    await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "缝纫工艺" }) });
+    await call("/api/knowledge-bases", { method: "POST", key: "dev-other-boss-key", body: JSON.stringify({ name: "华美秘方" }) });
+
+    const client = await mcpClient("dev-staff-key");
+    const result = await client.callTool({ name: "list_knowledge_bases", arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { knowledge_bases: { name: string; id: string }[]; total_count: number };
+    const names = structured.knowledge_bases.map((kb) => kb.name);
+    expect(names).toContain("缝纫工艺");
+    expect(names).not.toContain("华美秘方");
+    const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+    expect(text).toContain("缝纫工艺");
+    expect(text).toContain(structured.knowledge_bases[0]!.id);
+  });
+
+  it("returns a tool error naming the field when the input fails the schema", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const result = await client.callTool({ name: "list_knowledge_bases", arguments: { name_contains: 42 } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toContain("name_contains");
+  });
+
+  it("answers an unknown tool with a JSON-RPC error listing the available tools", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const error = await client.callTool({ name: "drop_all_tables", arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toContain("list_knowledge_bases");
+  });
+
+  it("refuses to connect without a key", async () => {
+    await expect(mcpClient()).rejects.toThrow(/401|nauthorized/);
+  });
+});
+
+describe("/mcp over raw HTTP", () => {
+  const headers = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
+
+  it("answers malformed JSON with a JSON-RPC parse error", async () => {
+    const res = await call("/mcp", { method: "POST", key: "dev-staff-key", headers, body: "{not json" });
+    expect(res.status).toBe(400);
+    const body = await res.json<{ error: { code: number } }>();
+    expect(body.error.code).toBe(-32700);
+  });
+
+  it("answers a message that is not JSON-RPC with a JSON-RPC error", async () => {
+    const res = await call("/mcp", { method: "POST", key: "dev-staff-key", headers, body: JSON.stringify({ hello: "world" }) });
+    expect(res.status).toBe(400);
+    const body = await res.json<{ jsonrpc: string; error: { code: number; message: string } }>();
+    expect(body.jsonrpc).toBe("2.0");
+    expect(body.error.message).toMatch(/Invalid JSON-RPC/);
+  });
+
+  it("answers GET and DELETE with 405 because the server is stateless", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await call("/mcp", { method, key: "dev-staff-key", headers });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("Allow")).toBe("POST");
+    }
+  });
+
+  it("rejects a request without a key before any MCP handling", async () => {
+    const res = await call("/mcp", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer/);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { TOOLS, toolsFor } from "../../src/tools/registry.ts";
+
+// The contract: a tool cannot vanish or change its schema without this test changing too.
+describe("the tool registry", () => {
+  it("holds exactly the expected tools", () => {
+    expect(TOOLS.map((t) => t.name)).toEqual(["list_knowledge_bases"]);
+  });
+
+  it("gives every tool a snake_case name, a description, annotations and described fields", () => {
+    for (const tool of TOOLS) {
+      expect(tool.name).toMatch(/^[a-z][a-z0-9_]*$/);
+      expect(tool.description.length).toBeGreaterThan(40);
+      expect(tool.annotations.readOnlyHint).toBeTypeOf("boolean");
+      expect(tool.annotations.destructiveHint).toBeTypeOf("boolean");
+      const schema = z.toJSONSchema(tool.inputSchema) as { properties?: Record<string, { description?: string }> };
+      for (const [field, property] of Object.entries(schema.properties ?? {})) {
+        expect(property.description, `${tool.name}.${field} needs .describe()`).toBeTruthy();
+      }
+    }
+  });
+
+  it("pins each tool's input schema", () => {
+    const schemas = Object.fromEntries(TOOLS.map((t) => [t.name, z.toJSONSchema(t.inputSchema)]));
+    expect(schemas).toMatchInlineSnapshot(`
+      {
+        "list_knowledge_bases": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "name_contains": {
+              "description": "Only bases whose name contains this text (case-insensitive). Omit to list all.",
+              "maxLength": 100,
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
+      }
+    `);
+  });
+
+  it("offers staff the same read tools as a boss", () => {
+    const staff = toolsFor({ userId: "u", tenantId: "t", role: "staff" }).map((t) => t.name);
+    expect(staff).toContain("list_knowledge_bases");
+  });
+});
