@@ -1,5 +1,11 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+
+// The shipped trees, read here in Node because tests run inside workerd without a file system.
+const trees = readdirSync("./knowledge/trees")
+  .filter((f) => /\.(json|ya?ml)$/.test(f))
+  .map((file_name) => ({ file_name, content: readFileSync(`./knowledge/trees/${file_name}`, "utf8") }));
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -7,7 +13,7 @@ export default defineConfig(async () => {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: "test" } },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, TEST_TREES: trees, ENVIRONMENT: "test" } },
       }),
     ],
     test: {

@@ -1,7 +1,8 @@
 // npm run dev: apply migrations, load demo data, start wrangler dev, load knowledge, serve.
 
+import { checkTrees, printReports } from "./knowledge-check.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
-import { loadKnowledge } from "./load-knowledge.mjs";
+import { createKnowledgeBases, uploadTrees } from "./load-knowledge.mjs";
 import { seedDemoData } from "./seed.mjs";
 
 requireNode22();
@@ -13,6 +14,8 @@ const baseUrl = `http://127.0.0.1:${port}`;
 console.log("Applying D1 migrations (local)...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });
+console.log("Checking decision trees...");
+if (!printReports(await checkTrees())) console.log("Invalid trees are skipped; the others are served.");
 
 const server = start(WRANGLER, [
   "dev",
@@ -32,12 +35,14 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 server.on("exit", (code) => process.exit(code ?? 0));
 
 await waitForOk(`${baseUrl}/healthz`, 120_000);
-const loaded = await loadKnowledge({ baseUrl, key: "dev-boss-key" });
+const trees = await uploadTrees({ baseUrl, adminKey: "dev-admin-key" });
+const knowledgeBases = await createKnowledgeBases({ baseUrl, bossKey: "dev-boss-key" });
 console.log(`
 Weft is running at http://localhost:${port}
   MCP endpoint:  http://localhost:${port}/mcp   (Authorization: Bearer <key>)
   Health:        http://localhost:${port}/healthz
-  Knowledge bases loaded: ${loaded.knowledgeBases.join(", ") || "none"}
+  Decision trees: ${trees.loaded.join(", ") || "none"}${trees.failed.length ? `\n  Trees refused: ${trees.failed.join("; ")}` : ""}
+  Knowledge bases: ${knowledgeBases.join(", ") || "none"}
   Development keys:
 ${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId).name})`).join("\n")}
 `);

@@ -7,6 +7,8 @@ import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { consultTreeRoutes } from "./routes/consult-trees.ts";
+import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 
@@ -23,6 +25,8 @@ app.get("/healthz", health);
 app.route("/mcp", mcpRoutes);
 app.route("/api/keys", apiKeyRoutes);
 app.route("/api/knowledge-bases", knowledgeBaseRoutes);
+app.route("/api/consult/trees", consultTreeRoutes);
+app.route("/api/consultations", consultationRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(

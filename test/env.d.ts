@@ -1,5 +1,6 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    TEST_TREES: { file_name: string; content: string }[];
   }
 }

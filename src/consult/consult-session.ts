@@ -1,4 +1,155 @@
 import { DurableObject } from "cloudflare:workers";
+import type { UserContext } from "../auth/user-context.ts";
+import { type Catalog, navigate, type SessionRecord, type SessionView, viewOf } from "./engine.ts";
+import type { Tree } from "./tree-schema.ts";
 
-/** One guided consultation. Its behaviour lands with the consultations issue (#3). */
-export class ConsultSession extends DurableObject<Env> {}
+interface Meta {
+  owner: Pick<UserContext, "tenantId" | "userId">;
+  order: string[];
+  createdAt: string;
+  updatedAt: string;
+  ttlSeconds: number;
+}
+
+interface Tombstone {
+  owner: Meta["owner"];
+  expiredAt: string;
+}
+
+export type SessionFailure = {
+  ok: false;
+  code: "session_unknown" | "session_expired" | "session_complete" | "invalid_option" | "bad_request";
+  message: string;
+};
+export type SessionAnswer = { ok: true; view: SessionView } | SessionFailure;
+
+export interface SessionInspection {
+  ok: true;
+  view: SessionView;
+  record: SessionRecord;
+  trees: { id: string; title: string; version: string }[];
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+}
+
+// How long an expired session is remembered (as a few bytes) so that callers learn it expired
+// rather than that it never existed.
+const TOMBSTONE_SECONDS = 7 * 24 * 3600;
+
+/**
+ * One guided consultation. The Durable Object runs one call at a time, so concurrent navigations
+ * apply in order; an alarm frees its storage after the idle time. Failures are returned as
+ * values, since errors lose their type across RPC.
+ */
+export class ConsultSession extends DurableObject<Env> {
+  /** Creates the session with a snapshot of the trees it may visit. */
+  async start(input: {
+    owner: Meta["owner"];
+    catalog: Catalog;
+    record: SessionRecord;
+    ttlSeconds: number;
+  }): Promise<SessionAnswer> {
+    const now = new Date().toISOString();
+    const meta: Meta = {
+      owner: input.owner,
+      order: input.catalog.order,
+      createdAt: now,
+      updatedAt: now,
+      ttlSeconds: input.ttlSeconds,
+    };
+    const entries: Record<string, unknown> = { meta, record: input.record };
+    for (const id of input.catalog.order) entries[`tree:${id}`] = input.catalog.trees[id];
+    await this.ctx.storage.put(entries);
+    await this.ctx.storage.setAlarm(Date.now() + input.ttlSeconds * 1000);
+    return { ok: true, view: viewOf(input.catalog, input.record) };
+  }
+
+  /** Moves along one option (or back, end, free text) for the session's owner. */
+  async navigate(input: { owner: Meta["owner"]; optionId: string; userInput?: string }): Promise<SessionAnswer> {
+    const loaded = await this.load(input.owner);
+    if (!loaded.ok) return loaded;
+    const { meta, record, catalog } = loaded;
+    if (record.complete) {
+      return {
+        ok: false,
+        code: "session_complete",
+        message: "This consultation is already complete. Start a new one with initiate_session.",
+      };
+    }
+    const now = new Date().toISOString();
+    const result = navigate(catalog, record, input.optionId, input.userInput, now);
+    if (!result.ok) return { ok: false, code: result.code as SessionFailure["code"], message: result.message };
+    await this.ctx.storage.put({ record: result.record, meta: { ...meta, updatedAt: now } });
+    await this.ctx.storage.setAlarm(Date.now() + meta.ttlSeconds * 1000);
+    return { ok: true, view: viewOf(catalog, result.record, result.notice) };
+  }
+
+  /** The full state and path, for the owner only. */
+  async inspect(owner: Meta["owner"]): Promise<SessionInspection | SessionFailure> {
+    const loaded = await this.load(owner);
+    if (!loaded.ok) return loaded;
+    const { meta, record, catalog } = loaded;
+    return {
+      ok: true,
+      view: viewOf(catalog, record),
+      record,
+      trees: meta.order.map((id) => {
+        const tree = catalog.trees[id] as Tree;
+        return { id, title: tree.title, version: tree.version };
+      }),
+      createdAt: meta.createdAt,
+      updatedAt: meta.updatedAt,
+      expiresAt: new Date(Date.parse(meta.updatedAt) + meta.ttlSeconds * 1000).toISOString(),
+    };
+  }
+
+  override async alarm(): Promise<void> {
+    const meta = await this.ctx.storage.get<Meta>("meta");
+    if (!meta) {
+      // Only a tombstone (or nothing) is left: forget the session entirely.
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    const due = Date.parse(meta.updatedAt) + meta.ttlSeconds * 1000;
+    if (Date.now() < due) {
+      await this.ctx.storage.setAlarm(due);
+      return;
+    }
+    await this.ctx.storage.deleteAll();
+    await this.ctx.storage.put<Tombstone>("expired", { owner: meta.owner, expiredAt: new Date().toISOString() });
+    await this.ctx.storage.setAlarm(Date.now() + TOMBSTONE_SECONDS * 1000);
+  }
+
+  private async load(
+    owner: Meta["owner"],
+  ): Promise<{ ok: true; meta: Meta; record: SessionRecord; catalog: Catalog } | SessionFailure> {
+    const unknown: SessionFailure = {
+      ok: false,
+      code: "session_unknown",
+      message: "No such consultation session. Check the session_id, or start a new one with initiate_session.",
+    };
+    const meta = await this.ctx.storage.get<Meta>("meta");
+    if (!meta) {
+      const tombstone = await this.ctx.storage.get<Tombstone>("expired");
+      if (tombstone && sameOwner(tombstone.owner, owner)) {
+        return {
+          ok: false,
+          code: "session_expired",
+          message: `This consultation expired after being idle (at ${tombstone.expiredAt}). Start a new one with initiate_session.`,
+        };
+      }
+      return unknown;
+    }
+    // Another person's session is indistinguishable from one that does not exist.
+    if (!sameOwner(meta.owner, owner)) return unknown;
+    const stored = await this.ctx.storage.get<unknown>(["record", ...meta.order.map((id) => `tree:${id}`)]);
+    const catalog: Catalog = { order: meta.order, trees: {} };
+    for (const id of meta.order) catalog.trees[id] = stored.get(`tree:${id}`) as Tree;
+    return { ok: true, meta, record: stored.get("record") as SessionRecord, catalog };
+  }
+}
+
+function sameOwner(a: Meta["owner"], b: Meta["owner"]): boolean {
+  return a.tenantId === b.tenantId && a.userId === b.userId;
+}

@@ -5,7 +5,7 @@ import { TOOLS, toolsFor } from "../../src/tools/registry.ts";
 // The contract: a tool cannot vanish or change its schema without this test changing too.
 describe("the tool registry", () => {
   it("holds exactly the expected tools", () => {
-    expect(TOOLS.map((t) => t.name)).toEqual(["list_knowledge_bases"]);
+    expect(TOOLS.map((t) => t.name)).toEqual(["list_knowledge_bases", "initiate_session", "navigate_session"]);
   });
 
   it("gives every tool a snake_case name, a description, annotations and described fields", () => {
@@ -25,6 +25,22 @@ describe("the tool registry", () => {
     const schemas = Object.fromEntries(TOOLS.map((t) => [t.name, z.toJSONSchema(t.inputSchema)]));
     expect(schemas).toMatchInlineSnapshot(`
       {
+        "initiate_session": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "user_query": {
+              "description": "The user's original question, verbatim, in any language.",
+              "maxLength": 2000,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "user_query",
+          ],
+          "type": "object",
+        },
         "list_knowledge_bases": {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "additionalProperties": false,
@@ -35,6 +51,34 @@ describe("the tool registry", () => {
               "type": "string",
             },
           },
+          "type": "object",
+        },
+        "navigate_session": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "selected_option_id": {
+              "description": "The id of the chosen option, or 'back', 'end', or 'provide_more_info' (with user_input).",
+              "maxLength": 64,
+              "minLength": 1,
+              "type": "string",
+            },
+            "session_id": {
+              "description": "The session_id returned by initiate_session.",
+              "maxLength": 128,
+              "minLength": 1,
+              "type": "string",
+            },
+            "user_input": {
+              "description": "The user's own words. Required with 'provide_more_info'; optional extra detail otherwise.",
+              "maxLength": 2000,
+              "type": "string",
+            },
+          },
+          "required": [
+            "session_id",
+            "selected_option_id",
+          ],
           "type": "object",
         },
       }

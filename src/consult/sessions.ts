@@ -1,0 +1,107 @@
+import type { UserContext } from "../auth/user-context.ts";
+import { AppError, conflict, gone, notFound } from "../errors.ts";
+import type { SessionFailure, SessionInspection } from "./consult-session.ts";
+import { type Catalog, type SessionView, startSession } from "./engine.ts";
+import { loadCatalog } from "./tree-store.ts";
+
+/** `SessionState` as the design defines it: the view plus the id to continue with. */
+export type SessionState = SessionView & { session_id: string };
+
+function toError(failure: SessionFailure): AppError {
+  switch (failure.code) {
+    case "session_unknown":
+      return notFound(failure.message);
+    case "session_expired":
+      return gone(failure.message);
+    case "session_complete":
+      return conflict(failure.message);
+    default:
+      return new AppError(failure.code, 400, failure.message);
+  }
+}
+
+function stubFor(env: Env, sessionId: string) {
+  let id: DurableObjectId;
+  try {
+    id = env.CONSULT_SESSION.idFromString(sessionId);
+  } catch {
+    throw notFound(`'${sessionId}' is not a consultation session id. Start a new one with initiate_session.`);
+  }
+  return env.CONSULT_SESSION.get(id);
+}
+
+/** Only the trees the new session can reach: one tree, or all of them behind the topic chooser. */
+function snapshotFor(catalog: Catalog, treeId: string | null): Catalog {
+  if (treeId === null) return catalog;
+  return { order: [treeId], trees: { [treeId]: catalog.trees[treeId] as Catalog["trees"][string] } };
+}
+
+/** Starts a consultation for the caller from their first question. */
+export async function beginConsultation({
+  env,
+  user,
+  userQuery,
+  ttlSeconds,
+}: {
+  env: Env;
+  user: UserContext;
+  userQuery: string;
+  ttlSeconds: number;
+}): Promise<SessionState> {
+  const catalog = await loadCatalog({ db: env.DB });
+  if (catalog.order.length === 0) {
+    throw new AppError(
+      "no_trees",
+      503,
+      "No consultation trees are loaded yet. An admin uploads them (see the README, 'Decision trees').",
+    );
+  }
+  const record = startSession(catalog, userQuery);
+  const id = env.CONSULT_SESSION.newUniqueId();
+  const answer = await env.CONSULT_SESSION.get(id).start({
+    owner: { tenantId: user.tenantId, userId: user.userId },
+    catalog: snapshotFor(catalog, record.step.treeId),
+    record,
+    ttlSeconds,
+  });
+  if (!answer.ok) throw toError(answer);
+  return { session_id: id.toString(), ...answer.view };
+}
+
+/** Moves the caller's session along one option. */
+export async function continueConsultation({
+  env,
+  user,
+  sessionId,
+  optionId,
+  userInput,
+}: {
+  env: Env;
+  user: UserContext;
+  sessionId: string;
+  optionId: string;
+  userInput?: string | undefined;
+}): Promise<SessionState> {
+  const answer = await stubFor(env, sessionId).navigate({
+    owner: { tenantId: user.tenantId, userId: user.userId },
+    optionId,
+    ...(userInput === undefined ? {} : { userInput }),
+  });
+  if (!answer.ok) throw toError(answer);
+  return { session_id: sessionId, ...answer.view };
+}
+
+/** The caller's session with its path, for the REST view. */
+export async function inspectConsultation({
+  env,
+  user,
+  sessionId,
+}: {
+  env: Env;
+  user: UserContext;
+  sessionId: string;
+}): Promise<SessionInspection & { session_id: string }> {
+  const answer = await stubFor(env, sessionId).inspect({ tenantId: user.tenantId, userId: user.userId });
+  if (!answer.ok) throw toError(answer);
+  return { ...answer, session_id: sessionId };
+}

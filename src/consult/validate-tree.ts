@@ -1,0 +1,118 @@
+import { parse as parseYaml } from "yaml";
+import { BACK, END, PROVIDE_MORE_INFO, type Tree, TreeFileSchema } from "./tree-schema.ts";
+
+export interface TreeReport {
+  file: string;
+  tree: Tree | null;
+  errors: string[];
+  warnings: string[];
+}
+
+export const MAX_TREE_BYTES = 200_000;
+const CJK = /[\u3400-\u9fff]/;
+
+/**
+ * Parses and checks one tree file. Every problem names the file and, where it has one, the node;
+ * `tree` is null when any error was found, so a broken tree is reported and never served.
+ */
+export async function validateTreeFile(file: string, text: string): Promise<TreeReport> {
+  const report: TreeReport = { file, tree: null, errors: [], warnings: [] };
+  const fail = (message: string) => {
+    report.errors.push(`${file}: ${message}`);
+    return report;
+  };
+  if (new TextEncoder().encode(text).length > MAX_TREE_BYTES) return fail(`larger than ${MAX_TREE_BYTES} bytes`);
+  let raw: unknown;
+  try {
+    raw = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    return fail(`cannot be parsed as ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`);
+  }
+  const parsed = TreeFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const [first, node, ...rest] = issue.path.map(String);
+      const where =
+        first === "nodes" && node
+          ? `node '${node}'${rest.length ? ` (${rest.join(".")})` : ""}`
+          : issue.path.join(".") || "the file";
+      report.errors.push(`${file}: ${where}: ${issue.message}`);
+    }
+    return report;
+  }
+  const file_ = parsed.data;
+  const nodes = file_.nodes;
+  if (!nodes[file_.root]) report.errors.push(`${file}: root '${file_.root}' is not a node`);
+
+  for (const [nodeId, node] of Object.entries(nodes)) {
+    const seen = new Set<string>();
+    for (const option of node.options) {
+      if (seen.has(option.id)) report.errors.push(`${file}: node '${nodeId}': option id '${option.id}' appears twice`);
+      seen.add(option.id);
+      if (option.id === PROVIDE_MORE_INFO) {
+        report.errors.push(`${file}: node '${nodeId}': option id '${PROVIDE_MORE_INFO}' is reserved for free-text input`);
+      }
+      if (option.next_node !== null && !nodes[option.next_node]) {
+        report.errors.push(`${file}: node '${nodeId}': option '${option.id}' leads to missing node '${option.next_node}'`);
+      }
+    }
+  }
+  if (report.errors.length > 0) return report;
+
+  const reachable = reachableFrom(file_.root, nodes);
+  for (const nodeId of Object.keys(nodes)) {
+    if (!reachable.has(nodeId)) report.warnings.push(`${file}: node '${nodeId}' cannot be reached from root '${file_.root}'`);
+  }
+  for (const nodeId of trappedNodes(nodes)) {
+    report.errors.push(`${file}: node '${nodeId}' has no way out: none of its paths reaches a leaf or an 'end'`);
+  }
+  if (report.errors.length > 0) return report;
+
+  const language = file_.language ?? (CJK.test(file_.title) ? "zh" : "en");
+  report.tree = { ...file_, language, version: await contentVersion(text) };
+  return report;
+}
+
+type Nodes = Record<string, { options: { id: string; next_node: string | null }[] }>;
+
+/** Forward moves only: `back` goes wherever the session came from, so it is not an edge. */
+function forward(node: Nodes[string]) {
+  return node.options.filter((o) => o.id !== BACK && o.id !== END);
+}
+
+function reachableFrom(start: string, nodes: Nodes): Set<string> {
+  const seen = new Set<string>();
+  const stack = [start];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (seen.has(id) || !nodes[id]) continue;
+    seen.add(id);
+    for (const option of forward(nodes[id])) if (option.next_node) stack.push(option.next_node);
+  }
+  return seen;
+}
+
+/** Nodes from which no leaf (no options) and no ending option (`end`, `next_node: null`) can be reached. */
+function trappedNodes(nodes: Nodes): string[] {
+  const exits = new Set(
+    Object.entries(nodes)
+      .filter(([, node]) => forward(node).length === 0 || node.options.some((o) => o.next_node === null))
+      .map(([id]) => id),
+  );
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [id, node] of Object.entries(nodes)) {
+      if (!exits.has(id) && forward(node).some((o) => o.next_node && exits.has(o.next_node))) {
+        exits.add(id);
+        grew = true;
+      }
+    }
+  }
+  return Object.keys(nodes).filter((id) => !exits.has(id));
+}
+
+async function contentVersion(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,163 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
+import { call, mcpClient } from "../helpers.ts";
+
+interface State {
+  session_id: string;
+  response: string;
+  current_step: string;
+  options: { id: string; description: string }[];
+  is_complete: boolean;
+}
+
+async function tool(client: Client, name: string, args: Record<string, unknown>): Promise<State> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { text: string }[])[0]!.text;
+  if (result.isError) throw new Error(text);
+  // Agents that read only the text get the same state as those that read structuredContent.
+  expect(JSON.parse(text)).toEqual(result.structuredContent);
+  return result.structuredContent as unknown as State;
+}
+
+async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await client.callTool({ name, arguments: args });
+  expect(result.isError).toBe(true);
+  return (result.content as { text: string }[])[0]!.text;
+}
+
+describe("a consultation over MCP", () => {
+  it("lists both consultation tools with output schemas", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const { tools } = await client.listTools();
+    for (const name of ["initiate_session", "navigate_session"]) {
+      const found = tools.find((t) => t.name === name)!;
+      expect(found.outputSchema?.properties).toHaveProperty("session_id");
+      expect(found.description).toContain("provide_more_info");
+    }
+  });
+
+  it("runs in Chinese from a vague question to a leaf, going back and giving free text on the way", async () => {
+    const client = await mcpClient("dev-staff-key");
+    let state = await tool(client, "initiate_session", { user_query: "你好，我想咨询一下" });
+    expect(state.current_step).toBe("选择主题");
+    expect(state.options.map((o) => o.id)).toContain("garment-defects");
+
+    state = await tool(client, "navigate_session", {
+      session_id: state.session_id,
+      selected_option_id: "provide_more_info",
+      user_input: "我们厂最近次品很多",
+    });
+    expect(state.current_step).toBe("问题类型");
+
+    state = await tool(client, "navigate_session", { session_id: state.session_id, selected_option_id: "pucker" });
+    expect(state.current_step).toBe("起皱：面料类型");
+
+    state = await tool(client, "navigate_session", {
+      session_id: state.session_id,
+      selected_option_id: "provide_more_info",
+      user_input: "嗯……说不好",
+    });
+    expect(state.current_step).toBe("起皱：面料类型");
+    expect(state.response).toContain("没能理解");
+
+    state = await tool(client, "navigate_session", {
+      session_id: state.session_id,
+      selected_option_id: "provide_more_info",
+      user_input: "是雪纺的",
+    });
+    expect(state.current_step).toBe("轻薄面料起皱");
+
+    state = await tool(client, "navigate_session", { session_id: state.session_id, selected_option_id: "back" });
+    expect(state.current_step).toBe("起皱：面料类型");
+
+    state = await tool(client, "navigate_session", { session_id: state.session_id, selected_option_id: "woven" });
+    state = await tool(client, "navigate_session", { session_id: state.session_id, selected_option_id: "still" });
+    expect(state.current_step).toBe("设备检查");
+    expect(state.is_complete).toBe(true);
+    expect(state.options).toEqual([]);
+    expect(state.response).toContain("机修");
+
+    const error = await toolError(client, "navigate_session", { session_id: state.session_id, selected_option_id: "back" });
+    expect(error).toMatch(/already complete.*initiate_session/);
+
+    const view = await call(`/api/consultations/${state.session_id}`, { key: "dev-staff-key" });
+    expect(view.status).toBe(200);
+    const body = await view.json<{
+      path: { option: string }[];
+      inputs: { text: string; understood: boolean }[];
+      trees: { id: string }[];
+    }>();
+    expect(body.path.map((p) => p.option)).toEqual(["garment-defects", "pucker", "thin", "back", "woven", "still"]);
+    expect(body.inputs.map((i) => i.understood)).toEqual([true, false, true]);
+    expect(body.trees.map((t) => t.id)).toEqual(["garment-defects", "tech-investment"]);
+  });
+
+  it("answers an unknown option with a tool error listing the valid ids, and keeps the session", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const state = await tool(client, "initiate_session", { user_query: "衣服上有油污" });
+    const error = await toolError(client, "navigate_session", { session_id: state.session_id, selected_option_id: "teleport" });
+    expect(error).toContain("invalid_option");
+    expect(error).toContain("oil, mark");
+    const again = await tool(client, "navigate_session", { session_id: state.session_id, selected_option_id: "oil" });
+    expect(again.current_step).toBe("机油污渍");
+  });
+
+  it("answers an unknown session id with a tool error telling the agent to start anew", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const error = await toolError(client, "navigate_session", { session_id: "not-a-session", selected_option_id: "x" });
+    expect(error).toMatch(/not_found.*initiate_session/);
+  });
+
+  it("keeps one person's session from another, over MCP and REST", async () => {
+    const li = await mcpClient("dev-staff-key");
+    const state = await tool(li, "initiate_session", { user_query: "质量问题" });
+    const other = await mcpClient("dev-other-boss-key");
+    const error = await toolError(other, "navigate_session", { session_id: state.session_id, selected_option_id: "pucker" });
+    expect(error).toContain("No such consultation session");
+    expect((await call(`/api/consultations/${state.session_id}`, { key: "dev-staff2-key" })).status).toBe(404);
+  });
+
+  it("rejects an empty question by the schema, naming the field", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const error = await toolError(client, "initiate_session", { user_query: "" });
+    expect(error).toContain("user_query");
+  });
+});
+
+describe("/api/consult/trees", () => {
+  const tree = (title: string) => JSON.stringify({ id: "demo", title, root: "a", nodes: { a: { response: "A", options: [] } } });
+
+  it("lets an admin upload a tree and everyone list it", async () => {
+    const res = await call("/api/consult/trees", {
+      method: "PUT",
+      key: "dev-admin-key",
+      body: JSON.stringify({ file_name: "demo.json", content: tree("Demo") }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: "demo", warnings: [] });
+    const list = await (await call("/api/consult/trees", { key: "dev-staff-key" })).json<{ trees: { id: string }[] }>();
+    expect(list.trees.map((t) => t.id)).toContain("demo");
+  });
+
+  it("refuses an invalid tree with 422 and every problem, keeping the stored version", async () => {
+    const bad = JSON.stringify({ id: "garment-defects", title: "x", root: "missing", nodes: { a: { response: "A" } } });
+    const res = await call("/api/consult/trees", {
+      method: "PUT",
+      key: "dev-admin-key",
+      body: JSON.stringify({ file_name: "garment-defects.json", content: bad }),
+    });
+    expect(res.status).toBe(422);
+    const body = await res.json<{ error: { code: string; message: string; details: { errors: string[] } } }>();
+    expect(body.error.code).toBe("invalid_tree");
+    expect(body.error.details.errors).toEqual(["garment-defects.json: root 'missing' is not a node"]);
+    const client = await mcpClient("dev-staff-key");
+    const state = await tool(client, "initiate_session", { user_query: "质量问题" });
+    expect(state.current_step).toBe("问题类型");
+  });
+
+  it("does not let a boss or staff change trees", async () => {
+    const body = JSON.stringify({ file_name: "demo.json", content: tree("Demo") });
+    expect((await call("/api/consult/trees", { method: "PUT", key: "dev-boss-key", body })).status).toBe(403);
+    expect((await call("/api/consult/trees/garment-defects", { method: "DELETE", key: "dev-staff-key" })).status).toBe(403);
+  });
+});
