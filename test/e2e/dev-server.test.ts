@@ -26,3 +26,18 @@ describe("npm run dev", () => {
     await client.close();
   });
 });
+
+describe("knowledge loaded by npm run dev", () => {
+  it("serves the shipped decision trees to a consultation", async () => {
+    const client = new Client({ name: "weft-e2e", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+        requestInit: { headers: { Authorization: "Bearer dev-staff-key" } },
+      }),
+    );
+    const result = await client.callTool({ name: "initiate_session", arguments: { user_query: "裤腰的地方老是跳针" } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ current_step: "跳针：出现位置", is_complete: false });
+    await client.close();
+  });
+});

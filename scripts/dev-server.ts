@@ -1,0 +1,68 @@
+// Starts `npm run dev` (the README's first command) on a free port with its own state folder, for
+// the end-to-end tests and the benchmarks. The caller stops it with `stop()`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface DevServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once the server has printed its ready banner, i.e. after knowledge has loaded. */
+export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevServer> {
+  const port = await freePort();
+  const stateDir = mkdtempSync(join(tmpdir(), "weft-dev-"));
+  const child: ChildProcess = spawn("npm", ["run", "dev"], {
+    env: { ...process.env, PORT: String(port), WEFT_STATE_DIR: stateDir },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // Already stopped.
+      }
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  let output = "";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`npm run dev did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("Weft is running")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm run dev exited with ${code}:\n${output}`));
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, stop };
+}
