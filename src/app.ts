@@ -20,6 +20,20 @@ app.use(async function loadConfig(c, next) {
   c.set("config", readConfig(c.env));
   await next();
 });
+app.use(async function accessLog(c, next) {
+  const started = Date.now();
+  await next();
+  // Path and ids only: headers and bodies, where keys and user text live, are never logged.
+  log("info", "request", {
+    request_id: c.var.requestId,
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    duration_ms: Date.now() - started,
+    tenant_id: c.var.user?.tenantId,
+    user_id: c.var.user?.userId,
+  });
+});
 
 app.get("/healthz", health);
 app.route("/mcp", mcpRoutes);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, inject, it } from "vitest";
@@ -39,5 +40,16 @@ describe("knowledge loaded by npm run dev", () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ current_step: "跳针：出现位置", is_complete: false });
     await client.close();
+  });
+});
+
+describe("the demo seed", () => {
+  it("refuses to run when ENVIRONMENT is production", () => {
+    const result = spawnSync(process.execPath, ["scripts/seed.mjs"], {
+      env: { ...process.env, ENVIRONMENT: "production" },
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("Refusing to seed demo data");
   });
 });
