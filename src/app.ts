@@ -11,6 +11,7 @@ import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
+import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
 export const app = new Hono<AppEnv>();
@@ -39,6 +40,7 @@ app.get("/healthz", health);
 app.route("/mcp", mcpRoutes);
 app.route("/api/keys", apiKeyRoutes);
 app.route("/api/knowledge-bases", knowledgeBaseRoutes);
+app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
 

@@ -8,7 +8,7 @@ export const BASE = "http://weft.test";
 export function call(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
-  if (init.body && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  if (typeof init.body === "string" && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers }));
 }
 

@@ -1,12 +1,35 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requireRole } from "../auth/middleware.ts";
-import { createKnowledgeBase, listKnowledgeBases } from "../search/knowledge-bases.ts";
-import { CreateKnowledgeBaseSchema } from "./knowledge-bases.schema.ts";
+import { AppError } from "../errors.ts";
+import { searchBackends } from "../search/backends.ts";
+import { getDocument, listDocuments } from "../search/documents.ts";
+import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
+import {
+  createKnowledgeBase,
+  deleteKnowledgeBase,
+  getKnowledgeBase,
+  listKnowledgeBases,
+  updateKnowledgeBase,
+} from "../search/knowledge-bases.ts";
+import {
+  CreateKnowledgeBaseSchema,
+  type DocumentUpload,
+  ReplaceDocumentSchema,
+  UpdateKnowledgeBaseSchema,
+  UploadDocumentsSchema,
+} from "./knowledge-bases.schema.ts";
+import { readUpload } from "./upload-body.ts";
 import { validate } from "./validate.ts";
 
-/** `/api/knowledge-bases`: everyone in a workshop reads its bases; a boss creates them. */
+/**
+ * `/api/knowledge-bases`: everyone in a workshop reads its bases and documents; a boss creates,
+ * renames and deletes bases and uploads, replaces and deletes documents.
+ */
 export const knowledgeBaseRoutes = new Hono<AppEnv>();
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 knowledgeBaseRoutes.use(bearerAuth());
 
@@ -18,4 +41,119 @@ knowledgeBaseRoutes.get("/", async (c) => {
 knowledgeBaseRoutes.post("/", requireRole("boss"), validate("json", CreateKnowledgeBaseSchema), async (c) => {
   const kb = await createKnowledgeBase({ db: c.env.DB, tenantId: c.var.user.tenantId, ...c.req.valid("json") });
   return c.json(kb, 201);
+});
+
+knowledgeBaseRoutes.get("/:kbId", async (c) =>
+  c.json(await getKnowledgeBase({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("kbId") })),
+);
+
+knowledgeBaseRoutes.patch("/:kbId", requireRole("boss"), validate("json", UpdateKnowledgeBaseSchema), async (c) => {
+  const kb = await updateKnowledgeBase({
+    db: c.env.DB,
+    tenantId: c.var.user.tenantId,
+    id: c.req.param("kbId"),
+    ...c.req.valid("json"),
+  });
+  return c.json(kb);
+});
+
+knowledgeBaseRoutes.delete("/:kbId", requireRole("boss"), async (c) => {
+  const id = c.req.param("kbId");
+  await deleteKnowledgeBase({ db: c.env.DB, backends: searchBackends(c.env, c.var.config), tenantId: c.var.user.tenantId, id });
+  return c.json({ id, deleted: true });
+});
+
+knowledgeBaseRoutes.get("/:kbId/documents", async (c) => {
+  const tenantId = c.var.user.tenantId;
+  const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
+  return c.json({ documents: await listDocuments({ db: c.env.DB, tenantId, kbId: kb.id }) });
+});
+
+knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
+  const document = await getDocument({
+    db: c.env.DB,
+    tenantId: c.var.user.tenantId,
+    kbId: c.req.param("kbId"),
+    documentId: c.req.param("docId"),
+  });
+  return c.json(document);
+});
+
+const uploadLimit = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new AppError(
+      "payload_too_large",
+      413,
+      `Uploads are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB per request and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB per document; send fewer or smaller files.`,
+    );
+  },
+});
+
+knowledgeBaseRoutes.post("/:kbId/documents", requireRole("boss"), uploadLimit, async (c) => {
+  const tenantId = c.var.user.tenantId;
+  const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
+  const body = await readUpload(c, UploadDocumentsSchema);
+  const backends = searchBackends(c.env, c.var.config);
+  const ingest = (doc: DocumentUpload) =>
+    ingestDocument({
+      db: c.env.DB,
+      backends,
+      input: {
+        tenantId,
+        kbId: kb.id,
+        filename: doc.filename,
+        content: doc.content,
+        title: doc.title,
+        contentType: doc.content_type,
+      },
+    });
+  if (!("documents" in body)) {
+    const outcome = await ingest(body);
+    return c.json(outcome, outcome.status === "created" ? 201 : 200);
+  }
+  // Each document is indexed on its own, atomically; one bad file does not stop the others.
+  const results: (IngestOutcome | { status: "failed"; filename: string; error: { code: string; message: string } })[] = [];
+  for (const doc of body.documents) {
+    try {
+      results.push(await ingest(doc));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ status: "failed", filename: doc.filename, error: { code: error.code, message: error.message } });
+    }
+  }
+  return c.json({ results });
+});
+
+knowledgeBaseRoutes.put("/:kbId/documents/:docId", requireRole("boss"), uploadLimit, async (c) => {
+  const tenantId = c.var.user.tenantId;
+  const kbId = c.req.param("kbId");
+  const current = await getDocument({ db: c.env.DB, tenantId, kbId, documentId: c.req.param("docId") });
+  const body = await readUpload(c, ReplaceDocumentSchema);
+  const outcome = await ingestDocument({
+    db: c.env.DB,
+    backends: searchBackends(c.env, c.var.config),
+    input: {
+      tenantId,
+      kbId,
+      filename: current.filename,
+      content: body.content,
+      title: body.title,
+      contentType: body.content_type ?? current.content_type,
+      replaceId: current.id,
+    },
+  });
+  return c.json(outcome);
+});
+
+knowledgeBaseRoutes.delete("/:kbId/documents/:docId", requireRole("boss"), async (c) => {
+  const documentId = c.req.param("docId");
+  await deleteDocument({
+    db: c.env.DB,
+    backends: searchBackends(c.env, c.var.config),
+    tenantId: c.var.user.tenantId,
+    kbId: c.req.param("kbId"),
+    documentId,
+  });
+  return c.json({ id: documentId, deleted: true });
 });

@@ -1,5 +1,9 @@
 import { returningRow } from "../db.ts";
-import { conflict } from "../errors.ts";
+import { conflict, notFound } from "../errors.ts";
+import type { SearchBackends } from "./backends.ts";
+import { countsByKnowledgeBase } from "./documents.ts";
+import { ensureKeywordTable, keywordTable } from "./keyword-index.ts";
+import { removeVectorsQuietly } from "./vector-index.ts";
 
 export type KnowledgeBaseType = "document" | "faq";
 
@@ -10,17 +14,46 @@ export interface KnowledgeBase {
   type: KnowledgeBaseType;
   created_at: string;
   updated_at: string;
+  document_count: number;
+  chunk_count: number;
 }
 
 const COLUMNS = "id, name, description, type, created_at, updated_at";
 
-/** The tenant's knowledge bases, by name. */
+/** The tenant's knowledge bases, by name, with how many ready documents and chunks each holds. */
 export async function listKnowledgeBases({ db, tenantId }: { db: D1Database; tenantId: string }): Promise<KnowledgeBase[]> {
-  const { results } = await db
-    .prepare(`SELECT ${COLUMNS} FROM knowledge_bases WHERE tenant_id = ?1 ORDER BY name`)
-    .bind(tenantId)
-    .all<KnowledgeBase>();
-  return results;
+  const [{ results }, counts] = await Promise.all([
+    db.prepare(`SELECT ${COLUMNS} FROM knowledge_bases WHERE tenant_id = ?1 ORDER BY name`).bind(tenantId).all<KnowledgeBase>(),
+    countsByKnowledgeBase({ db, tenantId }),
+  ]);
+  return results.map((kb) => ({
+    ...kb,
+    document_count: counts.get(kb.id)?.documents ?? 0,
+    chunk_count: counts.get(kb.id)?.chunks ?? 0,
+  }));
+}
+
+/** One of the tenant's knowledge bases, or a 404. */
+export async function getKnowledgeBase({
+  db,
+  tenantId,
+  id,
+}: {
+  db: D1Database;
+  tenantId: string;
+  id: string;
+}): Promise<KnowledgeBase> {
+  const kb = (await listKnowledgeBases({ db, tenantId })).find((k) => k.id === id);
+  if (!kb) throw notFound(`No knowledge base '${id}' in your workshop.`);
+  return kb;
+}
+
+async function assertNameFree(db: D1Database, tenantId: string, name: string, exceptId?: string) {
+  const existing = await db
+    .prepare("SELECT id FROM knowledge_bases WHERE tenant_id = ?1 AND name = ?2 AND id != ?3")
+    .bind(tenantId, name, exceptId ?? "")
+    .first();
+  if (existing) throw conflict(`A knowledge base named '${name}' already exists in your workshop.`);
 }
 
 /** Creates a knowledge base; names are unique within a tenant. */
@@ -34,19 +67,77 @@ export async function createKnowledgeBase({
   db: D1Database;
   tenantId: string;
   name: string;
-  description?: string;
-  type?: KnowledgeBaseType;
+  description?: string | undefined;
+  type?: KnowledgeBaseType | undefined;
 }): Promise<KnowledgeBase> {
-  const existing = await db
-    .prepare(`SELECT id FROM knowledge_bases WHERE tenant_id = ?1 AND name = ?2`)
-    .bind(tenantId, name)
-    .first();
-  if (existing) throw conflict(`A knowledge base named '${name}' already exists in your workshop.`);
-  return returningRow<KnowledgeBase>(
+  await assertNameFree(db, tenantId, name);
+  const kb = await returningRow<Omit<KnowledgeBase, "document_count" | "chunk_count">>(
     db
       .prepare(
         `INSERT INTO knowledge_bases (id, tenant_id, name, description, type) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING ${COLUMNS}`,
       )
       .bind(crypto.randomUUID(), tenantId, name, description, type),
+  );
+  return { ...kb, document_count: 0, chunk_count: 0 };
+}
+
+/** Renames or re-describes a knowledge base. */
+export async function updateKnowledgeBase({
+  db,
+  tenantId,
+  id,
+  name,
+  description,
+}: {
+  db: D1Database;
+  tenantId: string;
+  id: string;
+  name?: string | undefined;
+  description?: string | undefined;
+}): Promise<KnowledgeBase> {
+  await getKnowledgeBase({ db, tenantId, id });
+  if (name !== undefined) await assertNameFree(db, tenantId, name, id);
+  await db
+    .prepare(
+      `UPDATE knowledge_bases SET name = COALESCE(?3, name), description = COALESCE(?4, description),
+         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND tenant_id = ?2`,
+    )
+    .bind(id, tenantId, name ?? null, description ?? null)
+    .run();
+  return getKnowledgeBase({ db, tenantId, id });
+}
+
+/** Deletes a knowledge base with its documents, chunks and keyword rows in one batch, then its vectors. */
+export async function deleteKnowledgeBase({
+  db,
+  backends,
+  tenantId,
+  id,
+}: {
+  db: D1Database;
+  backends: SearchBackends;
+  tenantId: string;
+  id: string;
+}): Promise<void> {
+  await getKnowledgeBase({ db, tenantId, id });
+  const { results } = await db
+    .prepare("SELECT id FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2")
+    .bind(id, tenantId)
+    .all<{ id: string }>();
+  const table = await keywordTable(tenantId);
+  await ensureKeywordTable(db, table);
+  await db.batch([
+    db
+      .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2)`)
+      .bind(id, tenantId),
+    db.prepare("DELETE FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2").bind(id, tenantId),
+    db.prepare("DELETE FROM documents WHERE kb_id = ?1 AND tenant_id = ?2").bind(id, tenantId),
+    db.prepare("DELETE FROM knowledge_bases WHERE id = ?1 AND tenant_id = ?2").bind(id, tenantId),
+  ]);
+  await removeVectorsQuietly(
+    backends.vectorIndex,
+    tenantId,
+    results.map((r) => r.id),
+    "deleted_knowledge_base",
   );
 }

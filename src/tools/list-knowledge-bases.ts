@@ -7,6 +7,7 @@ const KnowledgeBaseSchema = z.object({
   name: z.string(),
   description: z.string(),
   type: z.enum(["document", "faq"]),
+  document_count: z.number().int().describe("Documents ready to search."),
   updated_at: z.string(),
 });
 
@@ -33,18 +34,22 @@ export const listKnowledgeBasesTool = defineTool({
     const all = await listKnowledgeBases({ db: ctx.env.DB, tenantId: ctx.user.tenantId });
     const needle = input.name_contains?.toLowerCase();
     const bases = needle ? all.filter((kb) => kb.name.toLowerCase().includes(needle)) : all;
-    const knowledge_bases = bases.map(({ id, name, description, type, updated_at }) => ({
+    const knowledge_bases = bases.map(({ id, name, description, type, document_count, updated_at }) => ({
       id,
       name,
       description,
       type,
+      document_count,
       updated_at,
     }));
     const text =
       knowledge_bases.length === 0
         ? "No knowledge bases found."
         : knowledge_bases
-            .map((kb) => `- **${kb.name}** (id: \`${kb.id}\`, ${kb.type})${kb.description ? `: ${kb.description}` : ""}`)
+            .map(
+              (kb) =>
+                `- **${kb.name}** (id: \`${kb.id}\`, ${kb.type}, ${kb.document_count} documents)${kb.description ? `: ${kb.description}` : ""}`,
+            )
             .join("\n");
     return { structured: { knowledge_bases, total_count: knowledge_bases.length }, text };
   },

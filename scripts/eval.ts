@@ -1,0 +1,150 @@
+// npm run eval: retrieval quality on the sets in ../shared/eval (BEIR layout), through Weft's own
+// ingestion and search API on `npm run dev` with the local backends. Prints nDCG@10, recall@10 and
+// MRR@10 per search mode. Reads ../shared, which users do not have; it is a developer tool.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startDevServer } from "./dev-server.ts";
+
+const EVAL_DIR = join(import.meta.dirname, "..", "..", "shared", "eval");
+const KEY = "dev-boss-key";
+const MODES = [
+  { name: "keyword", search_mode: "keyword", rerank: false },
+  { name: "vector", search_mode: "vector", rerank: false },
+  { name: "hybrid", search_mode: "hybrid", rerank: false },
+  { name: "hybrid + rerank", search_mode: "hybrid", rerank: true },
+] as const;
+
+interface Doc {
+  _id: string;
+  title: string;
+  text: string;
+}
+
+function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);
+}
+
+function readQrels(path: string): Map<string, Set<string>> {
+  const qrels = new Map<string, Set<string>>();
+  for (const line of readFileSync(path, "utf8").trim().split("\n").slice(1)) {
+    const [query, doc, score] = line.split("\t");
+    if (!query || !doc || Number(score) <= 0) continue;
+    if (!qrels.has(query)) qrels.set(query, new Set());
+    qrels.get(query)?.add(doc);
+  }
+  return qrels;
+}
+
+async function api<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** nDCG@10, recall@10 and MRR@10 for one ranked list of document ids. */
+export function scoreRanking(ranked: string[], relevant: Set<string>) {
+  let dcg = 0;
+  let hits = 0;
+  let mrr = 0;
+  ranked.slice(0, 10).forEach((id, i) => {
+    if (!relevant.has(id)) return;
+    dcg += 1 / Math.log2(i + 2);
+    hits++;
+    if (mrr === 0) mrr = 1 / (i + 1);
+  });
+  let ideal = 0;
+  for (let i = 0; i < Math.min(10, relevant.size); i++) ideal += 1 / Math.log2(i + 2);
+  return { ndcg: dcg / ideal, recall: hits / relevant.size, mrr };
+}
+
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
+}
+
+async function evaluate(baseUrl: string, set: string) {
+  const dir = join(EVAL_DIR, set);
+  const corpus = readJsonl<Doc>(join(dir, "corpus.jsonl"));
+  const qrels = readQrels(join(dir, "qrels.tsv"));
+  const queries = readJsonl<{ _id: string; text: string }>(join(dir, "queries.jsonl")).filter((q) => qrels.has(q._id));
+
+  const kb = await api<{ id: string }>(baseUrl, "/api/knowledge-bases", { name: `eval-${set}` });
+  const started = performance.now();
+  let chunks = 0;
+  for (let i = 0; i < corpus.length; i += 100) {
+    const documents = corpus
+      .slice(i, i + 100)
+      .map((d) => ({ filename: `${d._id}.txt`, content: d.text, ...(d.title ? { title: d.title } : {}) }));
+    const { results } = await api<{ results: { status: string; document?: { chunk_count: number }; error?: unknown }[] }>(
+      baseUrl,
+      `/api/knowledge-bases/${kb.id}/documents`,
+      { documents },
+    );
+    for (const r of results) {
+      if (r.status === "failed") throw new Error(`ingestion failed: ${JSON.stringify(r)}`);
+      chunks += r.document?.chunk_count ?? 0;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\n${set}: ${corpus.length} passages → ${chunks} chunks in ${seconds.toFixed(1)} s; ${queries.length} queries`);
+  console.log("| mode | nDCG@10 | recall@10 | MRR@10 | mean score of relevant top-1 | of non-relevant top-1 |");
+  console.log("|---|---|---|---|---|---|");
+  for (const mode of MODES) {
+    const total = { ndcg: 0, recall: 0, mrr: 0 };
+    const top1 = { rel: [] as number[], non: [] as number[] };
+    await pool(queries, 4, async (q) => {
+      const { results } = await api<{ results: { knowledge_filename: string; score: number }[] }>(
+        baseUrl,
+        "/api/v1/knowledge-search",
+        {
+          question: q.text,
+          knowledge_base_ids: [kb.id],
+          search_mode: mode.search_mode,
+          rerank: mode.rerank,
+          top_k: 30,
+          min_score: 0,
+        },
+      );
+      const ranked = [...new Set(results.map((r) => r.knowledge_filename.replace(/\.txt$/, "")))];
+      const relevant = qrels.get(q._id) as Set<string>;
+      const s = scoreRanking(ranked, relevant);
+      total.ndcg += s.ndcg;
+      total.recall += s.recall;
+      total.mrr += s.mrr;
+      const first = results[0];
+      if (first) (relevant.has(first.knowledge_filename.replace(/\.txt$/, "")) ? top1.rel : top1.non).push(first.score);
+    });
+    const mean = (xs: number[]) => (xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2) : "-");
+    const n = queries.length;
+    console.log(
+      `| ${mode.name} | ${(total.ndcg / n).toFixed(3)} | ${(total.recall / n).toFixed(3)} | ${(total.mrr / n).toFixed(3)} | ${mean(top1.rel)} | ${mean(top1.non)} |`,
+    );
+  }
+}
+
+if (!existsSync(EVAL_DIR)) {
+  console.error(`No evaluation sets at ${EVAL_DIR}: npm run eval needs the shared folder beside the project.`);
+  process.exit(1);
+}
+const sets =
+  process.argv.slice(2).length > 0
+    ? process.argv.slice(2)
+    : readdirSync(EVAL_DIR).filter((f) => existsSync(join(EVAL_DIR, f, "corpus.jsonl")));
+const server = await startDevServer();
+try {
+  console.log(`Retrieval evaluation on ${server.baseUrl} (local backends)`);
+  for (const set of sets) await evaluate(server.baseUrl, set);
+} finally {
+  await server.stop();
+}

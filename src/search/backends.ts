@@ -1,0 +1,35 @@
+import type { Config } from "../config.ts";
+import type { Embedder } from "./embedder.ts";
+import { LocalEmbedder } from "./local-embedder.ts";
+import { LocalReranker } from "./local-reranker.ts";
+import { LocalVectorIndexClient } from "./local-vector-index.ts";
+import type { Reranker } from "./reranker.ts";
+import type { VectorIndex } from "./vector-index.ts";
+import { VectorizeVectorIndex } from "./vectorize-index.ts";
+import { WorkersAiEmbedder } from "./workers-ai-embedder.ts";
+import { WorkersAiReranker } from "./workers-ai-reranker.ts";
+
+/** The search pieces a deployment runs on, chosen by configuration alone. */
+export interface SearchBackends {
+  embedder: Embedder;
+  vectorIndex: VectorIndex;
+  reranker: Reranker;
+  /** Weight of the keyword score in hybrid mode; the vector score gets the rest. */
+  keywordWeight: number;
+}
+
+/**
+ * Builds the backends `config` names. The local embedder is lexical, so hybrid leans on BM25
+ * there; with bge-m3 the two views carry equal weight. `readConfig` has already checked that
+ * remote backends have their bindings.
+ */
+export function searchBackends(env: Env, config: Config): SearchBackends {
+  const { backends } = config;
+  const embedder = backends.embeddings === "workers-ai" ? new WorkersAiEmbedder(env.AI as Ai) : new LocalEmbedder();
+  const vectorIndex =
+    backends.vectorIndex === "vectorize"
+      ? new VectorizeVectorIndex(env.VECTORIZE as VectorizeIndex)
+      : new LocalVectorIndexClient(env.LOCAL_VECTOR_INDEX);
+  const reranker = backends.reranker === "workers-ai" ? new WorkersAiReranker(env.AI as Ai) : new LocalReranker();
+  return { embedder, vectorIndex, reranker, keywordWeight: backends.embeddings === "workers-ai" ? 0.5 : 0.8 };
+}

@@ -1,0 +1,138 @@
+import { notFound } from "../errors.ts";
+
+export interface DocumentRow {
+  id: string;
+  kb_id: string;
+  title: string;
+  filename: string;
+  source: string;
+  content_type: string;
+  content_hash: string | null;
+  size_bytes: number;
+  status: "processing" | "ready" | "failed";
+  error: string | null;
+  chunk_count: number;
+  generation: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS =
+  "id, kb_id, title, filename, source, content_type, content_hash, size_bytes, status, error, chunk_count, generation, created_at, updated_at";
+
+/** The knowledge base's documents, by file name. */
+export async function listDocuments({
+  db,
+  tenantId,
+  kbId,
+}: {
+  db: D1Database;
+  tenantId: string;
+  kbId: string;
+}): Promise<DocumentRow[]> {
+  const { results } = await db
+    .prepare(`SELECT ${COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 ORDER BY filename`)
+    .bind(tenantId, kbId)
+    .all<DocumentRow>();
+  return results;
+}
+
+/** One document of the tenant's knowledge base, or a 404. */
+export async function getDocument({
+  db,
+  tenantId,
+  kbId,
+  documentId,
+}: {
+  db: D1Database;
+  tenantId: string;
+  kbId: string;
+  documentId: string;
+}): Promise<DocumentRow> {
+  const row = await db
+    .prepare(`SELECT ${COLUMNS} FROM documents WHERE id = ?1 AND tenant_id = ?2 AND kb_id = ?3`)
+    .bind(documentId, tenantId, kbId)
+    .first<DocumentRow>();
+  if (!row) throw notFound(`No document '${documentId}' in this knowledge base.`);
+  return row;
+}
+
+/** A document of the knowledge base with this file name or this exact content, if any. */
+export async function findDocument({
+  db,
+  tenantId,
+  kbId,
+  filename,
+  contentHash,
+}: {
+  db: D1Database;
+  tenantId: string;
+  kbId: string;
+  filename: string;
+  contentHash: string;
+}): Promise<{ byName: DocumentRow | null; byContent: DocumentRow | null }> {
+  const [byName, byContent] = await db.batch<DocumentRow>([
+    db
+      .prepare(`SELECT ${COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND filename = ?3`)
+      .bind(tenantId, kbId, filename),
+    db
+      .prepare(
+        `SELECT ${COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND content_hash = ?3 AND status = 'ready' LIMIT 1`,
+      )
+      .bind(tenantId, kbId, contentHash),
+  ]);
+  return { byName: byName?.results[0] ?? null, byContent: byContent?.results[0] ?? null };
+}
+
+/** The ids of a document's chunks, as the vector index knows them. */
+export async function chunkIdsOf({ db, documentId }: { db: D1Database; documentId: string }): Promise<string[]> {
+  const { results } = await db.prepare("SELECT id FROM chunks WHERE document_id = ?1").bind(documentId).all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+/** Number of documents and chunks per knowledge base of the tenant. */
+export async function countsByKnowledgeBase({ db, tenantId }: { db: D1Database; tenantId: string }) {
+  const { results } = await db
+    .prepare(
+      `SELECT kb_id, COUNT(*) AS documents, SUM(chunk_count) AS chunks FROM documents
+        WHERE tenant_id = ?1 AND status = 'ready' GROUP BY kb_id`,
+    )
+    .bind(tenantId)
+    .all<{ kb_id: string; documents: number; chunks: number }>();
+  return new Map(results.map((r) => [r.kb_id, { documents: r.documents, chunks: r.chunks ?? 0 }]));
+}
+
+export interface ChunkRecord {
+  id: string;
+  kb_id: string;
+  document_id: string;
+  position: number;
+  heading_path: string;
+  content: string;
+  knowledge_title: string;
+  knowledge_filename: string;
+}
+
+/** Chunks by id, with their document's title and file name, limited to the tenant and knowledge bases. */
+export async function chunksByIds({
+  db,
+  tenantId,
+  kbIds,
+  ids,
+}: {
+  db: D1Database;
+  tenantId: string;
+  kbIds: string[];
+  ids: string[];
+}): Promise<Map<string, ChunkRecord>> {
+  if (ids.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      `SELECT c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title, d.filename AS knowledge_filename
+         FROM chunks c JOIN documents d ON d.id = c.document_id
+        WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))`,
+    )
+    .bind(JSON.stringify(ids), tenantId, JSON.stringify(kbIds))
+    .all<ChunkRecord>();
+  return new Map(results.map((r) => [r.id, r]));
+}

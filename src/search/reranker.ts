@@ -1,0 +1,11 @@
+export interface RerankCandidate {
+  text: string;
+  /** The first-stage score in [0, 1]. */
+  score: number;
+}
+
+/** Re-scores a short list of candidates for a query; every returned score is in [0, 1]. */
+export interface Reranker {
+  readonly model: string;
+  rerank(query: string, candidates: RerankCandidate[]): Promise<number[]>;
+}

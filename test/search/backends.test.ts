@@ -1,0 +1,197 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { LocalEmbedder } from "../../src/search/local-embedder.ts";
+import { LocalReranker, phraseMatch } from "../../src/search/local-reranker.ts";
+import { LocalVectorIndexClient } from "../../src/search/local-vector-index.ts";
+import { VectorizeVectorIndex } from "../../src/search/vectorize-index.ts";
+import { WorkersAiEmbedder } from "../../src/search/workers-ai-embedder.ts";
+import { WorkersAiReranker } from "../../src/search/workers-ai-reranker.ts";
+
+const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
+
+describe("the local embedder", () => {
+  it("is deterministic, unit length, and closer for texts that share wording", async () => {
+    const embedder = new LocalEmbedder();
+    const [a, b, c, again] = await embedder.embed([
+      "计件工资怎么计算",
+      "计件工资按工序单价计算",
+      "Export the payroll as CSV",
+      "计件工资怎么计算",
+    ]);
+    expect(a).toHaveLength(embedder.dimensions);
+    expect(again).toEqual(a);
+    expect(cosine(a as number[], a as number[])).toBeCloseTo(1, 6);
+    expect(cosine(a as number[], b as number[])).toBeGreaterThan(cosine(a as number[], c as number[]));
+  });
+});
+
+describe("the local vector index (Durable Object)", () => {
+  const index = () => new LocalVectorIndexClient(env.LOCAL_VECTOR_INDEX);
+  const unit = (...xs: number[]) => xs;
+
+  it("finds the nearest vectors by exact cosine, within the asked knowledge bases", async () => {
+    const idx = index();
+    await idx.upsert("t-a", [
+      { id: "x", kbId: "kb1", documentId: "d", values: unit(1, 0, 0) },
+      { id: "y", kbId: "kb1", documentId: "d", values: unit(0.8, 0.6, 0) },
+      { id: "z", kbId: "kb2", documentId: "d", values: unit(1, 0, 0) },
+    ]);
+    const hits = await idx.query("t-a", [1, 0, 0], { topK: 5, kbIds: ["kb1"] });
+    expect(hits.map((h) => h.id)).toEqual(["x", "y"]);
+    expect(hits[0]?.score).toBeCloseTo(1, 6);
+    expect(hits[1]?.score).toBeCloseTo(0.8, 6);
+  });
+
+  it("keeps tenants apart: one tenant's query never sees another's vectors", async () => {
+    const idx = index();
+    await idx.upsert("t-b", [{ id: "secret", kbId: "kb1", documentId: "d", values: unit(0, 1, 0) }]);
+    expect(await idx.query("t-c", [0, 1, 0], { topK: 5, kbIds: ["kb1"] })).toEqual([]);
+  });
+
+  it("replaces on upsert and forgets deleted ids", async () => {
+    const idx = index();
+    await idx.upsert("t-d", [{ id: "v", kbId: "kb", documentId: "d", values: unit(1, 0, 0) }]);
+    await idx.upsert("t-d", [{ id: "v", kbId: "kb", documentId: "d", values: unit(0, 0, 1) }]);
+    expect((await idx.query("t-d", [0, 0, 1], { topK: 1, kbIds: ["kb"] }))[0]?.score).toBeCloseTo(1, 6);
+    await idx.delete("t-d", ["v"]);
+    expect(await idx.query("t-d", [0, 0, 1], { topK: 1, kbIds: ["kb"] })).toEqual([]);
+  });
+});
+
+/** A fake of the Vectorize binding's documented shape and limits. */
+function fakeVectorize() {
+  const calls: { op: string; arg: unknown; options?: unknown }[] = [];
+  const stored = new Map<string, VectorizeVector>();
+  const binding = {
+    async upsert(vectors: VectorizeVector[]) {
+      if (vectors.length > 1000) throw new Error("VECTOR_UPSERT_ERROR: batch larger than 1000");
+      calls.push({ op: "upsert", arg: vectors.length });
+      for (const v of vectors) stored.set(v.id, v);
+      return { mutationId: "m" };
+    },
+    async deleteByIds(ids: string[]) {
+      if (ids.length > 1000) throw new Error("too many ids");
+      calls.push({ op: "deleteByIds", arg: ids.length });
+      for (const id of ids) stored.delete(id);
+      return { mutationId: "m" };
+    },
+    async query(vector: number[], options: VectorizeQueryOptions) {
+      if ((options.topK ?? 5) > 100) throw new Error("topK too large");
+      calls.push({ op: "query", arg: vector.length, options });
+      const kbs = (options.filter?.kb_id as { $in: string[] }).$in;
+      const matches = [...stored.values()]
+        .filter((v) => v.namespace === options.namespace && kbs.includes(v.metadata?.kb_id as string))
+        .map((v) => ({ id: v.id, score: cosine(vector, v.values as number[]) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, options.topK);
+      return { matches, count: matches.length };
+    },
+  };
+  return { binding: binding as unknown as VectorizeIndex, calls, stored };
+}
+
+describe("the Vectorize adapter", () => {
+  it("batches upserts at 1000, namespaces by tenant and stores the knowledge base as metadata", async () => {
+    const fake = fakeVectorize();
+    const index = new VectorizeVectorIndex(fake.binding);
+    const items = Array.from({ length: 2500 }, (_, i) => ({ id: `c${i}`, kbId: "kb1", documentId: "d1", values: [1, 0] }));
+    await index.upsert("tenant-1", items);
+    expect(fake.calls.map((c) => c.arg)).toEqual([1000, 1000, 500]);
+    expect(fake.stored.get("c0")).toMatchObject({ namespace: "tenant-1", metadata: { kb_id: "kb1", document_id: "d1" } });
+  });
+
+  it("queries within the tenant's namespace, filtered to the knowledge bases, with topK capped at 100", async () => {
+    const fake = fakeVectorize();
+    const index = new VectorizeVectorIndex(fake.binding);
+    await index.upsert("tenant-1", [
+      { id: "a", kbId: "kb1", documentId: "d", values: [1, 0] },
+      { id: "b", kbId: "kb2", documentId: "d", values: [1, 0] },
+    ]);
+    await index.upsert("tenant-2", [{ id: "c", kbId: "kb1", documentId: "d", values: [1, 0] }]);
+    const hits = await index.query("tenant-1", [1, 0], { topK: 500, kbIds: ["kb1"] });
+    expect(hits).toEqual([{ id: "a", score: 1 }]);
+    expect(fake.calls.at(-1)?.options).toMatchObject({
+      topK: 100,
+      namespace: "tenant-1",
+      returnValues: false,
+      returnMetadata: "none",
+    });
+  });
+
+  it("deletes in batches of at most 1000 ids", async () => {
+    const fake = fakeVectorize();
+    await new VectorizeVectorIndex(fake.binding).delete(
+      "t",
+      Array.from({ length: 1001 }, (_, i) => `id${i}`),
+    );
+    expect(fake.calls.map((c) => c.arg)).toEqual([1000, 1]);
+  });
+});
+
+/** A fake Workers AI binding answering bge-m3 and bge-reranker-base in their documented shapes. */
+function fakeAi(overrides: { rerankScores?: number[]; shortEmbeddings?: boolean } = {}) {
+  const calls: { model: string; input: Record<string, unknown> }[] = [];
+  const ai = {
+    async run(model: string, input: Record<string, unknown>) {
+      calls.push({ model, input });
+      if (model === "@cf/baai/bge-m3") {
+        const texts = input.text as string[];
+        const data = texts.map((t) => Array.from({ length: 1024 }, (_, i) => (i === t.length % 1024 ? 1 : 0)));
+        return { shape: [texts.length, 1024], data: overrides.shortEmbeddings ? data.slice(1) : data, pooling: "cls" };
+      }
+      if (model === "@cf/baai/bge-reranker-base") {
+        const contexts = input.contexts as { text: string }[];
+        return { response: contexts.map((_, id) => ({ id, score: overrides.rerankScores?.[id] ?? 0.5 })).reverse() };
+      }
+      throw new Error(`unexpected model ${model}`);
+    },
+  };
+  return { ai: ai as unknown as Ai, calls };
+}
+
+describe("the Workers AI adapters", () => {
+  it("embed with bge-m3 in batches, returning 1024-dimensional vectors in input order", async () => {
+    const fake = fakeAi();
+    const texts = Array.from({ length: 120 }, (_, i) => "x".repeat(i));
+    const vectors = await new WorkersAiEmbedder(fake.ai).embed(texts);
+    expect(vectors).toHaveLength(120);
+    expect(vectors[7]?.[7]).toBe(1);
+    expect(fake.calls.map((c) => (c.input.text as string[]).length)).toEqual([50, 50, 20]);
+  });
+
+  it("report an upstream failure when the model returns too few vectors", async () => {
+    await expect(new WorkersAiEmbedder(fakeAi({ shortEmbeddings: true }).ai).embed(["a", "b"])).rejects.toMatchObject({
+      status: 502,
+    });
+  });
+
+  it("rerank with bge-reranker-base, mapping scores back by context id, logits squashed to [0, 1]", async () => {
+    const fake = fakeAi({ rerankScores: [0.9, 2.5, -3] });
+    const scores = await new WorkersAiReranker(fake.ai).rerank("q", [
+      { text: "a", score: 0 },
+      { text: "b", score: 0 },
+      { text: "c", score: 0 },
+    ]);
+    expect(scores[0]).toBe(0.9);
+    expect(scores[1]).toBeCloseTo(1 / (1 + Math.exp(-2.5)), 6);
+    expect(scores[2]).toBeCloseTo(1 / (1 + Math.exp(3)), 6);
+    expect(fake.calls[0]?.input).toMatchObject({ query: "q", contexts: [{ text: "a" }, { text: "b" }, { text: "c" }] });
+  });
+});
+
+describe("the local reranker", () => {
+  it("scores verbatim phrases above the same characters scattered", () => {
+    expect(phraseMatch("2021年电影总票房", "2021年电影总票房为472亿元")).toBe(1);
+    expect(phraseMatch("2021年电影总票房", "电影2021票房总年")).toBeLessThan(0.5);
+    expect(phraseMatch("2021年电影总票房", "天气不错")).toBe(0);
+  });
+
+  it("keeps scores in [0, 1], half first-stage score, half phrase match", async () => {
+    const scores = await new LocalReranker().rerank("工序单价", [
+      { text: "工序单价由老板设置", score: 0.4 },
+      { text: "无关内容", score: 1 },
+    ]);
+    expect(scores[0]).toBeCloseTo(0.7, 6);
+    expect(scores[1]).toBeCloseTo(0.5, 6);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { chunkText, weight } from "../../src/search/chunker.ts";
+import { contentTypeOf, htmlToText, parseDocument } from "../../src/search/parse.ts";
+import { terms } from "../../src/search/segment.ts";
+
+describe("segmentation", () => {
+  it("gives Chinese characters and bigrams, and lowercase Latin words", () => {
+    expect(terms("计件工资 Payroll-2024")).toEqual(["计", "计件", "件", "件工", "工", "工资", "资", "payroll", "2024"]);
+  });
+
+  it("splits mixed runs at the script boundary", () => {
+    expect(terms("GPU芯片")).toEqual(["gpu", "芯", "芯片", "片"]);
+  });
+});
+
+describe("chunking", () => {
+  it("keeps each chunk under its heading path and never crosses a heading", () => {
+    const chunks = chunkText("# 订单\n\n新建订单。\n\n## 工序\n\n设置工序单价。\n\n# 工资\n\n月底结算。", {
+      size: 100,
+      overlap: 0,
+    });
+    expect(chunks.map((c) => [c.headingPath.join(">"), c.content])).toEqual([
+      ["订单", "新建订单。"],
+      ["订单>工序", "设置工序单价。"],
+      ["工资", "月底结算。"],
+    ]);
+    expect(chunks.map((c) => c.position)).toEqual([0, 1, 2]);
+  });
+
+  it("breaks between sentences, Chinese or English, and overlaps by whole sentences", () => {
+    const text = "第一句话说明订单。第二句话说明工序！第三句话说明工资？ The fourth sentence is English. The fifth one too.";
+    const chunks = chunkText(text, { size: 20, overlap: 12 });
+    for (const chunk of chunks) expect(weight(chunk.content)).toBeLessThanOrEqual(20 + 12);
+    expect(chunks[0]?.content).toBe("第一句话说明订单。第二句话说明工序！");
+    expect(chunks[1]?.content.startsWith("第二句话说明工序！")).toBe(true);
+    expect(chunks.map((c) => c.content).join(" ")).toContain("The fifth one too.");
+  });
+
+  it("cuts an over-long sentence at clause marks", () => {
+    const long = `${"这是一个很长的分句，".repeat(12)}结束。`;
+    const chunks = chunkText(long, { size: 40, overlap: 0 });
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) expect(weight(chunk.content)).toBeLessThanOrEqual(40);
+    expect(chunks[0]?.content.endsWith("，")).toBe(true);
+  });
+});
+
+describe("chunk budgets", () => {
+  it("count a Chinese character as one and three other characters as one", () => {
+    expect(weight("工序单价")).toBe(4);
+    expect(weight("abcdef")).toBe(2);
+    const english = "Staff record finished pieces every day. ".repeat(60);
+    const chunks = chunkText(english, { size: 100, overlap: 0 });
+    for (const chunk of chunks) expect(weight(chunk.content)).toBeLessThanOrEqual(100);
+    expect(chunks[0]!.content.length).toBeGreaterThan(250);
+  });
+});
+
+describe("parsing uploads", () => {
+  it("takes the type from the file name and refuses what it cannot read", () => {
+    expect(contentTypeOf("guide.md")).toBe("markdown");
+    expect(contentTypeOf("notes.TXT")).toBe("text");
+    expect(contentTypeOf("page.htm")).toBe("html");
+    expect(() => contentTypeOf("scan.pdf")).toThrow(/Markdown.*plain text.*HTML/);
+  });
+
+  it("turns HTML into headed text without scripts, tags or entities", () => {
+    const text = htmlToText(
+      "<html><head><title>T</title><script>alert(1)</script></head><body><h2>工序 &amp; 单价</h2><p>每道工序<b>单价</b>不同。</p><ul><li>裁剪</li><li>缝制</li></ul></body></html>",
+    );
+    expect(text).toContain("## 工序 & 单价");
+    expect(text).toContain("每道工序单价不同。");
+    expect(text).toContain("- 裁剪");
+    expect(text).not.toContain("alert");
+    expect(text).not.toContain("<");
+  });
+
+  it("titles a document by its HTML title, first heading, or file name", () => {
+    expect(parseDocument("a.html", "<title>页面标题</title><p>正文</p>", "html").title).toBe("页面标题");
+    expect(parseDocument("a.md", "intro\n\n# 使用手册\n\ntext", "markdown").title).toBe("使用手册");
+    expect(parseDocument("notes.txt", "# not a heading in text\nbody", "text").title).toBe("notes");
+  });
+
+  it("refuses binary content and text with nothing readable", () => {
+    expect(() => parseDocument("a.txt", "abc\u0000def", "text")).toThrow(/binary/);
+    expect(() => parseDocument("a.md", "  \n---\n", "markdown")).toThrow(/no readable text/);
+  });
+});
