@@ -108,27 +108,32 @@ function splitLong(sentence: string, size: number): string[] {
   return out;
 }
 
+/** Joins sentences: no space between two CJK sentences, one elsewhere; paragraph breaks as newlines. */
+function joinSentences(parts: string[]): string {
+  let text = "";
+  for (const part of parts) {
+    if (part === "") text = `${text.trimEnd()}\n`;
+    else if (text === "" || text.endsWith("\n") || (CJK_CHAR.test(text.at(-1) as string) && CJK_CHAR.test(part[0] as string)))
+      text += part;
+    else text += ` ${part}`;
+  }
+  return text.trim();
+}
+
+/** Packs sentences ("" marks a paragraph break) into chunks, each starting with the previous one's tail. */
 function packSentences(sentences: string[], { size, overlap }: ChunkOptions): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let length = 0;
   let fresh = 0;
-  const join = (parts: string[]) =>
-    parts
-      .join(" ")
-      .replace(/ *\u0000 */g, "\n")
-      .replace(/([\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff00-\uffef])/g, "$1")
-      .trim();
   for (const sentence of sentences) {
-    // An empty string marks a paragraph break, kept as a newline inside the chunk.
-    const piece = sentence === "" ? "\u0000" : sentence;
     if (sentence !== "" && length + weight(sentence) > size && fresh > 0) {
-      out.push(join(current));
+      out.push(joinSentences(current));
       const tail: string[] = [];
       let tailLength = 0;
       for (let i = current.length - 1; i >= 0; i--) {
         const part = current[i] as string;
-        if (part === "\u0000") continue;
+        if (part === "") continue;
         if (tailLength + weight(part) > overlap) break;
         tail.unshift(part);
         tailLength += weight(part);
@@ -137,12 +142,12 @@ function packSentences(sentences: string[], { size, overlap }: ChunkOptions): st
       length = tailLength;
       fresh = 0;
     }
-    current.push(piece);
+    current.push(sentence);
     if (sentence !== "") {
       length += weight(sentence);
       fresh++;
     }
   }
-  if (fresh > 0) out.push(join(current));
+  if (fresh > 0) out.push(joinSentences(current));
   return out;
 }

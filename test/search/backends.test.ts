@@ -78,7 +78,7 @@ function fakeVectorize() {
     async query(vector: number[], options: VectorizeQueryOptions) {
       if ((options.topK ?? 5) > 100) throw new Error("topK too large");
       calls.push({ op: "query", arg: vector.length, options });
-      const kbs = (options.filter?.kb_id as { $in: string[] }).$in;
+      const kbs = (options.filter?.kb_id as { $in: string[] } | undefined)?.$in ?? [];
       const matches = [...stored.values()]
         .filter((v) => v.namespace === options.namespace && kbs.includes(v.metadata?.kb_id as string))
         .map((v) => ({ id: v.id, score: cosine(vector, v.values as number[]) }))
