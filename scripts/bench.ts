@@ -2,12 +2,15 @@
 // each beside a baseline measured in the same run against the same server.
 
 import { benchConsult } from "./bench/consult.ts";
+import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
 
 const server = await startDevServer();
 try {
   console.log(`Benchmarking ${server.baseUrl} (Node ${process.version}, ${new Date().toISOString()})`);
-  await benchConsult(server.baseUrl);
+  const only = process.argv[2];
+  if (!only || only === "consult") await benchConsult(server.baseUrl);
+  if (!only || only === "search") await benchSearch(server.baseUrl);
 } finally {
   await server.stop();
 }

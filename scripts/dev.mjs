@@ -2,7 +2,7 @@
 
 import { checkTrees, printReports } from "./knowledge-check.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
-import { createKnowledgeBases, uploadTrees } from "./load-knowledge.mjs";
+import { loadDocuments, uploadTrees } from "./load-knowledge.mjs";
 import { seedDemoData } from "./seed.mjs";
 
 requireNode22();
@@ -36,7 +36,7 @@ server.on("exit", (code) => process.exit(code ?? 0));
 
 await waitForOk(`${baseUrl}/healthz`, 120_000);
 const trees = await uploadTrees({ baseUrl, adminKey: "dev-admin-key" });
-const knowledgeBases = await createKnowledgeBases({ baseUrl, bossKey: "dev-boss-key" });
+const knowledgeBases = await loadDocuments({ baseUrl, bossKey: "dev-boss-key" });
 console.log(`
 Weft is running at http://localhost:${port}
   MCP endpoint:  http://localhost:${port}/mcp   (Authorization: Bearer <key>)

@@ -77,7 +77,9 @@ async function evaluate(baseUrl: string, set: string) {
   const dir = join(EVAL_DIR, set);
   const corpus = readJsonl<Doc>(join(dir, "corpus.jsonl"));
   const qrels = readQrels(join(dir, "qrels.tsv"));
-  const queries = readJsonl<{ _id: string; text: string }>(join(dir, "queries.jsonl")).filter((q) => qrels.has(q._id));
+  const judged = readJsonl<{ _id: string; text: string }>(join(dir, "queries.jsonl")).filter((q) => qrels.has(q._id));
+  // A query with no text cannot be asked (the API refuses it); it is reported, not scored.
+  const queries = judged.filter((q) => q.text.trim().length > 0);
 
   const kb = await api<{ id: string }>(baseUrl, "/api/knowledge-bases", { name: `eval-${set}` });
   const started = performance.now();
@@ -97,7 +99,10 @@ async function evaluate(baseUrl: string, set: string) {
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\n${set}: ${corpus.length} passages → ${chunks} chunks in ${seconds.toFixed(1)} s; ${queries.length} queries`);
+  const skipped = judged.length - queries.length;
+  console.log(
+    `\n${set}: ${corpus.length} passages → ${chunks} chunks in ${seconds.toFixed(1)} s; ${queries.length} queries${skipped ? ` (${skipped} empty ones skipped)` : ""}`,
+  );
   console.log("| mode | nDCG@10 | recall@10 | MRR@10 | mean score of relevant top-1 | of non-relevant top-1 |");
   console.log("|---|---|---|---|---|---|");
   for (const mode of MODES) {

@@ -31,19 +31,36 @@ export async function uploadTrees({ baseUrl, adminKey }) {
   return { loaded, failed };
 }
 
-/** One knowledge base per folder of knowledge/docs; existing ones are kept. */
-export async function createKnowledgeBases({ baseUrl, bossKey }) {
-  const loaded = [];
+/**
+ * One knowledge base per folder of knowledge/docs, holding the folder's Markdown, text and HTML
+ * files. Uploading is idempotent: unchanged files are reported as such and cost nothing.
+ */
+export async function loadDocuments({ baseUrl, bossKey }) {
+  const headers = jsonHeaders(bossKey);
+  const summary = [];
   const folders = existsSync(DOCS) ? readdirSync(DOCS).filter((name) => statSync(join(DOCS, name)).isDirectory()) : [];
+  const listed = await (await fetch(`${baseUrl}/api/knowledge-bases`, { headers })).json();
   for (const name of folders) {
-    const res = await fetch(`${baseUrl}/api/knowledge-bases`, {
+    let kb = listed.knowledge_bases.find((k) => k.name === name);
+    if (!kb) {
+      const res = await fetch(`${baseUrl}/api/knowledge-bases`, { method: "POST", headers, body: JSON.stringify({ name }) });
+      if (res.status !== 201) throw new Error(`creating knowledge base '${name}' failed: ${res.status} ${await res.text()}`);
+      kb = await res.json();
+    }
+    const documents = readdirSync(join(DOCS, name))
+      .filter((file) => /\.(md|markdown|txt|html?)$/i.test(file))
+      .map((filename) => ({ filename, content: readFileSync(join(DOCS, name, filename), "utf8") }));
+    const res = await fetch(`${baseUrl}/api/knowledge-bases/${kb.id}/documents`, {
       method: "POST",
-      headers: jsonHeaders(bossKey),
-      body: JSON.stringify({ name }),
+      headers,
+      body: JSON.stringify({ documents }),
     });
-    if (res.status !== 201 && res.status !== 409)
-      throw new Error(`creating knowledge base '${name}' failed: ${res.status} ${await res.text()}`);
-    loaded.push(name);
+    if (!res.ok) throw new Error(`uploading '${name}' failed: ${res.status} ${await res.text()}`);
+    const { results } = await res.json();
+    const failed = results.filter((r) => r.status === "failed");
+    for (const f of failed) console.error(`  ${name}/${f.filename}: ${f.error.message}`);
+    const chunks = results.reduce((sum, r) => sum + (r.document?.chunk_count ?? 0), 0);
+    summary.push(`${name} (${results.length - failed.length} documents, ${chunks} chunks)`);
   }
-  return loaded;
+  return summary;
 }

@@ -53,3 +53,22 @@ describe("the demo seed", () => {
     expect(result.stderr).toContain("Refusing to seed demo data");
   });
 });
+
+describe("knowledge bases loaded by npm run dev", () => {
+  it("finds the shipped Chinese and English guides through the WeKnora search API", async () => {
+    const ask = async (question: string) => {
+      const res = await fetch(`${baseUrl}/api/v1/knowledge-search`, {
+        method: "POST",
+        headers: { Authorization: "Bearer dev-staff-key", "Content-Type": "application/json" },
+        body: JSON.stringify({ question, top_k: 3, min_score: 0 }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { results: { content: string; knowledge_filename: string }[] }).results;
+    };
+    const zh = await ask("工资单确认后发现错了怎么办");
+    expect(zh[0]?.knowledge_filename).toBe("05-工资.md");
+    expect(zh[0]?.content).toContain("撤销确认");
+    const en = await ask("how do I revoke an API key");
+    expect(en.map((r) => r.content).join("\n")).toContain("DELETE /api/keys/:id");
+  });
+});

@@ -5,7 +5,12 @@ import { TOOLS, toolsFor } from "../../src/tools/registry.ts";
 // The contract: a tool cannot vanish or change its schema without this test changing too.
 describe("the tool registry", () => {
   it("holds exactly the expected tools", () => {
-    expect(TOOLS.map((t) => t.name)).toEqual(["list_knowledge_bases", "initiate_session", "navigate_session"]);
+    expect(TOOLS.map((t) => t.name)).toEqual([
+      "knowledge_search",
+      "list_knowledge_bases",
+      "initiate_session",
+      "navigate_session",
+    ]);
   });
 
   it("gives every tool a snake_case name, a description, annotations and described fields", () => {
@@ -38,6 +43,64 @@ describe("the tool registry", () => {
           },
           "required": [
             "user_query",
+          ],
+          "type": "object",
+        },
+        "knowledge_search": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "kb_ids": {
+              "description": "Only these knowledge bases (ids from list_knowledge_bases). Omit for all.",
+              "items": {
+                "minLength": 1,
+                "type": "string",
+              },
+              "maxItems": 100,
+              "type": "array",
+            },
+            "min_score": {
+              "default": 0.3,
+              "description": "Minimum relevance score (0-1); scores mean the same in every mode.",
+              "maximum": 1,
+              "minimum": 0,
+              "type": "number",
+            },
+            "query": {
+              "description": "Search query: natural language or keywords.",
+              "maxLength": 2000,
+              "minLength": 1,
+              "type": "string",
+            },
+            "rerank": {
+              "default": true,
+              "description": "Rerank candidates for better relevance.",
+              "type": "boolean",
+            },
+            "search_mode": {
+              "default": "hybrid",
+              "description": "hybrid (recommended), vector (meaning), or keyword (exact words).",
+              "enum": [
+                "hybrid",
+                "vector",
+                "keyword",
+              ],
+              "type": "string",
+            },
+            "top_k": {
+              "default": 10,
+              "description": "Maximum results to return (1-50).",
+              "maximum": 50,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "query",
+            "search_mode",
+            "top_k",
+            "min_score",
+            "rerank",
           ],
           "type": "object",
         },
