@@ -1,4 +1,4 @@
-import { terms } from "./segment.ts";
+import { queryTerms, terms } from "./segment.ts";
 
 /** Query terms beyond this are dropped: a longer OR query costs more and ranks no better. */
 const MAX_QUERY_TERMS = 64;
@@ -74,11 +74,11 @@ export async function keywordSearch({
   kbIds: string[];
   limit: number;
 }): Promise<KeywordMatch[]> {
-  const queryTerms = [...new Set(terms(query))].slice(0, MAX_QUERY_TERMS);
-  if (queryTerms.length === 0 || kbIds.length === 0) return [];
+  const wanted = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
+  if (wanted.length === 0 || kbIds.length === 0) return [];
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return [];
-  const match = queryTerms.map((t) => `"${t}"`).join(" OR ");
+  const match = wanted.map((t) => `"${t}"`).join(" OR ");
   const [hits, vocab, count] = await db.batch([
     db
       .prepare(
@@ -89,7 +89,7 @@ export async function keywordSearch({
       .bind(match, tenantId, JSON.stringify(kbIds), limit),
     db
       .prepare(`SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`)
-      .bind(JSON.stringify(queryTerms)),
+      .bind(JSON.stringify(wanted)),
     db.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ?1").bind(tenantId),
   ]);
   const rows = (hits?.results ?? []) as { id: string; bm25: number }[];
@@ -97,6 +97,6 @@ export async function keywordSearch({
   const total = ((count?.results ?? [])[0] as { n: number } | undefined)?.n ?? 0;
   // FTS5's own IDF, floor included, so the normaliser matches the scores it divides.
   const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
-  const queryIdf = queryTerms.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
+  const queryIdf = wanted.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
   return rows.map((row) => ({ id: row.id, bm25: row.bm25, score: 1 - Math.exp(-row.bm25 / queryIdf) }));
 }

@@ -29,7 +29,7 @@ export interface SearchResult {
 }
 
 /** Defaults shared by both faces (the WeKnora design's, except min_score: see the README). */
-export const SEARCH_DEFAULTS = { mode: "hybrid", topK: 10, minScore: 0.3, rerank: true } as const;
+export const SEARCH_DEFAULTS = { mode: "hybrid", topK: 10, minScore: 0.2, rerank: true } as const;
 
 // Candidates each retriever contributes before fusion and reranking (Vectorize caps topK at 100).
 const POOL = 50;

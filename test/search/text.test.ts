@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkText, weight } from "../../src/search/chunker.ts";
 import { contentTypeOf, htmlToText, parseDocument } from "../../src/search/parse.ts";
-import { terms } from "../../src/search/segment.ts";
+import { queryTerms, terms } from "../../src/search/segment.ts";
 
 describe("segmentation", () => {
   it("gives Chinese characters and bigrams, and lowercase Latin words", () => {
@@ -84,5 +84,16 @@ describe("parsing uploads", () => {
   it("refuses binary content and text with nothing readable", () => {
     expect(() => parseDocument("a.txt", "abc\u0000def", "text")).toThrow(/binary/);
     expect(() => parseDocument("a.md", "  \n---\n", "markdown")).toThrow(/no readable text/);
+  });
+});
+
+describe("query terms", () => {
+  it("leave out question words in Chinese and English", () => {
+    expect(queryTerms("工资是多少？")).toEqual(["工", "工资", "资"]);
+    expect(queryTerms("How is the payroll computed")).toEqual(["payroll", "computed"]);
+  });
+
+  it("keep a query made only of question words", () => {
+    expect(queryTerms("什么")).toEqual(["什", "什么", "么"]);
   });
 });
