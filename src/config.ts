@@ -7,6 +7,8 @@ const ConfigSchema = z.object({
   RERANKER: z.enum(["local", "workers-ai"]),
   CHAT_MODEL: z.enum(["offline", "workers-ai", "openai-compatible"]),
   CONSULT_SESSION_TTL_SECONDS: z.coerce.number().int().positive(),
+  CHUNK_SIZE: z.coerce.number().int().min(100).max(4000),
+  CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
 });
 
 /** The typed, validated configuration every module receives instead of reading `env` itself. */
@@ -19,6 +21,8 @@ export interface Config {
     chatModel: "offline" | "workers-ai" | "openai-compatible";
   };
   consultSessionTtlSeconds: number;
+  /** Chunk budget in Chinese characters (three other characters count one) and the overlap. */
+  chunking: { size: number; overlap: number };
 }
 
 /**
@@ -43,5 +47,6 @@ export function readConfig(env: Env): Config {
       chatModel: vars.CHAT_MODEL,
     },
     consultSessionTtlSeconds: vars.CONSULT_SESSION_TTL_SECONDS,
+    chunking: { size: vars.CHUNK_SIZE, overlap: Math.min(vars.CHUNK_OVERLAP, Math.floor(vars.CHUNK_SIZE / 2)) },
   };
 }

@@ -99,6 +99,7 @@ knowledgeBaseRoutes.post("/:kbId/documents", requireRole("boss"), uploadLimit, a
     ingestDocument({
       db: c.env.DB,
       backends,
+      chunking: c.var.config.chunking,
       input: {
         tenantId,
         kbId: kb.id,
@@ -133,6 +134,7 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requireRole("boss"), uploadLi
   const outcome = await ingestDocument({
     db: c.env.DB,
     backends: searchBackends(c.env, c.var.config),
+    chunking: c.var.config.chunking,
     input: {
       tenantId,
       kbId,
