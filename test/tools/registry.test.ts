@@ -60,7 +60,7 @@ describe("the tool registry", () => {
               "type": "array",
             },
             "min_score": {
-              "default": 0.3,
+              "default": 0.2,
               "description": "Minimum relevance score (0-1); scores mean the same in every mode.",
               "maximum": 1,
               "minimum": 0,
