@@ -3,6 +3,7 @@
 // MRR@10 per search mode. Reads ../shared, which users do not have; it is a developer tool.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { postJson } from "./bench/http.ts";
 import { startDevServer } from "./dev-server.ts";
 
 const EVAL_DIR = join(import.meta.dirname, "..", "..", "shared", "eval");
@@ -38,16 +39,6 @@ function readQrels(path: string): Map<string, Set<string>> {
   return qrels;
 }
 
-async function api<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** nDCG@10, recall@10 and MRR@10 for one ranked list of document ids. */
 export function scoreRanking(ranked: string[], relevant: Set<string>) {
   let dcg = 0;
@@ -81,15 +72,16 @@ async function evaluate(baseUrl: string, set: string) {
   // A query with no text cannot be asked (the API refuses it); it is reported, not scored.
   const queries = judged.filter((q) => q.text.trim().length > 0);
 
-  const kb = await api<{ id: string }>(baseUrl, "/api/knowledge-bases", { name: `eval-${set}` });
+  const kb = await postJson<{ id: string }>(baseUrl, KEY, "/api/knowledge-bases", { name: `eval-${set}` });
   const started = performance.now();
   let chunks = 0;
   for (let i = 0; i < corpus.length; i += 100) {
     const documents = corpus
       .slice(i, i + 100)
       .map((d) => ({ filename: `${d._id}.txt`, content: d.text, ...(d.title ? { title: d.title } : {}) }));
-    const { results } = await api<{ results: { status: string; document?: { chunk_count: number }; error?: unknown }[] }>(
+    const { results } = await postJson<{ results: { status: string; document?: { chunk_count: number }; error?: unknown }[] }>(
       baseUrl,
+      KEY,
       `/api/knowledge-bases/${kb.id}/documents`,
       { documents },
     );
@@ -109,8 +101,9 @@ async function evaluate(baseUrl: string, set: string) {
     const total = { ndcg: 0, recall: 0, mrr: 0 };
     const top1 = { rel: [] as number[], non: [] as number[] };
     await pool(queries, 4, async (q) => {
-      const { results } = await api<{ results: { knowledge_filename: string; score: number }[] }>(
+      const { results } = await postJson<{ results: { knowledge_filename: string; score: number }[] }>(
         baseUrl,
+        KEY,
         "/api/v1/knowledge-search",
         {
           question: q.text,

@@ -3,6 +3,7 @@
 // authenticated read (GET /api/knowledge-bases, one small D1 query).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { postJson } from "./http.ts";
 import { type Figures, measure, printTable } from "./measure.ts";
 
 const KEY = "dev-boss-key";
@@ -47,20 +48,10 @@ function makeDocument(index: number, passages: string[], random: () => number): 
   return { filename: `bench-${index}.md`, content: sections.join("\n\n") };
 }
 
-async function post<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 export async function benchSearch(baseUrl: string): Promise<void> {
   const { passages, queries } = loadText();
   const random = mulberry32(42);
-  const kb = await post<{ id: string }>(baseUrl, "/api/knowledge-bases", { name: "bench" });
+  const kb = await postJson<{ id: string }>(baseUrl, KEY, "/api/knowledge-bases", { name: "bench" });
   const rows: Figures[] = [];
   const ingestion: string[] = [];
   let chunks = 0;
@@ -70,8 +61,9 @@ export async function benchSearch(baseUrl: string): Promise<void> {
     const before = chunks;
     while (chunks < target) {
       const batch = Array.from({ length: 10 }, () => makeDocument(documents++, passages, random));
-      const { results } = await post<{ results: { status: string; document?: { chunk_count: number } }[] }>(
+      const { results } = await postJson<{ results: { status: string; document?: { chunk_count: number } }[] }>(
         baseUrl,
+        KEY,
         `/api/knowledge-bases/${kb.id}/documents`,
         { documents: batch },
       );
@@ -99,7 +91,7 @@ export async function benchSearch(baseUrl: string): Promise<void> {
     ] as const) {
       rows.push(
         await measure(`${label}: ${mode}${rerank ? " + rerank" : ""}`, { clients: 1, perClient: 100 }, async () => async (i) => {
-          await post(baseUrl, "/api/v1/knowledge-search", {
+          await postJson(baseUrl, KEY, "/api/v1/knowledge-search", {
             question: queries[(i * 7919) % queries.length],
             knowledge_base_ids: [kb.id],
             search_mode: mode,

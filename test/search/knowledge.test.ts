@@ -4,17 +4,10 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
+import type { SearchResult } from "../../src/search/search.ts";
 import { call, mcpClient } from "../helpers.ts";
 
-interface Result {
-  id: string;
-  content: string;
-  score: number;
-  knowledge_id: string;
-  knowledge_title: string;
-  knowledge_filename: string;
-  match_type: string;
-}
+type Result = Omit<SearchResult, "knowledge_base_id" | "heading_path" | "position">;
 
 const GUIDE = `# 锦绣制衣系统使用手册
 
