@@ -20,12 +20,17 @@ export async function keywordTable(tenantId: string): Promise<string> {
   return `fts_${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+// Keyword tables are created once and never dropped, so an isolate remembers the ones it has seen.
+const knownTables = new Set<string>();
+
 /** Creates the tenant's keyword index (and its vocabulary view) if it does not exist. */
 export async function ensureKeywordTable(db: D1Database, table: string): Promise<void> {
+  if (knownTables.has(table)) return;
   await db.batch([
     db.prepare(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0')`),
     db.prepare(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table}_vocab USING fts5vocab(${table}, 'row')`),
   ]);
+  knownTables.add(table);
 }
 
 /** What the keyword index stores for a chunk: its terms, space separated (FTS5 splits on spaces). */
@@ -51,7 +56,9 @@ export function deleteDocumentTermsStatement(db: D1Database, table: string, docu
 }
 
 async function tableExists(db: D1Database, table: string): Promise<boolean> {
+  if (knownTables.has(table)) return true;
   const row = await db.prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first();
+  if (row) knownTables.add(table);
   return row !== null;
 }
 
