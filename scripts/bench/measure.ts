@@ -59,13 +59,13 @@ export async function measure(
   };
 }
 
-/** Prints figures as a table, with each row's p50 and throughput relative to `baseline`. */
-export function printTable(title: string, rows: Figures[], baselineName: string): void {
+/** Prints figures as a table, each row's p50 and throughput relative to its baseline row. */
+export function printTable(title: string, rows: Figures[], baselineOf: (row: Figures) => Figures | undefined): void {
   console.log(`\n${title}`);
   console.log("| case | clients | requests | p50 ms | p95 ms | req/s | p50 vs baseline | req/s vs baseline |");
   console.log("|---|---|---|---|---|---|---|---|");
   for (const row of rows) {
-    const base = rows.find((r) => r.name === baselineName && r.clients === row.clients);
+    const base = baselineOf(row);
     const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x` : "-");
     console.log(
       `| ${row.name} | ${row.clients} | ${row.requests} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${row.rps.toFixed(0)} | ${ratio(row.p50, base?.p50)} | ${ratio(row.rps, base?.rps)} |`,

@@ -109,11 +109,8 @@ export async function benchSearch(baseUrl: string): Promise<void> {
   console.log("| stage | chunks added | time | chunks/s |");
   console.log("|---|---|---|---|");
   for (const line of ingestion) console.log(line);
-  const baselines = rows.filter((r) => r.name.includes("baseline"));
-  printTable("Knowledge search through POST /api/v1/knowledge-search (1 client, local backends)", rows, "");
-  console.log("\nRatios to the baseline measured at the same corpus size:");
-  for (const row of rows.filter((r) => !r.name.includes("baseline"))) {
-    const base = baselines.find((b) => b.name.split(":")[0] === row.name.split(":")[0]) as Figures;
-    console.log(`  ${row.name}: p50 ${(row.p50 / base.p50).toFixed(1)}x, p95 ${(row.p95 / base.p95).toFixed(1)}x the baseline's`);
-  }
+  const size = (row: Figures) => row.name.split(":")[0];
+  printTable("Knowledge search through POST /api/v1/knowledge-search (1 client, local backends)", rows, (row) =>
+    rows.find((r) => r.name.includes("baseline") && size(r) === size(row)),
+  );
 }
