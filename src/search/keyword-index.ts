@@ -6,6 +6,8 @@ const MAX_QUERY_TERMS = 64;
 const COMMON_SHARE = 0.3;
 /** …once the tenant has this many chunks; smaller indexes are cheap to scan whole. */
 const PRUNE_FROM = 1000;
+// The last chunk count seen per tenant: it only picks the query plan, so staleness is harmless.
+const chunkCounts = new Map<string, number>();
 
 export interface KeywordMatch {
   id: string;
@@ -89,29 +91,37 @@ export async function keywordSearch({
   if (wanted.length === 0 || kbIds.length === 0) return [];
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return [];
-  const [vocab, count] = await db.batch([
+  const matchStatement = (matchTerms: string[]) =>
+    db
+      .prepare(
+        `SELECT c.id AS id, -bm25(${table}) AS bm25 FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid
+          WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))
+          ORDER BY bm25(${table}) LIMIT ?4`,
+      )
+      .bind(matchTerms.map((t) => `"${t}"`).join(" OR "), tenantId, JSON.stringify(kbIds), limit);
+  const statistics = [
     db
       .prepare(`SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`)
       .bind(JSON.stringify(wanted)),
     db.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ?1").bind(tenantId),
-  ]);
+  ];
+  // A small index is matched with every term in the same round trip as its statistics. In a large
+  // one, terms in many chunks cost the most to score (their posting lists are the longest) and
+  // weigh the least (low IDF), so they are left out of the match once the statistics are known:
+  // no loss on any eval set, about 20% less time at 50k chunks (README, bench).
+  const large = (chunkCounts.get(tenantId) ?? 0) >= PRUNE_FROM;
+  const [vocab, count, direct] = await db.batch(large ? statistics : [...statistics, matchStatement(wanted)]);
   const df = new Map(((vocab?.results ?? []) as { term: string; doc: number }[]).map((r) => [r.term, r.doc]));
   const total = ((count?.results ?? [])[0] as { n: number } | undefined)?.n ?? 0;
-  // Terms in many chunks cost the most to score (their posting lists are the longest) and weigh
-  // the least (low IDF): matching without those in over COMMON_SHARE of chunks keeps nDCG on every
-  // eval set and cuts the work at 50k chunks (README, bench). Terms no chunk has are skipped too.
-  const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
-  const distinctive = total < PRUNE_FROM ? present : present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
-  const matchTerms = distinctive.length > 0 ? distinctive : present;
-  if (matchTerms.length === 0) return [];
-  const { results: rows } = await db
-    .prepare(
-      `SELECT c.id AS id, -bm25(${table}) AS bm25 FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid
-        WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))
-        ORDER BY bm25(${table}) LIMIT ?4`,
-    )
-    .bind(matchTerms.map((t) => `"${t}"`).join(" OR "), tenantId, JSON.stringify(kbIds), limit)
-    .all<{ id: string; bm25: number }>();
+  chunkCounts.set(tenantId, total);
+  let rows = (direct?.results ?? []) as { id: string; bm25: number }[];
+  if (large) {
+    const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
+    const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
+    const matchTerms = distinctive.length > 0 ? distinctive : present;
+    if (matchTerms.length === 0) return [];
+    rows = (await matchStatement(matchTerms).all<{ id: string; bm25: number }>()).results;
+  }
   // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
   // every query term, so a chunk missing the common ones still reads as a partial match.
   const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
