@@ -1,4 +1,4 @@
-import { AppError } from "../errors.ts";
+import { AppError, conflict } from "../errors.ts";
 import type { SearchBackends } from "./backends.ts";
 import { type ChunkOptions, chunkText, DEFAULT_CHUNKING } from "./chunker.ts";
 import { chunkIdsOf, type DocumentRow, findDocument, getDocument } from "./documents.ts";
@@ -70,13 +70,15 @@ export async function ingestDocument({
   const documentId = existing?.id ?? crypto.randomUUID();
   const generation = (existing?.generation ?? 0) + 1;
   if (!existing) {
-    await db
+    const inserted = await db
       .prepare(
         `INSERT INTO documents (id, tenant_id, kb_id, title, filename, source, content_type, size_bytes, status)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'processing')`,
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'processing') ON CONFLICT (kb_id, filename) DO NOTHING RETURNING id`,
       )
       .bind(documentId, tenantId, kbId, input.title ?? filename, filename, input.source ?? "upload", type, size)
-      .run();
+      .first();
+    // Another upload of the same new file name got there first and is still indexing it.
+    if (!inserted) throw conflict(`'${filename}' is being uploaded by another request right now. Try again in a moment.`);
   }
 
   let newIds: string[] = [];

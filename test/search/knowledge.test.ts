@@ -325,3 +325,14 @@ describe("knowledge_search over MCP", () => {
     expect((result.content as { text: string }[])[0]!.text).toContain("knowledge_base_not_found");
   });
 });
+
+describe("concurrent uploads", () => {
+  it("index one copy of a new file uploaded twice at once and answer the other with 200 or 409, never 500", async () => {
+    const kb = await newKb("并发上传");
+    const [a, b] = await Promise.all([upload(kb, "guide.md", GUIDE), upload(kb, "guide.md", GUIDE)]);
+    expect([a.status, b.status].sort()).toEqual(expect.arrayContaining([201]));
+    for (const res of [a, b]) expect([200, 201, 409]).toContain(res.status);
+    const docs = await env.DB.prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?").bind(kb).first<{ n: number }>();
+    expect(docs?.n).toBe(1);
+  });
+});
