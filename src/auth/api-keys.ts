@@ -1,14 +1,14 @@
 import { returningRow } from "../db.ts";
 import { notFound } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import type { Role, UserContext } from "./user-context.ts";
 
 const KEY_PREFIX = "wft_";
 const VISIBLE_PREFIX_LENGTH = 12;
 
 /** Lowercase hex SHA-256 of a key: what the database stores and looks keys up by. */
-export async function hashApiKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+export function hashApiKey(key: string): Promise<string> {
+  return sha256Hex(key);
 }
 
 /** The part of a key shown in lists, enough to tell keys apart and useless to an attacker. */

@@ -1,4 +1,5 @@
 import { parse as parseYaml } from "yaml";
+import { sha256Hex } from "../sha256.ts";
 import { BACK, END, PROVIDE_MORE_INFO, type Tree, TreeFileSchema } from "./tree-schema.ts";
 
 export interface TreeReport {
@@ -69,7 +70,7 @@ export async function validateTreeFile(file: string, text: string): Promise<Tree
   if (report.errors.length > 0) return report;
 
   const language = file_.language ?? (CJK.test(file_.title) ? "zh" : "en");
-  report.tree = { ...file_, language, version: await contentVersion(text) };
+  report.tree = { ...file_, language, version: (await sha256Hex(text)).slice(0, 12) };
   return report;
 }
 
@@ -110,9 +111,4 @@ function trappedNodes(nodes: Nodes): string[] {
     }
   }
   return Object.keys(nodes).filter((id) => !exits.has(id));
-}
-
-async function contentVersion(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

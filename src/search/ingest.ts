@@ -1,4 +1,5 @@
 import { AppError, conflict } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import type { SearchBackends } from "./backends.ts";
 import { type ChunkOptions, chunkText, DEFAULT_CHUNKING } from "./chunker.ts";
 import { chunkIdsOf, type DocumentRow, findDocument, getDocument } from "./documents.ts";
@@ -29,11 +30,6 @@ export interface IngestInput {
 
 export type IngestOutcome = { status: "created" | "replaced" | "unchanged"; document: DocumentRow };
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * Adds or replaces one document. Everything that can fail (parsing, embedding, the vector index)
  * happens before one D1 batch swaps the old chunks for the new in the chunk table and the keyword
@@ -61,7 +57,7 @@ export async function ingestDocument({
     );
   }
   const type = contentTypeOf(filename, input.contentType);
-  const contentHash = await sha256(`${type}\n${input.title ?? ""}\n${content}`);
+  const contentHash = await sha256Hex(`${type}\n${input.title ?? ""}\n${content}`);
   const found = await findDocument({ db, tenantId, kbId, filename, contentHash });
   const existing = input.replaceId ? await getDocument({ db, tenantId, kbId, documentId: input.replaceId }) : found.byName;
   if (existing?.content_hash === contentHash && existing.status === "ready") return { status: "unchanged", document: existing };

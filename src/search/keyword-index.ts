@@ -1,3 +1,4 @@
+import { sha256Hex } from "../sha256.ts";
 import { queryTerms, terms } from "./segment.ts";
 
 /** Query terms beyond this are dropped: a longer OR query costs more and ranks no better. */
@@ -22,8 +23,7 @@ export interface KeywordMatch {
  * workshop's own text and lets no query scan another's rows. Hex only, so safe inside SQL.
  */
 export async function keywordTable(tenantId: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(tenantId));
-  return `fts_${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `fts_${(await sha256Hex(tenantId)).slice(0, 16)}`;
 }
 
 // Keyword tables are created once and never dropped, so an isolate remembers the ones it has seen.
