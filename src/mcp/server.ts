@@ -32,8 +32,9 @@ export function buildMcpServer(tools: Tool[], ctx: ToolContext): McpServer {
         if (!outcome.ok) return { isError: true, content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }] };
         return {
           structuredContent: outcome.structured,
+          // The JSON is always a text block too, for clients that ignore structuredContent.
           content: [
-            { type: "text", text: outcome.text },
+            ...(outcome.text ? [{ type: "text" as const, text: outcome.text }] : []),
             { type: "text", text: JSON.stringify(outcome.structured) },
           ],
         };

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { SessionState } from "../consult/sessions.ts";
 
 /** The design's `SessionState`, as the output schema both consultation tools share. */
 export const SessionStateSchema = z.object({
@@ -11,8 +10,3 @@ export const SessionStateSchema = z.object({
     .describe("What the user can choose next. Show every description; send the chosen id."),
   is_complete: z.boolean().describe("True when the consultation has ended; no further navigation is possible."),
 });
-
-/** Text for agents that read `content` rather than `structuredContent`. */
-export function sessionStateText(state: SessionState): string {
-  return JSON.stringify(state, null, 2);
-}

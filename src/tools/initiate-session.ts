@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { beginConsultation } from "../consult/sessions.ts";
-import { SessionStateSchema, sessionStateText } from "./consultation-state.ts";
+import { SessionStateSchema } from "./consultation-state.ts";
 import { defineTool } from "./tool.ts";
 
 /** Starts a guided, multi-turn consultation over the decision trees. */
@@ -25,6 +25,6 @@ export const initiateSessionTool = defineTool({
       userQuery: input.user_query,
       ttlSeconds: ctx.config.consultSessionTtlSeconds,
     });
-    return { structured: state, text: sessionStateText(state) };
+    return { structured: state };
   },
 });

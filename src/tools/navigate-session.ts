@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { continueConsultation } from "../consult/sessions.ts";
-import { SessionStateSchema, sessionStateText } from "./consultation-state.ts";
+import { SessionStateSchema } from "./consultation-state.ts";
 import { defineTool } from "./tool.ts";
 
 /** Moves a guided consultation one step. */
@@ -38,6 +38,6 @@ export const navigateSessionTool = defineTool({
       optionId: input.selected_option_id,
       userInput: input.user_input,
     });
-    return { structured: state, text: sessionStateText(state) };
+    return { structured: state };
   },
 });

@@ -11,10 +11,13 @@ export interface ToolContext {
   requestId: string;
 }
 
-/** A tool's answer: structured data (checked against `outputSchema`) and text a model reads well. */
+/**
+ * A tool's answer: structured data (checked against `outputSchema`) and, where the data reads
+ * poorly as JSON, a rendering for models. Faces always carry the JSON too.
+ */
 export interface ToolOutput<O> {
   structured: O;
-  text: string;
+  text?: string;
 }
 
 /**
