@@ -1,4 +1,5 @@
 import { hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
+import { sqlQuote as quote } from "./sql.ts";
 
 /**
  * Demo workshops, people and fixed development keys for local use only. `npm run dev` loads them
@@ -17,8 +18,6 @@ export const DEMO = {
     { id: "u-other-boss", tenantId: "t-other", name: "陈老板", role: "boss", key: "dev-other-boss-key" },
   ],
 } as const;
-
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /** Idempotent SQL statements (one per line) that put the demo rows in place. */
 export async function demoSeedStatements(): Promise<string[]> {

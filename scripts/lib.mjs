@@ -1,5 +1,6 @@
 // Helpers shared by the project's Node scripts (dev, e2e, build, create-admin).
 import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,6 +45,18 @@ export function start(command, args, options = {}) {
   const child = spawn(command, args, { cwd: ROOT, env: OFFLINE_ENV, stdio: "inherit", ...options });
   process.on("exit", () => stop(child));
   return child;
+}
+
+/**
+ * Runs SQL statements against the D1 database through a file (wrangler takes no parameters).
+ * `target` is `["--local", ...]` or `["--remote", "--env", "production"]`.
+ */
+export function executeSql(name, statements, target) {
+  const dir = join(ROOT, ".wrangler", "tmp");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}-${Date.now()}.sql`);
+  writeFileSync(file, `${statements.join("\n")}\n`);
+  wrangler(["d1", "execute", "DB", ...target, "--file", file], { quiet: true });
 }
 
 /** Stops a process started by `start`. */

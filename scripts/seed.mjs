@@ -1,8 +1,6 @@
 // Loads the demo workshops, people and development keys into the local D1. Never in production.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { DEMO, demoSeedStatements } from "./demo-data.ts";
-import { ROOT, wrangler } from "./lib.mjs";
+import { executeSql } from "./lib.mjs";
 
 /** Writes the demo rows into the local database; refuses anything that could reach production. */
 export async function seedDemoData({ persistTo } = {}) {
@@ -11,13 +9,7 @@ export async function seedDemoData({ persistTo } = {}) {
     console.error("Refusing to seed demo data: ENVIRONMENT is production. Demo keys must never exist there.");
     process.exit(1);
   }
-  const dir = join(ROOT, ".wrangler", "tmp");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "seed.sql");
-  writeFileSync(file, `${(await demoSeedStatements()).join("\n")}\n`);
-  wrangler(["d1", "execute", "DB", "--local", "--file", file, ...(persistTo ? ["--persist-to", persistTo] : [])], {
-    quiet: true,
-  });
+  executeSql("seed", await demoSeedStatements(), ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]);
   return DEMO;
 }
 
