@@ -139,10 +139,14 @@ const sets =
   process.argv.slice(2).length > 0
     ? process.argv.slice(2)
     : readdirSync(EVAL_DIR).filter((f) => existsSync(join(EVAL_DIR, f, "corpus.jsonl")));
-const server = await startDevServer();
-try {
-  console.log(`Retrieval evaluation on ${server.baseUrl} (local backends)`);
-  for (const set of sets) await evaluate(server.baseUrl, set);
-} finally {
-  await server.stop();
+console.log("Retrieval evaluation (local backends)");
+// Keyword statistics are per workshop, so each set gets a server with a fresh state of its own:
+// otherwise a set's IDF would count the text of the sets loaded before it.
+for (const set of sets) {
+  const server = await startDevServer();
+  try {
+    await evaluate(server.baseUrl, set);
+  } finally {
+    await server.stop();
+  }
 }
