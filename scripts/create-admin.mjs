@@ -27,5 +27,7 @@ const statements = [
   `INSERT INTO users (id, tenant_id, name, role) VALUES (${q(userId)}, ${q(values["tenant-id"])}, ${q(values.name)}, 'admin');`,
   `INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${q(crypto.randomUUID())}, ${q(values["tenant-id"])}, ${q(userId)}, 'first admin key', ${q(visiblePrefix(key))}, ${q(await hashApiKey(key))});`,
 ];
-executeSql("create-admin", statements, values.remote ? ["--remote", "--env", "production"] : ["--local"]);
+const persistTo = process.env.WEFT_STATE_DIR;
+const local = ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+executeSql("create-admin", statements, values.remote ? ["--remote", "--env", "production"] : local);
 console.log(`Admin ${values.name} created in workshop ${values["tenant-name"]}.\nAPI key (shown once, store it now): ${key}`);

@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 export interface DevServer {
   baseUrl: string;
+  /** The server's local state folder (WEFT_STATE_DIR), for scripts that write to its database. */
+  stateDir: string;
   stop(): Promise<void>;
 }
 
@@ -64,5 +66,5 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, stop };
 }

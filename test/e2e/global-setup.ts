@@ -4,6 +4,7 @@ import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    stateDir: string;
   }
 }
 
@@ -13,6 +14,7 @@ let server: DevServer | undefined;
 export async function setup(project: TestProject) {
   server = await startDevServer();
   project.provide("baseUrl", server.baseUrl);
+  project.provide("stateDir", server.stateDir);
 }
 
 /** Stops what setup started, by its process group, and removes its state. */

@@ -1,0 +1,39 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, inject, it } from "vitest";
+
+const baseUrl = inject("baseUrl");
+const stateDir = inject("stateDir");
+
+function run(script: string, args: string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, [script, ...args], { env: { ...process.env, ...env }, encoding: "utf8", timeout: 60_000 });
+}
+
+describe("npm run keys:create-admin", () => {
+  it("creates a workshop's first admin whose key, shown once, works at once", async () => {
+    const result = run("scripts/create-admin.mjs", ["--tenant-id", "t-e2e", "--tenant-name", "测试车间", "--name", "管理员"], {
+      WEFT_STATE_DIR: stateDir,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const key = /API key \(shown once, store it now\): (wft_\S+)/.exec(result.stdout)?.[1];
+    expect(key).toBeDefined();
+    const res = await fetch(`${baseUrl}/api/keys`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const { keys } = (await res.json()) as { keys: { prefix: string }[] };
+    expect(keys.map((k) => k.prefix)).toEqual([key?.slice(0, 12)]);
+  });
+});
+
+describe("npm run knowledge:push", () => {
+  it("uploads the trees in knowledge/trees to a running Weft with an admin key", () => {
+    const result = run("scripts/knowledge-push.mjs", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-admin-key" });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Uploaded: .*garment-defects@[0-9a-f]{12}.*tech-investment@[0-9a-f]{12}/);
+  });
+
+  it("is refused, and says so, with a key that is not an admin's", () => {
+    const result = run("scripts/knowledge-push.mjs", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-boss-key" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("Refused: garment-defects.yaml");
+    expect(result.stderr).toContain("admin");
+  });
+});
