@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { toolsFor } from "../tools/registry.ts";
@@ -9,6 +10,17 @@ import { buildMcpServer } from "./server.ts";
 /** `/mcp`: Streamable HTTP, stateless, JSON responses, behind the API-key check. */
 export const mcpRoutes = new Hono<AppEnv>();
 
+// Browser clients (MCP Inspector's direct mode, web agents) need CORS. Keys travel in a header,
+// never a cookie, so any origin may call; preflights are answered before the key check.
+mcpRoutes.use(
+  cors({
+    origin: "*",
+    allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+    exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate", "X-Request-Id"],
+    maxAge: 86400,
+  }),
+);
 mcpRoutes.use(bearerAuth());
 
 mcpRoutes.post("/", async function handleMcp(c) {

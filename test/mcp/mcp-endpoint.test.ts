@@ -83,6 +83,21 @@ describe("/mcp over raw HTTP", () => {
     }
   });
 
+  it("answers a browser's CORS preflight without a key, allowing the Authorization header", async () => {
+    const res = await call("/mcp", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "http://localhost:6274",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version",
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("authorization");
+    expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("mcp-protocol-version");
+  });
+
   it("rejects a request without a key before any MCP handling", async () => {
     const res = await call("/mcp", {
       method: "POST",
