@@ -1,5 +1,5 @@
-import type { UserContext } from "./auth/user-context.ts";
 import type { Config } from "./config.ts";
+import type { UserContext } from "./user-context.ts";
 
 /** Hono's type parameters for this app: the Worker bindings and what middleware puts on `c.var`. */
 export interface AppEnv {

@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app-env.ts";
 import { readConfig } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
@@ -58,7 +57,9 @@ app.onError(function handleError(error, c) {
     const body: ErrorBody = {
       error: { code: error.code, message: error.message, request_id, ...(error.details ? { details: error.details } : {}) },
     };
-    return c.json(body, error.status as ContentfulStatusCode, headers);
+    // A deliberate server-side failure (an upstream down, say) is still worth a log line with its cause.
+    if (error.status >= 500) log("warn", "request_failed", { request_id, code: error.code, error: error.cause ?? error });
+    return c.json(body, error.status, headers);
   }
   log("error", "unhandled_error", { request_id, method: c.req.method, path: c.req.path, error });
   return c.json<ErrorBody>({ error: { code: "internal", message: GENERIC_MESSAGE, request_id } }, 500);

@@ -1,31 +1,79 @@
 /**
- * Domain errors: a stable code, an HTTP status and a message that is safe to show a person or an
- * agent. They are mapped once to HTTP (`app.ts`) and once to MCP (`mcp/tool-result.ts`); anything
- * that is not an `AppError` is unexpected, logged, and answered with a generic message.
+ * Every error Weft answers on purpose has a code from this table. The table is the only place a
+ * code meets its HTTP status; `app.ts` turns an `AppError` into an HTTP body and
+ * `tools/run-tool.ts` into a tool error, for both faces. Anything that is not an `AppError` is
+ * unexpected: logged with the request id and answered with `GENERIC_MESSAGE`.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
+const STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  invalid_input: 400,
+  invalid_option: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  knowledge_base_not_found: 404,
+  session_unknown: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  session_complete: 409,
+  gone: 410,
+  session_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  invalid_tree: 422,
+  reserved_name: 422,
+  unparseable_document: 422,
+  rate_limited: 429,
+  internal: 500,
+  upstream_failed: 502,
+  unavailable: 503,
+  no_trees: 503,
+  upstream_timeout: 504,
+} as const satisfies Record<string, number>;
 
+export type ErrorCode = keyof typeof STATUS;
+export type ErrorStatus = (typeof STATUS)[ErrorCode];
+
+/** The HTTP status of a code. */
+export function statusOf(code: ErrorCode): ErrorStatus {
+  return STATUS[code];
+}
+
+/** Whether `value` is one of the codes above (for codes that crossed an RPC boundary as strings). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(STATUS, value);
+}
+
+/** A failure whose message is safe to show a person or an agent; `cause` is for logs only. */
 export class AppError extends Error {
-  readonly code: string;
-  readonly status: ErrorStatus;
+  readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: string, status: ErrorStatus, message: string, details?: Record<string, unknown>) {
-    super(message);
+  constructor(code: ErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.code = code;
-    this.status = status;
-    this.details = details;
+    this.details = options.details;
+  }
+
+  get status(): ErrorStatus {
+    return STATUS[this.code];
+  }
+
+  /** Server-side failures (5xx) may succeed when tried again; a client's mistake will not. */
+  get retryable(): boolean {
+    return this.status >= 500 || this.status === 429;
   }
 }
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new AppError("bad_request", 400, message, details);
-export const unauthorized = (message: string) => new AppError("unauthorized", 401, message);
-export const forbidden = (message: string) => new AppError("forbidden", 403, message);
-export const notFound = (message: string) => new AppError("not_found", 404, message);
-export const conflict = (message: string) => new AppError("conflict", 409, message);
-export const gone = (message: string) => new AppError("gone", 410, message);
+  new AppError("bad_request", message, details ? { details } : {});
+export const unauthorized = (message: string) => new AppError("unauthorized", message);
+export const forbidden = (message: string) => new AppError("forbidden", message);
+export const notFound = (message: string) => new AppError("not_found", message);
+export const conflict = (message: string) => new AppError("conflict", message);
 
 /** The JSON body every error response carries. */
 export interface ErrorBody {

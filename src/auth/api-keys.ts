@@ -1,7 +1,7 @@
 import { returningRow } from "../db.ts";
 import { notFound } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
-import type { Role, UserContext } from "./user-context.ts";
+import type { Role, UserContext } from "../user-context.ts";
 
 const KEY_PREFIX = "wft_";
 const VISIBLE_PREFIX_LENGTH = 12;

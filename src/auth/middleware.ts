@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../errors.ts";
+import { type Role, roleAtLeast } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey } from "./api-keys.ts";
-import { type Role, roleAtLeast } from "./user-context.ts";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import type { UserContext } from "../auth/user-context.ts";
+import { failure, type RpcFailure, type RpcResult, success } from "../rpc-result.ts";
+import type { UserContext } from "../user-context.ts";
 import { type Catalog, navigate, type SessionRecord, type SessionView, viewOf } from "./engine.ts";
 import type { Tree } from "./tree-schema.ts";
 
@@ -16,15 +17,7 @@ interface Tombstone {
   expiredAt: string;
 }
 
-export type SessionFailure = {
-  ok: false;
-  code: "session_unknown" | "session_expired" | "session_complete" | "invalid_option" | "bad_request";
-  message: string;
-};
-export type SessionAnswer = { ok: true; view: SessionView } | SessionFailure;
-
 export interface SessionInspection {
-  ok: true;
   view: SessionView;
   record: SessionRecord;
   trees: { id: string; title: string; version: string }[];
@@ -40,7 +33,7 @@ const TOMBSTONE_SECONDS = 7 * 24 * 3600;
 /**
  * One guided consultation. The Durable Object runs one call at a time, so concurrent navigations
  * apply in order; an alarm frees its storage after the idle time. Failures are returned as
- * values, since errors lose their type across RPC.
+ * values (`RpcResult`), since errors lose their type across RPC.
  */
 export class ConsultSession extends DurableObject<Env> {
   /** Creates the session with a snapshot of the trees it may visit. */
@@ -49,7 +42,7 @@ export class ConsultSession extends DurableObject<Env> {
     catalog: Catalog;
     record: SessionRecord;
     ttlSeconds: number;
-  }): Promise<SessionAnswer> {
+  }): Promise<RpcResult<SessionView>> {
     const now = new Date().toISOString();
     const meta: Meta = {
       owner: input.owner,
@@ -62,36 +55,31 @@ export class ConsultSession extends DurableObject<Env> {
     for (const id of input.catalog.order) entries[`tree:${id}`] = input.catalog.trees[id];
     await this.ctx.storage.put(entries);
     await this.ctx.storage.setAlarm(Date.now() + input.ttlSeconds * 1000);
-    return { ok: true, view: viewOf(input.catalog, input.record) };
+    return success(viewOf(input.catalog, input.record));
   }
 
   /** Moves along one option (or back, end, free text) for the session's owner. */
-  async navigate(input: { owner: Meta["owner"]; optionId: string; userInput?: string }): Promise<SessionAnswer> {
+  async navigate(input: { owner: Meta["owner"]; optionId: string; userInput?: string }): Promise<RpcResult<SessionView>> {
     const loaded = await this.load(input.owner);
     if (!loaded.ok) return loaded;
     const { meta, record, catalog } = loaded;
     if (record.complete) {
-      return {
-        ok: false,
-        code: "session_complete",
-        message: "This consultation is already complete. Start a new one with initiate_session.",
-      };
+      return failure("session_complete", "This consultation is already complete. Start a new one with initiate_session.");
     }
     const now = new Date().toISOString();
     const result = navigate(catalog, record, input.optionId, input.userInput, now);
-    if (!result.ok) return { ok: false, code: result.code as SessionFailure["code"], message: result.message };
+    if (!result.ok) return failure(result.code, result.message);
     await this.ctx.storage.put({ record: result.record, meta: { ...meta, updatedAt: now } });
     await this.ctx.storage.setAlarm(Date.now() + meta.ttlSeconds * 1000);
-    return { ok: true, view: viewOf(catalog, result.record, result.notice) };
+    return success(viewOf(catalog, result.record, result.notice));
   }
 
   /** The full state and path, for the owner only. */
-  async inspect(owner: Meta["owner"]): Promise<SessionInspection | SessionFailure> {
+  async inspect(owner: Meta["owner"]): Promise<RpcResult<SessionInspection>> {
     const loaded = await this.load(owner);
     if (!loaded.ok) return loaded;
     const { meta, record, catalog } = loaded;
-    return {
-      ok: true,
+    return success({
       view: viewOf(catalog, record),
       record,
       trees: meta.order.map((id) => {
@@ -101,7 +89,7 @@ export class ConsultSession extends DurableObject<Env> {
       createdAt: meta.createdAt,
       updatedAt: meta.updatedAt,
       expiresAt: new Date(Date.parse(meta.updatedAt) + meta.ttlSeconds * 1000).toISOString(),
-    };
+    });
   }
 
   override async alarm(): Promise<void> {
@@ -123,21 +111,19 @@ export class ConsultSession extends DurableObject<Env> {
 
   private async load(
     owner: Meta["owner"],
-  ): Promise<{ ok: true; meta: Meta; record: SessionRecord; catalog: Catalog } | SessionFailure> {
-    const unknown: SessionFailure = {
-      ok: false,
-      code: "session_unknown",
-      message: "No such consultation session. Check the session_id, or start a new one with initiate_session.",
-    };
+  ): Promise<{ ok: true; meta: Meta; record: SessionRecord; catalog: Catalog } | RpcFailure> {
+    const unknown = failure(
+      "session_unknown",
+      "No such consultation session. Check the session_id, or start a new one with initiate_session.",
+    );
     const meta = await this.ctx.storage.get<Meta>("meta");
     if (!meta) {
       const tombstone = await this.ctx.storage.get<Tombstone>("expired");
       if (tombstone && sameOwner(tombstone.owner, owner)) {
-        return {
-          ok: false,
-          code: "session_expired",
-          message: `This consultation expired after being idle (at ${tombstone.expiredAt}). Start a new one with initiate_session.`,
-        };
+        return failure(
+          "session_expired",
+          `This consultation expired after being idle (at ${tombstone.expiredAt}). Start a new one with initiate_session.`,
+        );
       }
       return unknown;
     }

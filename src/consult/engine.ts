@@ -48,7 +48,9 @@ export interface SessionView {
   is_complete: boolean;
 }
 
-export type NavigateResult = { ok: true; record: SessionRecord; notice?: string } | { ok: false; code: string; message: string };
+export type NavigateResult =
+  | { ok: true; record: SessionRecord; notice?: string }
+  | { ok: false; code: "bad_request" | "invalid_option"; message: string };
 
 const CHOOSER = "choose_topic";
 

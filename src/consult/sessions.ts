@@ -1,24 +1,12 @@
-import type { UserContext } from "../auth/user-context.ts";
-import { AppError, conflict, gone, notFound } from "../errors.ts";
-import type { SessionFailure, SessionInspection } from "./consult-session.ts";
+import { AppError, notFound } from "../errors.ts";
+import { unwrap } from "../rpc-result.ts";
+import type { UserContext } from "../user-context.ts";
+import type { SessionInspection } from "./consult-session.ts";
 import { type Catalog, type SessionView, startSession } from "./engine.ts";
 import { loadCatalog } from "./tree-store.ts";
 
 /** `SessionState` as the design defines it: the view plus the id to continue with. */
 export type SessionState = SessionView & { session_id: string };
-
-function toError(failure: SessionFailure): AppError {
-  switch (failure.code) {
-    case "session_unknown":
-      return notFound(failure.message);
-    case "session_expired":
-      return gone(failure.message);
-    case "session_complete":
-      return conflict(failure.message);
-    default:
-      return new AppError(failure.code, 400, failure.message);
-  }
-}
 
 function stubFor(env: Env, sessionId: string) {
   let id: DurableObjectId;
@@ -52,20 +40,20 @@ export async function beginConsultation({
   if (catalog.order.length === 0) {
     throw new AppError(
       "no_trees",
-      503,
       "No consultation trees are loaded yet. An admin uploads them (see the README, 'Decision trees').",
     );
   }
   const record = startSession(catalog, userQuery);
   const id = env.CONSULT_SESSION.newUniqueId();
-  const answer = await env.CONSULT_SESSION.get(id).start({
-    owner: { tenantId: user.tenantId, userId: user.userId },
-    catalog: snapshotFor(catalog, record.step.treeId),
-    record,
-    ttlSeconds,
-  });
-  if (!answer.ok) throw toError(answer);
-  return { session_id: id.toString(), ...answer.view };
+  const view = unwrap(
+    await env.CONSULT_SESSION.get(id).start({
+      owner: { tenantId: user.tenantId, userId: user.userId },
+      catalog: snapshotFor(catalog, record.step.treeId),
+      record,
+      ttlSeconds,
+    }),
+  );
+  return { session_id: id.toString(), ...view };
 }
 
 /** Moves the caller's session along one option. */
@@ -82,13 +70,14 @@ export async function continueConsultation({
   optionId: string;
   userInput?: string | undefined;
 }): Promise<SessionState> {
-  const answer = await stubFor(env, sessionId).navigate({
-    owner: { tenantId: user.tenantId, userId: user.userId },
-    optionId,
-    ...(userInput === undefined ? {} : { userInput }),
-  });
-  if (!answer.ok) throw toError(answer);
-  return { session_id: sessionId, ...answer.view };
+  const view = unwrap(
+    await stubFor(env, sessionId).navigate({
+      owner: { tenantId: user.tenantId, userId: user.userId },
+      optionId,
+      ...(userInput === undefined ? {} : { userInput }),
+    }),
+  );
+  return { session_id: sessionId, ...view };
 }
 
 /** The caller's session with its path, for the REST view. */
@@ -101,7 +90,6 @@ export async function inspectConsultation({
   user: UserContext;
   sessionId: string;
 }): Promise<SessionInspection & { session_id: string }> {
-  const answer = await stubFor(env, sessionId).inspect({ tenantId: user.tenantId, userId: user.userId });
-  if (!answer.ok) throw toError(answer);
-  return { ...answer, session_id: sessionId };
+  const inspection = unwrap(await stubFor(env, sessionId).inspect({ tenantId: user.tenantId, userId: user.userId }));
+  return { ...inspection, session_id: sessionId };
 }

@@ -21,8 +21,8 @@ consultTreeRoutes.put("/", requireRole("admin"), validate("json", UploadTreeSche
   const { file_name, content } = c.req.valid("json");
   const report = await validateTreeFile(file_name, content);
   if (!report.tree) {
-    throw new AppError("invalid_tree", 422, `The tree in ${file_name} is invalid: ${report.errors.join("; ")}`, {
-      errors: report.errors,
+    throw new AppError("invalid_tree", `The tree in ${file_name} is invalid: ${report.errors.join("; ")}`, {
+      details: { errors: report.errors },
     });
   }
   await saveTree({ db: c.env.DB, tree: report.tree, fileName: file_name, warnings: report.warnings });

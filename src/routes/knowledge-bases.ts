@@ -84,7 +84,6 @@ const uploadLimit = bodyLimit({
   onError: () => {
     throw new AppError(
       "payload_too_large",
-      413,
       `Uploads are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB per request and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB per document; send fewer or smaller files.`,
     );
   },

@@ -32,7 +32,7 @@ export async function readUpload<T extends z.ZodType>(c: Context<AppEnv>, schema
       throw badRequest("The request body is not valid JSON.");
     }
   } else {
-    throw new AppError("unsupported_media_type", 415, "Send application/json or multipart/form-data.");
+    throw new AppError("unsupported_media_type", "Send application/json or multipart/form-data.");
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw badRequest(`Invalid body: ${describeIssues(parsed.error)}`);

@@ -52,7 +52,6 @@ export async function ingestDocument({
   if (size > MAX_DOCUMENT_BYTES) {
     throw new AppError(
       "payload_too_large",
-      413,
       `'${filename}' is ${size} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes per document. Split it.`,
     );
   }
@@ -82,7 +81,7 @@ export async function ingestDocument({
     const parsed = parseDocument(filename, content, type);
     const title = input.title ?? parsed.title;
     const chunks = chunkText(parsed.text, chunking);
-    if (chunks.length === 0) throw new AppError("unparseable_document", 422, `'${filename}' has no text to index.`);
+    if (chunks.length === 0) throw new AppError("unparseable_document", `'${filename}' has no text to index.`);
     const texts = chunks.map((c) =>
       passageText({ knowledge_title: title, heading_path: c.headingPath.join(" > "), content: c.content }),
     );

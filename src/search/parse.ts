@@ -30,7 +30,6 @@ export function contentTypeOf(filename: string, declared?: string): ContentType 
   if (!type) {
     throw new AppError(
       "unsupported_media_type",
-      415,
       `'${filename}' is not a supported type. Upload Markdown (.md), plain text (.txt) or HTML (.html); convert PDF or Word files to one of these first.`,
     );
   }
@@ -40,9 +39,9 @@ export function contentTypeOf(filename: string, declared?: string): ContentType 
 /** Turns an upload into titled text. Throws a 422 when nothing readable is left. */
 export function parseDocument(filename: string, content: string, type: ContentType): ParsedDocument {
   if (content.includes("\u0000"))
-    throw new AppError("unparseable_document", 422, `'${filename}' looks like a binary file, not ${type} text.`);
+    throw new AppError("unparseable_document", `'${filename}' looks like a binary file, not ${type} text.`);
   const text = type === "html" ? htmlToText(content) : content.replace(/\r\n?/g, "\n");
-  if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError("unparseable_document", 422, `'${filename}' contains no readable text.`);
+  if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError("unparseable_document", `'${filename}' contains no readable text.`);
   const htmlTitle = type === "html" ? decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(content)?.[1] ?? "").trim() : "";
   const heading = /^#\s+(.+)$/m.exec(text)?.[1]?.trim();
   const title = htmlTitle || (type !== "text" ? heading : undefined) || filename.replace(/\.[^.]+$/, "");

@@ -23,7 +23,6 @@ export async function resolveScope({
   if (unknown.length > 0) {
     throw new AppError(
       "knowledge_base_not_found",
-      404,
       `No knowledge base ${unknown.map((id) => `'${id}'`).join(", ")} in your workshop. List yours with list_knowledge_bases or GET /api/knowledge-bases.`,
     );
   }

@@ -23,7 +23,6 @@ export class WorkersAiEmbedder implements Embedder {
       if (!result.data || result.data.length !== slice.length) {
         throw new AppError(
           "upstream_failed",
-          502,
           `The embedding model returned ${result.data?.length ?? 0} vectors for ${slice.length} texts.`,
         );
       }

@@ -29,7 +29,7 @@ export class WorkersAiReranker implements Reranker {
     const scores = new Array<number>(candidates.length).fill(0);
     for (const item of result.response ?? []) {
       if (item.id === undefined || item.score === undefined || item.id < 0 || item.id >= candidates.length) {
-        throw new AppError("upstream_failed", 502, "The reranking model returned a result for a passage it was not given.");
+        throw new AppError("upstream_failed", "The reranking model returned a result for a passage it was not given.");
       }
       scores[item.id] = asProbability(item.score);
     }

@@ -1,4 +1,4 @@
-import { roleAtLeast, type UserContext } from "../auth/user-context.ts";
+import { roleAtLeast, type UserContext } from "../user-context.ts";
 import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";

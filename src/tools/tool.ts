@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { Role, UserContext } from "../auth/user-context.ts";
 import type { Config } from "../config.ts";
+import type { Role, UserContext } from "../user-context.ts";
 
 /** What a tool receives besides its input: who calls, and the platform it runs on. */
 export interface ToolContext {
