@@ -1,4 +1,5 @@
 import type { Config } from "./config.ts";
+import type { Services } from "./services.ts";
 import type { UserContext } from "./user-context.ts";
 
 /** Hono's type parameters for this app: the Worker bindings and what middleware puts on `c.var`. */
@@ -7,6 +8,7 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     config: Config;
+    services: Services;
     user: UserContext;
   };
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env.ts";
-import { readConfig } from "./config.ts";
+import { configFor } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
@@ -11,13 +11,17 @@ import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { buildServices } from "./services.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
 export const app = new Hono<AppEnv>();
 
-app.use(requestId({ headerName: "X-Request-Id" }));
-app.use(async function loadConfig(c, next) {
-  c.set("config", readConfig(c.env));
+// A client-chosen id is kept only when short and plain, since it is echoed in logs and error bodies.
+app.use(requestId({ headerName: "X-Request-Id", limitLength: 64 }));
+app.use(async function wireServices(c, next) {
+  const config = configFor(c.env);
+  c.set("config", config);
+  c.set("services", buildServices(c.env, config));
   await next();
 });
 app.use(async function accessLog(c, next) {

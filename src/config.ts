@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type LogLevel, setLogLevel } from "./log.ts";
 
 const ConfigSchema = z.object({
   ENVIRONMENT: z.enum(["development", "test", "production"]),
@@ -9,6 +10,8 @@ const ConfigSchema = z.object({
   CONSULT_SESSION_TTL_SECONDS: z.coerce.number().int().positive(),
   CHUNK_SIZE: z.coerce.number().int().min(100).max(4000),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  ALLOWED_ORIGINS: z.string().default(""),
 });
 
 /** The typed, validated configuration every module receives instead of reading `env` itself. */
@@ -23,6 +26,9 @@ export interface Config {
   consultSessionTtlSeconds: number;
   /** Chunk budget in Chinese characters (three other characters count one) and the overlap. */
   chunking: { size: number; overlap: number };
+  logLevel: LogLevel;
+  /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
+  allowedOrigins: string[];
 }
 
 /**
@@ -48,5 +54,26 @@ export function readConfig(env: Env): Config {
     },
     consultSessionTtlSeconds: vars.CONSULT_SESSION_TTL_SECONDS,
     chunking: { size: vars.CHUNK_SIZE, overlap: Math.min(vars.CHUNK_OVERLAP, Math.floor(vars.CHUNK_SIZE / 2)) },
+    logLevel: vars.LOG_LEVEL,
+    allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
   };
+}
+
+// The bindings object is the same for every request an isolate serves, so it is parsed once.
+const parsed = new WeakMap<Env, Config>();
+
+/**
+ * The configuration for these bindings, parsed on first use per isolate, and the log level set
+ * from it.
+ */
+export function configFor(env: Env): Config {
+  let config = parsed.get(env);
+  if (!config) {
+    config = readConfig(env);
+    parsed.set(env, config);
+    setLogLevel(config.logLevel);
+  }
+  return config;
 }

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { redact } from "../src/log.ts";
+import { redact, setLogLevel } from "../src/log.ts";
 import { call } from "./helpers.ts";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  setLogLevel("warn");
+});
 
 function captureLogs(): () => string {
   const lines: string[] = [];
@@ -16,6 +19,8 @@ function captureLogs(): () => string {
 
 describe("structured logs", () => {
   it("log each request as JSON with its request id and never the key", async () => {
+    await call("/healthz");
+    setLogLevel("info");
     const logs = captureLogs();
     const res = await call("/api/knowledge-bases", { key: "dev-boss-key" });
     const bad = await call("/api/knowledge-bases", { key: "wft_secret-that-must-not-leak" });

@@ -1,5 +1,6 @@
 import { AppError, notFound } from "../errors.ts";
 import { unwrap } from "../rpc-result.ts";
+import type { ConsultService } from "../services.ts";
 import type { UserContext } from "../user-context.ts";
 import type { SessionInspection } from "./consult-session.ts";
 import { type Catalog, type SessionView, startSession } from "./engine.ts";
@@ -8,14 +9,14 @@ import { loadCatalog } from "./tree-store.ts";
 /** `SessionState` as the design defines it: the view plus the id to continue with. */
 export type SessionState = SessionView & { session_id: string };
 
-function stubFor(env: Env, sessionId: string) {
+function stubFor(consult: ConsultService, sessionId: string) {
   let id: DurableObjectId;
   try {
-    id = env.CONSULT_SESSION.idFromString(sessionId);
+    id = consult.sessions.idFromString(sessionId);
   } catch {
     throw notFound(`'${sessionId}' is not a consultation session id. Start a new one with initiate_session.`);
   }
-  return env.CONSULT_SESSION.get(id);
+  return consult.sessions.get(id);
 }
 
 /** Only the trees the new session can reach: one tree, or all of them behind the topic chooser. */
@@ -26,17 +27,15 @@ function snapshotFor(catalog: Catalog, treeId: string | null): Catalog {
 
 /** Starts a consultation for the caller from their first question. */
 export async function beginConsultation({
-  env,
+  consult,
   user,
   userQuery,
-  ttlSeconds,
 }: {
-  env: Env;
+  consult: ConsultService;
   user: UserContext;
   userQuery: string;
-  ttlSeconds: number;
 }): Promise<SessionState> {
-  const catalog = await loadCatalog({ db: env.DB });
+  const catalog = await loadCatalog({ db: consult.db });
   if (catalog.order.length === 0) {
     throw new AppError(
       "no_trees",
@@ -44,13 +43,13 @@ export async function beginConsultation({
     );
   }
   const record = startSession(catalog, userQuery);
-  const id = env.CONSULT_SESSION.newUniqueId();
+  const id = consult.sessions.newUniqueId();
   const view = unwrap(
-    await env.CONSULT_SESSION.get(id).start({
+    await consult.sessions.get(id).start({
       owner: { tenantId: user.tenantId, userId: user.userId },
       catalog: snapshotFor(catalog, record.step.treeId),
       record,
-      ttlSeconds,
+      ttlSeconds: consult.ttlSeconds,
     }),
   );
   return { session_id: id.toString(), ...view };
@@ -58,20 +57,20 @@ export async function beginConsultation({
 
 /** Moves the caller's session along one option. */
 export async function continueConsultation({
-  env,
+  consult,
   user,
   sessionId,
   optionId,
   userInput,
 }: {
-  env: Env;
+  consult: ConsultService;
   user: UserContext;
   sessionId: string;
   optionId: string;
   userInput?: string | undefined;
 }): Promise<SessionState> {
   const view = unwrap(
-    await stubFor(env, sessionId).navigate({
+    await stubFor(consult, sessionId).navigate({
       owner: { tenantId: user.tenantId, userId: user.userId },
       optionId,
       ...(userInput === undefined ? {} : { userInput }),
@@ -82,14 +81,14 @@ export async function continueConsultation({
 
 /** The caller's session with its path, for the REST view. */
 export async function inspectConsultation({
-  env,
+  consult,
   user,
   sessionId,
 }: {
-  env: Env;
+  consult: ConsultService;
   user: UserContext;
   sessionId: string;
 }): Promise<SessionInspection & { session_id: string }> {
-  const inspection = unwrap(await stubFor(env, sessionId).inspect({ tenantId: user.tenantId, userId: user.userId }));
+  const inspection = unwrap(await stubFor(consult, sessionId).inspect({ tenantId: user.tenantId, userId: user.userId }));
   return { ...inspection, session_id: sessionId };
 }

@@ -1,45 +1,84 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
-import { runTool } from "../tools/run-tool.ts";
+import { runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
+import { renderPendingAction } from "./pending-action.ts";
+
+const MAX_NAME_IN_ERROR = 64;
 
 /**
  * A fresh MCP server for one request, exposing exactly the tools the caller may use. Stateless:
  * anything that must outlive the request lives in Durable Objects, addressed by ids in arguments.
+ * The low-level `Server` is used because tools may arrive as JSON Schema (external servers) and
+ * because input checking belongs to `runTool`, the same for every face.
  */
-export function buildMcpServer(tools: Tool[], ctx: ToolContext): McpServer {
-  const server = new McpServer(
+export function buildMcpServer(tools: Tool[], ctx: ToolContext): Server {
+  const server = new Server(
     { name: "weft", title: "Weft", version: pkg.version },
     {
+      capabilities: { tools: { listChanged: false } },
       instructions:
         "Weft gives access to a workshop's knowledge bases, guided consultations and business records. " +
-        "Tools only ever see the caller's own workshop.",
+        "Tools only ever see the caller's own workshop. Tools that prepare a write return a preview: show it to " +
+        "the user and confirm only when they say so.",
     },
   );
-  for (const tool of tools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      async function callTool(input: unknown): Promise<CallToolResult> {
-        const outcome = await runTool(tool, ctx, input);
-        if (!outcome.ok) return { isError: true, content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }] };
-        return {
-          structuredContent: outcome.structured,
-          // The JSON is always a text block too, for clients that ignore structuredContent.
-          content: [
-            ...(outcome.text ? [{ type: "text" as const, text: outcome.text }] : []),
-            { type: "text", text: JSON.stringify(outcome.structured) },
-          ],
-        };
-      },
-    );
-  }
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(describe) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      // The MCP spec lists an unknown tool as a protocol error, not a tool result.
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${request.params.name.slice(0, MAX_NAME_IN_ERROR)}'. Available tools: ${[...byName.keys()].join(", ")}.`,
+      );
+    }
+    return render(await runTool(tool, ctx, request.params.arguments ?? {}));
+  });
   return server;
+}
+
+const descriptors = new WeakMap<Tool, McpTool>();
+
+/** A tool as `tools/list` shows it, its JSON Schemas built once per tool and isolate. */
+function describe(tool: Tool): McpTool {
+  let descriptor = descriptors.get(tool);
+  if (!descriptor) {
+    const inputSchema = tool.kind === "weft" ? z.toJSONSchema(tool.inputSchema, { io: "input" }) : tool.inputSchema;
+    const outputSchema =
+      tool.kind === "weft" ? tool.outputSchema && z.toJSONSchema(tool.outputSchema, { io: "output" }) : tool.outputSchema;
+    descriptor = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputSchema as McpTool["inputSchema"],
+      ...(outputSchema ? { outputSchema: outputSchema as McpTool["outputSchema"] } : {}),
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    descriptors.set(tool, descriptor);
+  }
+  return descriptor;
+}
+
+function render(outcome: ToolOutcome): CallToolResult {
+  if (!outcome.ok) return { isError: true, content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }] };
+  if (outcome.kind === "pending_action") return renderPendingAction(outcome.action);
+  return {
+    structuredContent: outcome.structured,
+    // The JSON is always a text block too, for clients that ignore structuredContent.
+    content: [
+      ...(outcome.text ? [{ type: "text" as const, text: outcome.text }] : []),
+      { type: "text", text: JSON.stringify(outcome.structured) },
+    ],
+  };
 }

@@ -9,7 +9,11 @@ export const consultationRoutes = new Hono<AppEnv>();
 consultationRoutes.use(bearerAuth());
 
 consultationRoutes.get("/:id", async (c) => {
-  const inspection = await inspectConsultation({ env: c.env, user: c.var.user, sessionId: c.req.param("id") });
+  const inspection = await inspectConsultation({
+    consult: c.var.services.consult,
+    user: c.var.user,
+    sessionId: c.req.param("id"),
+  });
   const { session_id, view, record, trees, createdAt, updatedAt, expiresAt } = inspection;
   return c.json({
     state: { session_id, ...view },

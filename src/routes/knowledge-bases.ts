@@ -3,7 +3,6 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requireRole } from "../auth/middleware.ts";
 import { AppError } from "../errors.ts";
-import { searchBackends } from "../search/backends.ts";
 import { getDocument, listDocuments } from "../search/documents.ts";
 import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
 import {
@@ -59,7 +58,7 @@ knowledgeBaseRoutes.patch("/:kbId", requireRole("boss"), validate("json", Update
 
 knowledgeBaseRoutes.delete("/:kbId", requireRole("boss"), async (c) => {
   const id = c.req.param("kbId");
-  await deleteKnowledgeBase({ db: c.env.DB, backends: searchBackends(c.env, c.var.config), tenantId: c.var.user.tenantId, id });
+  await deleteKnowledgeBase({ db: c.env.DB, backends: c.var.services.search.backends, tenantId: c.var.user.tenantId, id });
   return c.json({ id, deleted: true });
 });
 
@@ -93,7 +92,7 @@ knowledgeBaseRoutes.post("/:kbId/documents", requireRole("boss"), uploadLimit, a
   const tenantId = c.var.user.tenantId;
   const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
   const body = await readUpload(c, UploadDocumentsSchema);
-  const backends = searchBackends(c.env, c.var.config);
+  const backends = c.var.services.search.backends;
   const ingest = (doc: DocumentUpload) =>
     ingestDocument({
       db: c.env.DB,
@@ -132,7 +131,7 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requireRole("boss"), uploadLi
   const body = await readUpload(c, ReplaceDocumentSchema);
   const outcome = await ingestDocument({
     db: c.env.DB,
-    backends: searchBackends(c.env, c.var.config),
+    backends: c.var.services.search.backends,
     chunking: c.var.config.chunking,
     input: {
       tenantId,
@@ -151,7 +150,7 @@ knowledgeBaseRoutes.delete("/:kbId/documents/:docId", requireRole("boss"), async
   const documentId = c.req.param("docId");
   await deleteDocument({
     db: c.env.DB,
-    backends: searchBackends(c.env, c.var.config),
+    backends: c.var.services.search.backends,
     tenantId: c.var.user.tenantId,
     kbId: c.req.param("kbId"),
     documentId,

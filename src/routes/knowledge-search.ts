@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
-import { searchBackends } from "../search/backends.ts";
 import { searchKnowledge } from "../search/search.ts";
 import { KnowledgeSearchSchema } from "./knowledge-search.schema.ts";
 import { validate } from "./validate.ts";
@@ -18,7 +17,7 @@ knowledgeSearchRoutes.post("/", validate("json", KnowledgeSearchSchema), async (
   const body = c.req.valid("json");
   const { results, total_count } = await searchKnowledge({
     db: c.env.DB,
-    backends: searchBackends(c.env, c.var.config),
+    backends: c.var.services.search.backends,
     tenantId: c.var.user.tenantId,
     request: {
       query: body.question,

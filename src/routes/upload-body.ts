@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { AppError, badRequest } from "../errors.ts";
-import { describeIssues } from "./validate.ts";
+import { describeIssues } from "../validation.ts";
 
 /**
  * Reads an upload as JSON (validated by `schema`) or as multipart form data, where each `file`

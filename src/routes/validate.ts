@@ -2,13 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
 import { badRequest } from "../errors.ts";
-
-/** "field: problem; other.field: problem" — what a person or agent needs to fix a request. */
-export function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.map(String).join(".") : "(body)"}: ${issue.message}`)
-    .join("; ");
-}
+import { describeIssues } from "../validation.ts";
 
 /**
  * `zValidator` that fails with the app's 400 error, naming each bad field.

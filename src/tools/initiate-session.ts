@@ -20,11 +20,10 @@ export const initiateSessionTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const state = await beginConsultation({
-      env: ctx.env,
+      consult: ctx.services.consult,
       user: ctx.user,
       userQuery: input.user_query,
-      ttlSeconds: ctx.config.consultSessionTtlSeconds,
     });
-    return { structured: state };
+    return { kind: "result", structured: state };
   },
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { searchBackends } from "../search/backends.ts";
 import { SEARCH_DEFAULTS, type SearchResult, searchKnowledge } from "../search/search.ts";
 import { defineTool } from "./tool.ts";
 
@@ -63,8 +62,8 @@ export const knowledgeSearchTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
     const { results, total_count } = await searchKnowledge({
-      db: ctx.env.DB,
-      backends: searchBackends(ctx.env, ctx.config),
+      db: ctx.services.search.db,
+      backends: ctx.services.search.backends,
       tenantId: ctx.user.tenantId,
       request: {
         query: input.query,
@@ -75,6 +74,6 @@ export const knowledgeSearchTool = defineTool({
         rerank: input.rerank,
       },
     });
-    return { structured: { results, total_count }, text: markdown(input.query, results, total_count) };
+    return { kind: "result", structured: { results, total_count }, text: markdown(input.query, results, total_count) };
   },
 });

@@ -32,12 +32,12 @@ export const navigateSessionTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const state = await continueConsultation({
-      env: ctx.env,
+      consult: ctx.services.consult,
       user: ctx.user,
       sessionId: input.session_id,
       optionId: input.selected_option_id,
       userInput: input.user_input,
     });
-    return { structured: state };
+    return { kind: "result", structured: state };
   },
 });

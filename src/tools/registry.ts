@@ -1,14 +1,39 @@
-import { roleAtLeast, type UserContext } from "../user-context.ts";
+import { roleAtLeast } from "../user-context.ts";
 import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
 import { navigateSessionTool } from "./navigate-session.ts";
-import type { Tool } from "./tool.ts";
+import type { JsonSchemaTool, Tool, ToolContext, WeftTool } from "./tool.ts";
+import { externalToolName } from "./tool-names.ts";
 
-/** Every tool Weft serves, in the order clients list them. Both faces read this list. */
-export const TOOLS: readonly Tool[] = [knowledgeSearchTool, listKnowledgeBasesTool, initiateSessionTool, navigateSessionTool];
+/** Weft's own tools, in the order clients list them. */
+export const WEFT_TOOLS: readonly WeftTool[] = [
+  knowledgeSearchTool,
+  listKnowledgeBasesTool,
+  initiateSessionTool,
+  navigateSessionTool,
+];
 
-/** The tools this caller may see and call. */
-export function toolsFor(user: UserContext): Tool[] {
-  return TOOLS.filter((tool) => !tool.minRole || roleAtLeast(user.role, tool.minRole));
+/**
+ * The tools this caller may see and call: Weft's own that their role allows, then their
+ * workshop's external tools under the naming rule (`mcp_{server}_{tool}`). Both faces ask here.
+ */
+export async function toolsFor(ctx: ToolContext): Promise<Tool[]> {
+  const own: Tool[] = WEFT_TOOLS.filter((tool) => !tool.minRole || roleAtLeast(ctx.user.role, tool.minRole));
+  const taken = new Set(own.map((tool) => tool.name));
+  const external = await ctx.services.external.toolsFor(ctx.user, ctx.signal);
+  const served = external.map((tool): JsonSchemaTool => {
+    const name = externalToolName(tool.server, tool.name, taken);
+    taken.add(name);
+    return {
+      kind: "json-schema",
+      name,
+      title: tool.title ?? `${tool.name} (${tool.server})`,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: tool.annotations,
+      run: (runCtx, input) => tool.call(runCtx, input),
+    };
+  });
+  return [...own, ...served];
 }

@@ -11,8 +11,9 @@ import { shippedCatalog } from "./fixtures.ts";
 const li = { userId: "u-staff", tenantId: "t-jinxiu", role: "staff" } as const;
 const zhang = { userId: "u-staff2", tenantId: "t-jinxiu", role: "staff" } as const;
 const chen = { userId: "u-other-boss", tenantId: "t-other", role: "boss" } as const;
+const consult = { db: env.DB, sessions: env.CONSULT_SESSION, ttlSeconds: 3600 };
 
-const begin = (userQuery: string, user = li) => beginConsultation({ env, user, userQuery, ttlSeconds: 3600 });
+const begin = (userQuery: string, user = li) => beginConsultation({ consult, user, userQuery });
 
 function stubOf(sessionId: string): DurableObjectStub<ConsultSession> {
   return env.CONSULT_SESSION.get(env.CONSULT_SESSION.idFromString(sessionId));
@@ -30,33 +31,33 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 describe("consultation sessions", () => {
   it("keep state between calls in their Durable Object", async () => {
     const state = await begin("质量问题");
-    const next = await continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "break" });
+    const next = await continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "break" });
     expect(next.current_step).toBe("断线：面线还是底线");
-    const view = await inspectConsultation({ env, user: li, sessionId: state.session_id });
+    const view = await inspectConsultation({ consult, user: li, sessionId: state.session_id });
     expect(view.record.path.map((p) => p.option)).toEqual(["break"]);
   });
 
   it("treat another user's or another workshop's session as unknown", async () => {
     const state = await begin("质量问题");
     for (const user of [zhang, chen]) {
-      const error = await failure(continueConsultation({ env, user, sessionId: state.session_id, optionId: "break" }));
+      const error = await failure(continueConsultation({ consult, user, sessionId: state.session_id, optionId: "break" }));
       expect(error.status).toBe(404);
       expect(error.message).toContain("initiate_session");
     }
-    const own = await continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "break" });
+    const own = await continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "break" });
     expect(own.current_step).toBe("断线：面线还是底线");
   });
 
   it("report a malformed or never-created session id as unknown", async () => {
-    expect((await failure(continueConsultation({ env, user: li, sessionId: "nope", optionId: "x" }))).status).toBe(404);
+    expect((await failure(continueConsultation({ consult, user: li, sessionId: "nope", optionId: "x" }))).status).toBe(404);
     const unused = env.CONSULT_SESSION.newUniqueId().toString();
-    expect((await failure(continueConsultation({ env, user: li, sessionId: unused, optionId: "x" }))).status).toBe(404);
+    expect((await failure(continueConsultation({ consult, user: li, sessionId: unused, optionId: "x" }))).status).toBe(404);
   });
 
   it("refuse to move a completed session", async () => {
     const state = await begin("质量问题");
-    await continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "end" });
-    const error = await failure(continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "pucker" }));
+    await continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "end" });
+    const error = await failure(continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "pucker" }));
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/already complete.*initiate_session/);
   });
@@ -72,13 +73,13 @@ describe("consultation sessions", () => {
     const keys = await runInDurableObject(stub, async (_instance, ctx) => [...(await ctx.storage.list()).keys()]);
     expect(keys).toEqual(["expired"]);
 
-    const error = await failure(continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "pucker" }));
+    const error = await failure(continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "pucker" }));
     expect(error.status).toBe(410);
     expect(error.message).toMatch(/expired.*initiate_session/);
     // To anyone else it is simply unknown.
-    expect((await failure(continueConsultation({ env, user: chen, sessionId: state.session_id, optionId: "x" }))).status).toBe(
-      404,
-    );
+    expect(
+      (await failure(continueConsultation({ consult, user: chen, sessionId: state.session_id, optionId: "x" }))).status,
+    ).toBe(404);
 
     // The tombstone goes too, on the next alarm.
     expect(await runDurableObjectAlarm(stub)).toBe(true);
@@ -90,7 +91,7 @@ describe("consultation sessions", () => {
     const state = await begin("质量问题");
     const stub = stubOf(state.session_id);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const next = await continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "break" });
+    const next = await continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "break" });
     expect(next.is_complete).toBe(false);
     const alarm = await runInDurableObject(stub, (_instance, ctx) => ctx.storage.getAlarm());
     expect(alarm).toBeGreaterThan(Date.now() + 3500_000);
@@ -100,9 +101,9 @@ describe("consultation sessions", () => {
     const state = await begin("质量问题");
     const moves = ["break", "top", "back", "thread", "skip", "back"];
     const results = await Promise.allSettled(
-      moves.map((optionId) => continueConsultation({ env, user: li, sessionId: state.session_id, optionId })),
+      moves.map((optionId) => continueConsultation({ consult, user: li, sessionId: state.session_id, optionId })),
     );
-    const { record } = await inspectConsultation({ env, user: li, sessionId: state.session_id });
+    const { record } = await inspectConsultation({ consult, user: li, sessionId: state.session_id });
     const catalog = await shippedCatalog();
     // Replaying the recorded path from the start must land exactly where the session is: every
     // call applied whole, one after another, or failed whole without a trace.
@@ -127,7 +128,7 @@ describe("consultation sessions", () => {
     );
     await saveTree({ db: env.DB, tree: edited.tree!, fileName: "garment-defects.yaml", warnings: [] });
 
-    const next = await continueConsultation({ env, user: li, sessionId: state.session_id, optionId: "break" });
+    const next = await continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "break" });
     expect(next.current_step).toBe("断线：面线还是底线");
     const fresh = await begin("质量问题");
     expect(fresh.options.map((o) => o.id)).not.toContain("break");

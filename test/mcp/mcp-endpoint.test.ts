@@ -67,12 +67,13 @@ describe("/mcp over raw HTTP", () => {
     expect(body.error.code).toBe(-32700);
   });
 
-  it("answers a message that is not JSON-RPC with a JSON-RPC error", async () => {
+  it("answers valid JSON that is not JSON-RPC as an Invalid Request (-32600)", async () => {
     const res = await call("/mcp", { method: "POST", key: "dev-staff-key", headers, body: JSON.stringify({ hello: "world" }) });
     expect(res.status).toBe(400);
     const body = await res.json<{ jsonrpc: string; error: { code: number; message: string } }>();
     expect(body.jsonrpc).toBe("2.0");
-    expect(body.error.message).toMatch(/Invalid JSON-RPC/);
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toMatch(/Invalid Request/);
   });
 
   it("answers GET and DELETE with 405 because the server is stateless", async () => {
@@ -93,7 +94,7 @@ describe("/mcp over raw HTTP", () => {
       },
     });
     expect(res.status).toBe(204);
-    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("http://localhost:6274");
     expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("authorization");
     expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("mcp-protocol-version");
   });

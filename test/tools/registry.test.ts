@@ -1,6 +1,9 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { TOOLS, toolsFor } from "../../src/tools/registry.ts";
+import { toolContext } from "../../src/tools/context.ts";
+import { WEFT_TOOLS as TOOLS, toolsFor } from "../../src/tools/registry.ts";
+import type { UserContext } from "../../src/user-context.ts";
 
 // The contract: a tool cannot vanish or change its schema without this test changing too.
 describe("the tool registry", () => {
@@ -148,8 +151,14 @@ describe("the tool registry", () => {
     `);
   });
 
-  it("offers staff the same read tools as a boss", () => {
-    const staff = toolsFor({ userId: "u", tenantId: "t", role: "staff" }).map((t) => t.name);
-    expect(staff).toContain("list_knowledge_bases");
+  it("offers staff the same read tools as a boss", async () => {
+    const names = async (user: UserContext) =>
+      (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).map((t) => t.name);
+    const staff = await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" });
+    const boss = await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" });
+    for (const tool of TOOLS.filter((t) => t.annotations.readOnlyHint)) {
+      expect(staff).toContain(tool.name);
+      expect(boss).toContain(tool.name);
+    }
   });
 });
