@@ -7,13 +7,18 @@ const trees = readdirSync("./knowledge/trees")
   .filter((f) => /\.(json|ya?ml)$/.test(f))
   .map((file_name) => ({ file_name, content: readFileSync(`./knowledge/trees/${file_name}`, "utf8") }));
 
+// A fixed key for tests only; `npm run dev` and production each have their own.
+const TEST_SECRETS_KEY = "dGVzdC1vbmx5LWtleS1mb3Itd2VmdC1mZWRlcmF0aW9uIQ==";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, TEST_TREES: trees, ENVIRONMENT: "test" } },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations, TEST_TREES: trees, ENVIRONMENT: "test", MCP_SECRETS_KEY: TEST_SECRETS_KEY },
+        },
       }),
     ],
     test: {

@@ -1,5 +1,6 @@
 // npm run dev: apply migrations, load demo data, start wrangler dev, load knowledge, serve.
 
+import { ensureDevSecrets } from "./dev-vars.mjs";
 import { checkTrees, printReports } from "./knowledge-check.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
 import { loadDocuments, uploadTrees } from "./load-knowledge.mjs";
@@ -11,6 +12,7 @@ const persistTo = process.env.WEFT_STATE_DIR;
 const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
 const baseUrl = `http://127.0.0.1:${port}`;
 
+if (ensureDevSecrets()) console.log("Wrote a local MCP_SECRETS_KEY into .dev.vars.");
 console.log("Applying D1 migrations (local)...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });

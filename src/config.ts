@@ -12,6 +12,9 @@ const ConfigSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
+  MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  MCP_SECRETS_KEY: z.string().optional(),
 });
 
 /** The typed, validated configuration every module receives instead of reading `env` itself. */
@@ -29,6 +32,13 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  federation: {
+    /** `MCP_ALLOW_LOCAL_URLS`: external servers on http://localhost and 127.0.0.1 are allowed. */
+    allowLocalUrls: boolean;
+    toolListTtlSeconds: number;
+    /** `MCP_SECRETS_KEY`, base64: encrypts header secrets. Absent, servers with headers cannot be used. */
+    secretsKey: string | undefined;
+  };
 }
 
 /**
@@ -58,6 +68,11 @@ export function readConfig(env: Env): Config {
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    federation: {
+      allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
+      toolListTtlSeconds: vars.MCP_TOOL_LIST_TTL_SECONDS,
+      secretsKey: vars.MCP_SECRETS_KEY || undefined,
+    },
   };
 }
 
