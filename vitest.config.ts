@@ -17,7 +17,13 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, TEST_TREES: trees, ENVIRONMENT: "test", MCP_SECRETS_KEY: TEST_SECRETS_KEY },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_TREES: trees,
+            ENVIRONMENT: "test",
+            MCP_SECRETS_KEY: TEST_SECRETS_KEY,
+            MCP_CALL_TIMEOUT_MS: "1500",
+          },
         },
       }),
     ],

@@ -11,6 +11,8 @@ import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { mcpProxyRoutes } from "./routes/mcp-proxy.ts";
+import { mcpServerRoutes } from "./routes/mcp-servers.ts";
 import { buildServices } from "./services.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
@@ -46,6 +48,8 @@ app.route("/api/knowledge-bases", knowledgeBaseRoutes);
 app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
+app.route("/api/mcp/servers", mcpServerRoutes);
+app.route("/api/mcp/proxy", mcpProxyRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(

@@ -14,6 +14,7 @@ const ConfigSchema = z.object({
   ALLOWED_ORIGINS: z.string().default(""),
   MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
   MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   MCP_SECRETS_KEY: z.string().optional(),
 });
 
@@ -36,6 +37,8 @@ export interface Config {
     /** `MCP_ALLOW_LOCAL_URLS`: external servers on http://localhost and 127.0.0.1 are allowed. */
     allowLocalUrls: boolean;
     toolListTtlSeconds: number;
+    /** The longest a call to an external tool may take, start to end. */
+    callTimeoutMs: number;
     /** `MCP_SECRETS_KEY`, base64: encrypts header secrets. Absent, servers with headers cannot be used. */
     secretsKey: string | undefined;
   };
@@ -71,6 +74,7 @@ export function readConfig(env: Env): Config {
     federation: {
       allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
       toolListTtlSeconds: vars.MCP_TOOL_LIST_TTL_SECONDS,
+      callTimeoutMs: vars.MCP_CALL_TIMEOUT_MS,
       secretsKey: vars.MCP_SECRETS_KEY || undefined,
     },
   };
