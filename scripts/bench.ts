@@ -2,6 +2,7 @@
 // each beside a baseline measured in the same run against the same server.
 
 import { benchConsult } from "./bench/consult.ts";
+import { benchFederation } from "./bench/federation.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
 
@@ -11,6 +12,7 @@ try {
   const only = process.argv[2];
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
+  if (!only || only === "federation") await benchFederation(server.baseUrl);
 } finally {
   await server.stop();
 }

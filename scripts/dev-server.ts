@@ -1,7 +1,7 @@
 // Starts `npm run dev` (the README's first command) on a free port with its own state folder, for
 // the end-to-end tests and the benchmarks. The caller stops it with `stop()`.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,8 @@ export interface DevServer {
   baseUrl: string;
   /** The server's local state folder (WEFT_STATE_DIR), for scripts that write to its database. */
   stateDir: string;
+  /** Everything the server printed, for tests that check what reaches the logs. */
+  logFile: string;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,10 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
     rmSync(stateDir, { recursive: true, force: true });
   };
   let output = "";
+  const logFile = join(stateDir, "dev-server.log");
+  const record = (chunk: Buffer) => appendFileSync(logFile, chunk);
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`npm run dev did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
@@ -66,5 +72,5 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, stop };
 }

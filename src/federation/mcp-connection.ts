@@ -37,7 +37,11 @@ export async function withUpstream<T>(
   { onToolsChanged }: { onToolsChanged?: () => void } = {},
 ): Promise<Contact<T>> {
   const started = Date.now();
-  const guarded = (url: string | URL, init?: RequestInit) => guardedFetch(url, init ?? {}, limits);
+  // Until the server has answered `initialize`, an answer must start within the connect timeout;
+  // after that a tool may take the whole budget, since a JSON-mode server sends headers only at the end.
+  let answerWithinMs = limits.connectTimeoutMs;
+  const guarded = (url: string | URL, init?: RequestInit) =>
+    guardedFetch(url, init ?? {}, { ...limits, connectTimeoutMs: answerWithinMs });
   const budget = () => ({ timeout: Math.max(1, limits.totalTimeoutMs - (Date.now() - started)) });
   const attempt = async (kind: TransportKind): Promise<Contact<T>> => {
     const client = new Client(
@@ -57,7 +61,9 @@ export async function withUpstream<T>(
             redirectPolicy: "follow",
           });
     try {
+      answerWithinMs = limits.connectTimeoutMs;
       await client.connect(transport, budget());
+      answerWithinMs = limits.totalTimeoutMs;
       const value = await use(client, budget());
       return { value, transport: kind, latencyMs: Date.now() - started };
     } finally {
