@@ -52,3 +52,8 @@ export function buildServices(env: Env, config: Config, { face = "chat" }: { fac
     external: registryToolProvider(federation, face),
   };
 }
+
+/** The same services with external tools served as `face` serves them (`/mcp`: only servers marked `expose_on_mcp`). */
+export function servicesForFace(services: Services, face: Face): Services {
+  return { ...services, external: registryToolProvider(services.federation, face) };
+}
