@@ -2,6 +2,8 @@
 -- (key from the MCP_SECRETS_KEY secret, the row's id and tenant as associated data); their names
 -- are kept in clear so a list can show them. The tool list is cached here with when it was
 -- fetched, and health (last success, last error, tool count, latency) is updated on every contact.
+-- A server that signs in through OAuth keeps its client registration, tokens and PKCE verifier in
+-- oauth_sealed (sealed like the headers); a sign-in in progress is found by the SHA-256 of its state.
 CREATE TABLE mcp_servers (
   id TEXT PRIMARY KEY,
   tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
@@ -9,6 +11,11 @@ CREATE TABLE mcp_servers (
   url TEXT NOT NULL,
   header_names TEXT NOT NULL DEFAULT '[]',
   headers_sealed TEXT,
+  auth_type TEXT NOT NULL DEFAULT 'headers' CHECK (auth_type IN ('headers', 'oauth')),
+  oauth_sealed TEXT,
+  oauth_state_hash TEXT UNIQUE,
+  oauth_state_expires_at TEXT,
+  needs_sign_in INTEGER NOT NULL DEFAULT 0 CHECK (needs_sign_in IN (0, 1)),
   enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
   expose_on_mcp INTEGER NOT NULL DEFAULT 0 CHECK (expose_on_mcp IN (0, 1)),
   transport TEXT CHECK (transport IN ('streamable-http', 'sse')),

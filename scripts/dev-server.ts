@@ -36,6 +36,14 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  const logFile = join(stateDir, "dev-server.log");
+  // Output can still arrive after the process exits; once the folder is gone, it is dropped.
+  let removed = false;
+  const record = (chunk: Buffer) => {
+    if (!removed) appendFileSync(logFile, chunk);
+  };
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
   const stop = async () => {
     if (child.pid && child.exitCode === null) {
       try {
@@ -45,13 +53,10 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
       }
       await new Promise((resolve) => child.once("exit", resolve));
     }
+    removed = true;
     rmSync(stateDir, { recursive: true, force: true });
   };
   let output = "";
-  const logFile = join(stateDir, "dev-server.log");
-  const record = (chunk: Buffer) => appendFileSync(logFile, chunk);
-  child.stdout?.on("data", record);
-  child.stderr?.on("data", record);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`npm run dev did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);

@@ -11,6 +11,7 @@ import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { mcpOAuthRoutes } from "./routes/mcp-oauth.ts";
 import { mcpProxyRoutes } from "./routes/mcp-proxy.ts";
 import { mcpServerRoutes } from "./routes/mcp-servers.ts";
 import { buildServices } from "./services.ts";
@@ -49,6 +50,7 @@ app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
 app.route("/api/mcp/servers", mcpServerRoutes);
+app.route("/api/mcp/oauth", mcpOAuthRoutes);
 app.route("/api/mcp/proxy", mcpProxyRoutes);
 
 app.notFound((c) =>

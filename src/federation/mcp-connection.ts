@@ -1,3 +1,4 @@
+import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -15,6 +16,8 @@ export interface Upstream {
   url: string;
   headers: Record<string, string>;
   transport: TransportKind | null;
+  /** For servers signed in through OAuth: the SDK adds the token and refreshes it. */
+  authProvider?: OAuthClientProvider;
 }
 
 /** What one contact with a server gave: the value, the transport used, and how long it took. */
@@ -51,9 +54,10 @@ export async function withUpstream<T>(
     if (onToolsChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, async () => onToolsChanged());
     const url = new URL(upstream.url);
     const requestInit = { headers: upstream.headers };
+    const authProvider = upstream.authProvider ? { authProvider: upstream.authProvider } : {};
     const transport =
       kind === "streamable-http"
-        ? new StreamableHTTPClientTransport(url, { fetch: guarded, requestInit, redirectPolicy: "follow" })
+        ? new StreamableHTTPClientTransport(url, { fetch: guarded, requestInit, redirectPolicy: "follow", ...authProvider })
         : new SSEClientTransport(url, {
             fetch: guarded,
             requestInit,
@@ -98,6 +102,13 @@ export async function withUpstream<T>(
 function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {
   const found = findAppError(error);
   if (found) return found;
+  if (error instanceof UnauthorizedError) {
+    return upstreamError(`${host} needs signing in again (POST /api/mcp/servers/:id/sign-in).`, {
+      statusCode: 401,
+      retryable: false,
+      cause: error,
+    });
+  }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout)
       return upstreamError(`${host} did not answer within ${totalMs} ms.`, { cause: error });

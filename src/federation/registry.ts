@@ -14,8 +14,9 @@ export interface ServerView {
   enabled: boolean;
   expose_on_mcp: boolean;
   transport: string | null;
+  auth: "headers" | "oauth";
   health: {
-    status: "ok" | "failing" | "unknown";
+    status: "ok" | "failing" | "unknown" | "needs_sign_in";
     last_success_at: string | null;
     last_error: string | null;
     last_error_at: string | null;
@@ -38,8 +39,9 @@ export function serverView(server: ServerRecord): ServerView {
     enabled: server.enabled,
     expose_on_mcp: server.exposeOnMcp,
     transport: server.transport,
+    auth: server.authType,
     health: {
-      status: failing ? "failing" : server.lastSuccessAt ? "ok" : "unknown",
+      status: server.needsSignIn ? "needs_sign_in" : failing ? "failing" : server.lastSuccessAt ? "ok" : "unknown",
       last_success_at: server.lastSuccessAt,
       last_error: server.lastError,
       last_error_at: server.lastErrorAt,
@@ -60,7 +62,14 @@ export async function registerServer({
 }: {
   service: FederationService;
   user: UserContext;
-  input: { name: string; url: string; headers?: Record<string, string>; enabled: boolean; expose_on_mcp: boolean };
+  input: {
+    name: string;
+    url: string;
+    headers?: Record<string, string>;
+    enabled: boolean;
+    expose_on_mcp: boolean;
+    auth: "headers" | "oauth";
+  };
 }): Promise<ServerRecord> {
   const url = checkOutboundUrl(input.url, { allowLocal: service.allowLocalUrls }).href;
   const id = newServerId();
@@ -80,6 +89,7 @@ export async function registerServer({
       headersSealed,
       enabled: input.enabled,
       exposeOnMcp: input.expose_on_mcp,
+      authType: input.auth,
     },
   });
 }

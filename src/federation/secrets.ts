@@ -27,31 +27,32 @@ function toBase64(bytes: Uint8Array): string {
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 /**
- * Encrypts a server's header values. `binding` (the row's tenant and id) is authenticated with
- * the ciphertext, so a sealed value copied to another row or workshop does not open.
+ * Encrypts a JSON value (a server's header values, its OAuth tokens). `binding` (the row's tenant
+ * and id) is authenticated with the ciphertext, so a sealed value copied to another row or
+ * workshop does not open.
  *
- * @example await sealHeaders({ secret, headers: { Authorization: "Bearer x" }, binding: "t-1/srv-1" })
+ * @example await sealJson({ secret, value: { Authorization: "Bearer x" }, binding: "t-1/srv-1" })
  */
-export async function sealHeaders({
+export async function sealJson({
   secret,
-  headers,
+  value,
   binding,
 }: {
   secret: string | undefined;
-  headers: Record<string, string>;
+  value: unknown;
   binding: string;
 }): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(binding) },
     await keyFor(requireSecret(secret)),
-    new TextEncoder().encode(JSON.stringify(headers)),
+    new TextEncoder().encode(JSON.stringify(value)),
   );
   return `v1.${toBase64(iv)}.${toBase64(new Uint8Array(sealed))}`;
 }
 
-/** Decrypts what `sealHeaders` produced for the same binding; a wrong key or binding is an error, never a guess. */
-export async function openHeaders({
+/** Decrypts what `sealJson` produced for the same binding; a wrong key or binding is an error, never a guess. */
+export async function openJson({
   secret,
   sealed,
   binding,
@@ -59,9 +60,9 @@ export async function openHeaders({
   secret: string | undefined;
   sealed: string;
   binding: string;
-}): Promise<Record<string, string>> {
+}): Promise<unknown> {
   const [version, iv, data] = sealed.split(".");
-  if (version !== "v1" || !iv || !data) throw new Error("sealed headers in an unknown format");
+  if (version !== "v1" || !iv || !data) throw new Error("sealed value in an unknown format");
   let plain: ArrayBuffer;
   try {
     plain = await crypto.subtle.decrypt(
@@ -73,13 +74,31 @@ export async function openHeaders({
     if (error instanceof AppError) throw error;
     throw new AppError(
       "unavailable",
-      "This server's header secrets cannot be read (was MCP_SECRETS_KEY changed?). Set them again.",
+      "This server's stored secrets cannot be read (was MCP_SECRETS_KEY changed?). Set them again.",
       {
         cause: error,
       },
     );
   }
-  const parsed: unknown = JSON.parse(new TextDecoder().decode(plain));
+  return JSON.parse(new TextDecoder().decode(plain));
+}
+
+/** Header values, sealed with `sealJson`. */
+export function sealHeaders({
+  secret,
+  headers,
+  binding,
+}: {
+  secret: string | undefined;
+  headers: Record<string, string>;
+  binding: string;
+}) {
+  return sealJson({ secret, value: headers, binding });
+}
+
+/** Header values from `sealHeaders`, as a null-prototype object of strings. */
+export async function openHeaders({ secret, sealed, binding }: { secret: string | undefined; sealed: string; binding: string }) {
+  const parsed = await openJson({ secret, sealed, binding });
   const headers: Record<string, string> = Object.create(null);
   if (parsed && typeof parsed === "object") {
     for (const [name, value] of Object.entries(parsed)) if (typeof value === "string") headers[name] = value;

@@ -18,6 +18,9 @@ export interface ServerRecord {
   url: string;
   headerNames: string[];
   headersSealed: string | null;
+  authType: "headers" | "oauth";
+  oauthSealed: string | null;
+  needsSignIn: boolean;
   enabled: boolean;
   exposeOnMcp: boolean;
   transport: "streamable-http" | "sse" | null;
@@ -39,6 +42,9 @@ interface Row {
   url: string;
   header_names: string;
   headers_sealed: string | null;
+  auth_type: "headers" | "oauth";
+  oauth_sealed: string | null;
+  needs_sign_in: number;
   enabled: number;
   expose_on_mcp: number;
   transport: "streamable-http" | "sse" | null;
@@ -61,6 +67,9 @@ function fromRow(row: Row): ServerRecord {
     url: row.url,
     headerNames: JSON.parse(row.header_names) as string[],
     headersSealed: row.headers_sealed,
+    authType: row.auth_type,
+    oauthSealed: row.oauth_sealed,
+    needsSignIn: row.needs_sign_in === 1,
     enabled: row.enabled === 1,
     exposeOnMcp: row.expose_on_mcp === 1,
     transport: row.transport,
@@ -93,13 +102,16 @@ export async function insertServer({
   record,
 }: {
   db: D1Database;
-  record: Pick<ServerRecord, "id" | "tenantId" | "name" | "url" | "headerNames" | "headersSealed" | "enabled" | "exposeOnMcp">;
+  record: Pick<
+    ServerRecord,
+    "id" | "tenantId" | "name" | "url" | "headerNames" | "headersSealed" | "enabled" | "exposeOnMcp" | "authType"
+  >;
 }): Promise<ServerRecord> {
   try {
     const row = await db
       .prepare(
-        `INSERT INTO mcp_servers (id, tenant_id, name, url, header_names, headers_sealed, enabled, expose_on_mcp)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        `INSERT INTO mcp_servers (id, tenant_id, name, url, header_names, headers_sealed, enabled, expose_on_mcp, auth_type, needs_sign_in)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       )
       .bind(
         record.id,
@@ -110,6 +122,8 @@ export async function insertServer({
         record.headersSealed,
         record.enabled ? 1 : 0,
         record.exposeOnMcp ? 1 : 0,
+        record.authType,
+        record.authType === "oauth" ? 1 : 0,
       )
       .first<Row>();
     if (!row) throw new Error("INSERT ... RETURNING produced no row");
@@ -173,6 +187,10 @@ export async function updateServer({
   if (changes.exposeOnMcp !== undefined) set("expose_on_mcp", changes.exposeOnMcp ? 1 : 0);
   if (changes.url !== undefined || changes.headersSealed !== undefined) {
     sets.push("tools_json = NULL", "tools_fetched_at = NULL", "tool_count = NULL", "transport = NULL");
+  }
+  if (changes.url !== undefined) {
+    // Tokens were issued for the old server: a new URL means signing in again.
+    sets.push("oauth_sealed = NULL", "needs_sign_in = CASE auth_type WHEN 'oauth' THEN 1 ELSE 0 END");
   }
   sets.push(`updated_at = ${NOW}`);
   try {
@@ -241,4 +259,63 @@ export async function recordFailure({
 /** Marks the cached tool list stale (the server said its tools changed), so the next use fetches it. */
 export async function markToolsStale({ db, tenantId, id }: { db: D1Database; tenantId: string; id: string }): Promise<void> {
   await db.prepare("UPDATE mcp_servers SET tools_fetched_at = NULL WHERE id = ? AND tenant_id = ?").bind(id, tenantId).run();
+}
+
+/** Stores a server's sealed OAuth state (client, tokens, verifier) and whether it needs a person to sign in. */
+export async function saveOAuth({
+  db,
+  tenantId,
+  id,
+  sealed,
+  needsSignIn,
+}: {
+  db: D1Database;
+  tenantId: string;
+  id: string;
+  sealed: string | null;
+  needsSignIn: boolean;
+}): Promise<void> {
+  await db
+    .prepare("UPDATE mcp_servers SET oauth_sealed = ?, needs_sign_in = ? WHERE id = ? AND tenant_id = ?")
+    .bind(sealed, needsSignIn ? 1 : 0, id, tenantId)
+    .run();
+}
+
+/** Remembers a sign-in in progress by the hash of its state, valid for `ttlSeconds`. */
+export async function saveSignInState({
+  db,
+  tenantId,
+  id,
+  stateHash,
+  ttlSeconds,
+}: {
+  db: D1Database;
+  tenantId: string;
+  id: string;
+  stateHash: string;
+  ttlSeconds: number;
+}): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE mcp_servers SET oauth_state_hash = ?, oauth_state_expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
+       WHERE id = ? AND tenant_id = ?`,
+    )
+    .bind(stateHash, `+${ttlSeconds} seconds`, id, tenantId)
+    .run();
+}
+
+/**
+ * Takes the server a sign-in's state belongs to, once: the state is cleared in the same statement,
+ * so a replayed callback finds nothing. An expired or unknown state is 404.
+ */
+export async function takeSignInState({ db, stateHash }: { db: D1Database; stateHash: string }): Promise<ServerRecord> {
+  const row = await db
+    .prepare(
+      `UPDATE mcp_servers SET oauth_state_hash = NULL, oauth_state_expires_at = NULL
+       WHERE oauth_state_hash = ? AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now') RETURNING *`,
+    )
+    .bind(stateHash)
+    .first<Row>();
+  if (!row) throw notFound("This sign-in link is unknown, used or expired. Start the sign-in again.");
+  return fromRow(row);
 }

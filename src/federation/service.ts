@@ -2,6 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { log } from "../log.ts";
 import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 import { type Contact, type Upstream, withUpstream } from "./mcp-connection.ts";
+import { loadOAuth, storeOAuth } from "./oauth.ts";
+import { StoredOAuthProvider } from "./oauth-provider.ts";
 import { openHeaders } from "./secrets.ts";
 import { type CachedTool, markToolsStale, recordFailure, recordSuccess, type ServerRecord } from "./server-store.ts";
 import { upstreamError } from "./upstream-error.ts";
@@ -36,13 +38,29 @@ const MAX_PAGES = 10;
 const MAX_DESCRIPTION = 4_000;
 const MAX_CACHED_BYTES = 1_000_000;
 
-/** The server's URL re-checked under today's rules and its headers decrypted, ready to connect. */
-export async function upstreamOf(service: FederationService, server: ServerRecord): Promise<Upstream> {
+/**
+ * The server's URL re-checked under today's rules, its headers decrypted and, for an OAuth server,
+ * its tokens loaded into a provider the SDK refreshes through: ready to connect.
+ */
+export async function upstreamOf(
+  service: FederationService,
+  server: ServerRecord,
+): Promise<{ upstream: Upstream; oauth?: StoredOAuthProvider }> {
   checkOutboundUrl(server.url, { allowLocal: service.allowLocalUrls });
   const headers = server.headersSealed
     ? await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) })
     : {};
-  return { url: server.url, headers, transport: server.transport };
+  const upstream: Upstream = { url: server.url, headers, transport: server.transport };
+  if (server.authType !== "oauth") return { upstream };
+  const record = await loadOAuth(service, server);
+  if (!record?.tokens) {
+    throw upstreamError(`${server.name} needs signing in (POST /api/mcp/servers/${server.id}/sign-in).`, {
+      statusCode: 401,
+      retryable: false,
+    });
+  }
+  const oauth = new StoredOAuthProvider(record);
+  return { upstream: { ...upstream, authProvider: oauth }, oauth };
 }
 
 /** What a server's sealed headers are bound to: its workshop and id. */
@@ -62,10 +80,12 @@ export async function contact<T>(
   recordTools?: (value: T) => CachedTool[],
 ): Promise<Contact<T>> {
   const where = { db: service.db, tenantId: server.tenantId, id: server.id };
+  let oauth: StoredOAuthProvider | undefined;
   try {
-    const upstream = await upstreamOf(service, server);
+    const prepared = await upstreamOf(service, server);
+    oauth = prepared.oauth;
     let changed = false;
-    const result = await withUpstream(upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
+    const result = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
       onToolsChanged: () => {
         changed = true;
       },
@@ -83,6 +103,9 @@ export async function contact<T>(
     log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
     await recordFailure({ ...where, message });
     throw error;
+  } finally {
+    // Refreshed tokens, or the news that a person must sign in again, are kept either way.
+    if (oauth && (oauth.changed || oauth.authorizationUrl)) await storeOAuth(service, server, oauth);
   }
 }
 

@@ -53,6 +53,10 @@ export const CreateServerSchema = z.strictObject({
   headers: HeadersSchema.optional(),
   enabled: z.boolean().default(true).describe("Whether the workshop's chat uses the server's tools."),
   expose_on_mcp: z.boolean().default(false).describe("Whether /mcp re-exposes the server's tools."),
+  auth: z
+    .enum(["headers", "oauth"])
+    .default("headers")
+    .describe("'oauth' for servers that follow the MCP authorization spec: the answer carries a sign-in link."),
 });
 export type CreateServer = z.infer<typeof CreateServerSchema>;
 

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requireRole } from "../auth/middleware.ts";
-import { AppError } from "../errors.ts";
+import { AppError, badRequest } from "../errors.ts";
 import { currentTools, findTool } from "../federation/current-tools.ts";
 import { convertToFunctionSchema } from "../federation/function-schema.ts";
+import { callbackUrl, revokeTokens, startSignIn } from "../federation/oauth.ts";
 import { changeServer, registerServer, serverView } from "../federation/registry.ts";
 import { deleteServer, getServer, listServers } from "../federation/server-store.ts";
 import { refreshTools } from "../federation/service.ts";
@@ -24,7 +25,22 @@ mcpServerRoutes.use(bearerAuth(), requireRole("boss"));
 mcpServerRoutes.post("/", validate("json", CreateServerSchema), async (c) => {
   const service = c.var.services.federation;
   const server = await registerServer({ service, user: c.var.user, input: c.req.valid("json") });
-  return c.json(serverView(server), 201);
+  if (server.authType !== "oauth") return c.json(serverView(server), 201);
+  // Registered either way; a server that cannot start a sign-in says why, and can be retried.
+  try {
+    const authorization_url = await startSignIn(service, server, callbackUrl(c.req.url));
+    return c.json({ ...serverView(server), sign_in: { authorization_url } }, 201);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return c.json({ ...serverView(server), sign_in: { error: error.message } }, 201);
+  }
+});
+
+mcpServerRoutes.post("/:id/sign-in", async (c) => {
+  const service = c.var.services.federation;
+  const server = await getServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("id") });
+  if (server.authType !== "oauth") throw badRequest("This server uses headers, not OAuth; PATCH its headers instead.");
+  return c.json({ authorization_url: await startSignIn(service, server, callbackUrl(c.req.url)) });
 });
 
 mcpServerRoutes.get("/", async (c) => {
@@ -48,7 +64,9 @@ mcpServerRoutes.patch("/:id", validate("json", UpdateServerSchema), async (c) =>
 
 mcpServerRoutes.delete("/:id", async (c) => {
   const id = c.req.param("id");
-  await deleteServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id });
+  const tenantId = c.var.user.tenantId;
+  await revokeTokens(c.var.services.federation, await getServer({ db: c.env.DB, tenantId, id }));
+  await deleteServer({ db: c.env.DB, tenantId, id });
   return c.json({ id, deleted: true });
 });
 
