@@ -20,6 +20,7 @@ async function api(path: string, { method = "GET", body }: { method?: string; bo
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
   return { status: res.status, text, body: JSON.parse(text) as Record<string, any> };
 }
 
@@ -30,6 +31,7 @@ async function signInAsBrowser(authorizationUrl: string) {
   const callback = provider.headers.get("Location") ?? "";
   expect(callback.startsWith(`${baseUrl}/api/mcp/oauth/callback?`)).toBe(true);
   const res = await fetch(callback);
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
   return { status: res.status, body: (await res.json()) as Record<string, any>, callback };
 }
 

@@ -16,11 +16,13 @@ afterEach(() => {
 
 async function register(body: Record<string, unknown>, key = "dev-boss-key") {
   const res = await call("/api/mcp/servers", { method: "POST", key, body: JSON.stringify(body) });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
   return { res, body: (await res.json()) as Record<string, any> };
 }
 
 async function json(path: string, init: Parameters<typeof call>[1] = {}) {
   const res = await call(path, init);
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
   return { res, status: res.status, text: await res.clone().text(), body: (await res.json()) as Record<string, any> };
 }
 
@@ -264,6 +266,18 @@ describe("external tools in the faces", () => {
     expect((await other.listTools()).tools.some((t) => t.name.startsWith("mcp_"))).toBe(false);
     await other.close();
     expect(exposed.id).toBeTruthy();
+  });
+
+  it("serves tool lists from the cache within the TTL instead of asking the server each time", async () => {
+    await register({ name: "cached", url: UPSTREAM, expose_on_mcp: true });
+    const first = await mcpClient("dev-admin-key");
+    await first.listTools();
+    await first.close();
+    const listsBefore = received.length;
+    const second = await mcpClient("dev-admin-key");
+    expect((await second.listTools()).tools.map((t) => t.name)).toContain("mcp_cached_echo");
+    await second.close();
+    expect(received.length).toBe(listsBefore);
   });
 
   it("leaves a down server's tools out of /mcp instead of failing it", async () => {
