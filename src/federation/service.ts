@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 import { type Contact, type Upstream, withUpstream } from "./mcp-connection.ts";
 import { loadOAuth, storeOAuth } from "./oauth.ts";
 import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { scrubError, scrubValue, secretsOf } from "./redact.ts";
 import { openHeaders } from "./secrets.ts";
 import { type CachedTool, markToolsStale, recordFailure, recordSuccess, type ServerRecord } from "./server-store.ts";
 import { upstreamError } from "./upstream-error.ts";
@@ -81,15 +82,25 @@ export async function contact<T>(
 ): Promise<Contact<T>> {
   const where = { db: service.db, tenantId: server.tenantId, id: server.id };
   let oauth: StoredOAuthProvider | undefined;
+  let secrets: string[] = [];
+  const tokens = () => [oauth?.record.tokens?.access_token, oauth?.record.tokens?.refresh_token];
   try {
     const prepared = await upstreamOf(service, server);
     oauth = prepared.oauth;
+    secrets = secretsOf(prepared.upstream.headers, tokens());
     let changed = false;
-    const result = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
+    const contacted = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
       onToolsChanged: () => {
         changed = true;
       },
     });
+    // Tokens may have been refreshed during the contact: the new ones are secrets too.
+    secrets = secretsOf(prepared.upstream.headers, tokens());
+    const value = scrubValue(contacted.value, secrets);
+    if (typeof value === "string" && typeof contacted.value !== "string") {
+      throw upstreamError(`${server.name} answered with something that could not be cleaned of secrets.`, { retryable: false });
+    }
+    const result = { ...contacted, value: value as T };
     await recordSuccess({
       ...where,
       latencyMs: result.latencyMs,
@@ -98,7 +109,8 @@ export async function contact<T>(
     });
     if (changed) await markToolsStale(where);
     return result;
-  } catch (error) {
+  } catch (caught) {
+    const error = scrubError(caught, secretsOf({}, tokens()).concat(secrets));
     const message = error instanceof Error ? error.message : "unknown failure";
     log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
     await recordFailure({ ...where, message });

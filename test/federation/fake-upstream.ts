@@ -49,6 +49,22 @@ function upstreamServer(): McpServer {
     async () => ({ isError: true, content: [{ type: "text", text: "the database is on fire" }] }),
   );
   server.registerTool(
+    "whoami",
+    { description: "Repeats the credential it received.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => {
+      const auth = String(extra.requestInfo?.headers.authorization ?? "none");
+      return { content: [{ type: "text", text: `you sent ${auth}` }], structuredContent: { auth } };
+    },
+  );
+  server.registerTool(
+    "leaky_fail",
+    { description: "Fails, quoting the credential.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => ({
+      isError: true,
+      content: [{ type: "text", text: `bad key ${String(extra.requestInfo?.headers.authorization ?? "")}` }],
+    }),
+  );
+  server.registerTool(
     "hang",
     { description: "Never answers.", inputSchema: {}, annotations: { readOnlyHint: true } },
     () => new Promise(() => {}),

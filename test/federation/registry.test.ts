@@ -47,11 +47,13 @@ describe("the MCP server registry", () => {
       "echo",
       "add_note",
       "fail",
+      "whoami",
+      "leaky_fail",
       "hang",
       "huge",
       "tree",
     ]);
-    expect(refreshed.body.server.health).toMatchObject({ status: "ok", tool_count: 6 });
+    expect(refreshed.body.server.health).toMatchObject({ status: "ok", tool_count: 8 });
     expect(refreshed.text).not.toContain(SECRET);
     // The header went to the server, decrypted.
     expect(received.at(-1)?.headers.get("Authorization")).toBe(`Bearer ${SECRET}`);
@@ -218,6 +220,17 @@ describe("the proxy and action recall", () => {
     expect(
       (await call(`/api/mcp/proxy/mcp_unknown/tools/echo/call`, { method: "POST", key: "dev-boss-key", body: "{}" })).status,
     ).toBe(404);
+  });
+
+  it("masks a credential that a server echoes back, in results and in errors", async () => {
+    const who = await json(`/api/mcp/proxy/${id}/tools/whoami/call`, { method: "POST", key: "dev-staff-key", body: "{}" });
+    expect(who.status).toBe(200);
+    expect(who.body.text).toBe("you sent [redacted]");
+    expect(who.text).not.toContain(SECRET);
+    const leak = await json(`/api/mcp/proxy/${id}/tools/leaky_fail/call`, { method: "POST", key: "dev-boss-key", body: "{}" });
+    expect(leak.status).toBe(502);
+    expect(leak.text).not.toContain(SECRET);
+    expect(leak.body.error.message).toContain("[redacted]");
   });
 
   it("lets staff call read-only tools only", async () => {
