@@ -1,5 +1,6 @@
-import { env, listDurableObjectIds } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { env, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AuthLimiter } from "../../src/auth/auth-limiter.ts";
 import { FAILED_AUTH_LIMITS } from "../../src/auth/failed-auth.ts";
 import { call } from "../helpers.ts";
 
@@ -60,5 +61,26 @@ describe("failed authentication limits", () => {
     expect((await listDurableObjectIds(env.AUTH_LIMITER)).length).toBe(before);
     expect((await from("203.0.113.99", "wrong-key-here")).status).toBe(401);
     expect((await listDurableObjectIds(env.AUTH_LIMITER)).length).toBe(before + 2);
+  });
+});
+
+describe("the AuthLimiter object", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("blocks past the limit within a window and starts counting afresh in the next", async () => {
+    const stub = env.AUTH_LIMITER.get(env.AUTH_LIMITER.idFromName("test:window"));
+    const rule = { limit: 2, windowSeconds: 60 };
+    await runInDurableObject(stub, async (limiter: AuthLimiter) => {
+      const start = Date.now();
+      vi.spyOn(Date, "now").mockReturnValue(start);
+      expect(await limiter.recordFailure(rule)).toEqual({ blocked: false, retryAfterSeconds: 60 });
+      expect((await limiter.recordFailure(rule)).blocked).toBe(false);
+      vi.spyOn(Date, "now").mockReturnValue(start + 45_000);
+      expect(await limiter.recordFailure(rule)).toEqual({ blocked: true, retryAfterSeconds: 15 });
+      vi.spyOn(Date, "now").mockReturnValue(start + 60_000);
+      expect(await limiter.recordFailure(rule)).toEqual({ blocked: false, retryAfterSeconds: 60 });
+    });
   });
 });
