@@ -75,7 +75,13 @@ export async function startSignIn(service: FederationService, server: ServerReco
   } catch (error) {
     throw asSignInFailure(error, server);
   }
-  if (!provider.authorizationUrl) throw upstreamError(`${server.name} did not ask for a sign-in.`, { retryable: false });
+  const authorizationUrl = provider.authorizationUrl;
+  if (!authorizationUrl) throw upstreamError(`${server.name} did not ask for a sign-in.`, { retryable: false });
+  // The boss's browser opens this link: only a web page, never `javascript:` or another scheme.
+  const local = service.allowLocalUrls && ["localhost", "127.0.0.1"].includes(authorizationUrl.hostname);
+  if (authorizationUrl.protocol !== "https:" && !(local && authorizationUrl.protocol === "http:")) {
+    throw upstreamError(`${server.name}'s authorization server gave a sign-in link that is not https.`, { retryable: false });
+  }
   await storeOAuth(service, server, provider);
   await saveSignInState({
     db: service.db,
@@ -84,7 +90,7 @@ export async function startSignIn(service: FederationService, server: ServerReco
     stateHash: await sha256Hex(state),
     ttlSeconds: SIGN_IN_TTL_SECONDS,
   });
-  return provider.authorizationUrl.href;
+  return authorizationUrl.href;
 }
 
 /** Finishes a sign-in from the provider's callback: the code is exchanged for tokens, which are sealed and stored. */
