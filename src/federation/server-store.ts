@@ -35,7 +35,8 @@ export interface ServerRecord {
   updatedAt: string;
 }
 
-interface Row {
+/** A `mcp_servers` row as D1 returns it. */
+export interface Row {
   id: string;
   tenant_id: string;
   name: string;
@@ -59,7 +60,8 @@ interface Row {
   updated_at: string;
 }
 
-function fromRow(row: Row): ServerRecord {
+/** A row as the domain uses it. */
+export function fromRow(row: Row): ServerRecord {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -259,63 +261,4 @@ export async function recordFailure({
 /** Marks the cached tool list stale (the server said its tools changed), so the next use fetches it. */
 export async function markToolsStale({ db, tenantId, id }: { db: D1Database; tenantId: string; id: string }): Promise<void> {
   await db.prepare("UPDATE mcp_servers SET tools_fetched_at = NULL WHERE id = ? AND tenant_id = ?").bind(id, tenantId).run();
-}
-
-/** Stores a server's sealed OAuth state (client, tokens, verifier) and whether it needs a person to sign in. */
-export async function saveOAuth({
-  db,
-  tenantId,
-  id,
-  sealed,
-  needsSignIn,
-}: {
-  db: D1Database;
-  tenantId: string;
-  id: string;
-  sealed: string | null;
-  needsSignIn: boolean;
-}): Promise<void> {
-  await db
-    .prepare("UPDATE mcp_servers SET oauth_sealed = ?, needs_sign_in = ? WHERE id = ? AND tenant_id = ?")
-    .bind(sealed, needsSignIn ? 1 : 0, id, tenantId)
-    .run();
-}
-
-/** Remembers a sign-in in progress by the hash of its state, valid for `ttlSeconds`. */
-export async function saveSignInState({
-  db,
-  tenantId,
-  id,
-  stateHash,
-  ttlSeconds,
-}: {
-  db: D1Database;
-  tenantId: string;
-  id: string;
-  stateHash: string;
-  ttlSeconds: number;
-}): Promise<void> {
-  await db
-    .prepare(
-      `UPDATE mcp_servers SET oauth_state_hash = ?, oauth_state_expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)
-       WHERE id = ? AND tenant_id = ?`,
-    )
-    .bind(stateHash, `+${ttlSeconds} seconds`, id, tenantId)
-    .run();
-}
-
-/**
- * Takes the server a sign-in's state belongs to, once: the state is cleared in the same statement,
- * so a replayed callback finds nothing. An expired or unknown state is 404.
- */
-export async function takeSignInState({ db, stateHash }: { db: D1Database; stateHash: string }): Promise<ServerRecord> {
-  const row = await db
-    .prepare(
-      `UPDATE mcp_servers SET oauth_state_hash = NULL, oauth_state_expires_at = NULL
-       WHERE oauth_state_hash = ? AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now') RETURNING *`,
-    )
-    .bind(stateHash)
-    .first<Row>();
-  if (!row) throw notFound("This sign-in link is unknown, used or expired. Start the sign-in again.");
-  return fromRow(row);
 }
