@@ -97,12 +97,14 @@ async function answer(request: Request): Promise<Response> {
   return response;
 }
 
-/** Replaces the network with the fake servers for the calling test file. */
-export function installFakeNetwork(): void {
+/** Replaces the network with the fake servers (and `more`, tried first) for the calling test file. */
+export function installFakeNetwork(more?: (request: Request) => Promise<Response> | undefined): void {
   const real = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
+    const answered = more?.(request);
+    if (answered) return answered;
     if (url.origin === "https://tools.example.com") {
       received.push(request.clone());
       // As the network does: an aborted request stops waiting, even for a server that never answers.
