@@ -6,6 +6,7 @@ import { z } from "zod";
 export const UPSTREAM = "https://tools.example.com/mcp";
 export const DOWN = "https://down.example.com/mcp";
 export const REDIRECTING = "https://redirect.example.com/mcp";
+export const CHANGING = "https://changing.example.com/mcp";
 
 /** Requests the fake servers received, for assertions on what Weft sent. */
 export const received: Request[] = [];
@@ -97,6 +98,22 @@ async function answer(request: Request): Promise<Response> {
   return response;
 }
 
+/** A server that answers in SSE mode and says, during a call, that its tools changed. */
+async function answerChanging(request: Request): Promise<Response> {
+  const server = new McpServer({ name: "changing", version: "1.0.0" });
+  server.registerTool(
+    "rotate",
+    { description: "Changes the server's tools.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => {
+      await extra.sendNotification({ method: "notifications/tools/list_changed" });
+      return { content: [{ type: "text", text: "rotated" }] };
+    },
+  );
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  return transport.handleRequest(request, { parsedBody: request.method === "POST" ? await request.json() : undefined });
+}
+
 /** Replaces the network with the fake servers (and `more`, tried first) for the calling test file. */
 export function installFakeNetwork(more?: (request: Request) => Promise<Response> | undefined): void {
   const real = globalThis.fetch;
@@ -113,6 +130,7 @@ export function installFakeNetwork(more?: (request: Request) => Promise<Response
         new Promise<never>((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason))),
       ]);
     }
+    if (url.origin === "https://changing.example.com") return answerChanging(request);
     if (url.origin === "https://down.example.com") throw new TypeError("connection refused");
     if (url.origin === "https://redirect.example.com")
       return new Response(null, { status: 307, headers: { Location: "https://169.254.169.254/latest/meta-data" } });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, mcpClient } from "../helpers.ts";
-import { DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
+import { CHANGING, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
 
 const SECRET = "sk-live-very-secret-token-123";
 
@@ -142,6 +142,20 @@ describe("the MCP server registry", () => {
     expect(refreshed.body.error.details).toMatchObject({ is_upstream: true, retryable: true });
     const view = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
     expect(view.body.health).toMatchObject({ status: "failing", last_error: expect.stringContaining("could not be reached") });
+  });
+
+  it("fetches the tool list again after the server says its tools changed", async () => {
+    const { body } = await register({ name: "changing", url: CHANGING });
+    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
+    expect(refreshed.body.server.health.tools_fetched_at).toBeTruthy();
+    const rotated = await json(`/api/mcp/proxy/${body.id}/tools/rotate/call`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: "{}",
+    });
+    expect(rotated.body.text).toBe("rotated");
+    const after = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
+    expect(after.body.health.tools_fetched_at).toBeNull();
   });
 
   it("refuses to follow a redirect to a private address", async () => {
