@@ -141,6 +141,8 @@ export interface OAuthServer extends Started {
   expireAccessTokens(): void;
   /** How many refresh-token grants it answered. */
   refreshes(): number;
+  /** Every access and refresh token it issued. */
+  issued(): string[];
 }
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
@@ -158,12 +160,14 @@ export async function startOAuthServer(): Promise<OAuthServer> {
   const access = new Set<string>();
   const refresh = new Set<string>();
   const revoked: string[] = [];
+  const issued: string[] = [];
   let refreshCount = 0;
   let base = "";
   const issue = () => {
     const token = { access_token: base64url(randomBytes(24)), refresh_token: base64url(randomBytes(24)) };
     access.add(token.access_token);
     refresh.add(token.refresh_token);
+    issued.push(token.access_token, token.refresh_token);
     return { ...token, token_type: "Bearer", expires_in: 3600 };
   };
   const readForm = async (req: import("node:http").IncomingMessage) => {
@@ -268,6 +272,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
     revoked,
     expireAccessTokens: () => access.clear(),
     refreshes: () => refreshCount,
+    issued: () => [...issued],
     stop: () =>
       new Promise((resolve) => {
         http.closeAllConnections();
