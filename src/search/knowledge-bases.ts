@@ -107,7 +107,11 @@ export async function updateKnowledgeBase({
   return getKnowledgeBase({ db, tenantId, id });
 }
 
-/** Deletes a knowledge base with its documents, chunks and keyword rows in one batch, then its vectors. */
+/**
+ * Deletes a knowledge base with its documents, chunks and keyword rows in one batch, then the
+ * vectors of exactly the chunks that batch deleted: an upload landing meanwhile either lands before
+ * (and is deleted with the rest) or finds the knowledge base gone (a 404), never orphans vectors.
+ */
 export async function deleteKnowledgeBase({
   db,
   backends,
@@ -120,24 +124,16 @@ export async function deleteKnowledgeBase({
   id: string;
 }): Promise<void> {
   await getKnowledgeBase({ db, tenantId, id });
-  const { results } = await db
-    .prepare("SELECT id FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2")
-    .bind(id, tenantId)
-    .all<{ id: string }>();
   const table = await keywordTable(tenantId);
   await ensureKeywordTable(db, table);
-  await db.batch([
+  const [, deletedChunks] = await db.batch([
     db
       .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2)`)
       .bind(id, tenantId),
-    db.prepare("DELETE FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2").bind(id, tenantId),
+    db.prepare("DELETE FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2 RETURNING id").bind(id, tenantId),
     db.prepare("DELETE FROM documents WHERE kb_id = ?1 AND tenant_id = ?2").bind(id, tenantId),
     db.prepare("DELETE FROM knowledge_bases WHERE id = ?1 AND tenant_id = ?2").bind(id, tenantId),
   ]);
-  await removeVectorsQuietly(
-    backends.vectorIndex,
-    tenantId,
-    results.map((r) => r.id),
-    "deleted_knowledge_base",
-  );
+  const ids = ((deletedChunks?.results ?? []) as { id: string }[]).map((r) => r.id);
+  await removeVectorsQuietly(backends.vectorIndex, tenantId, ids, "deleted_knowledge_base");
 }
