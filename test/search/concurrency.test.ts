@@ -167,3 +167,30 @@ describe("uploading into a knowledge base being deleted", () => {
     }
   });
 });
+
+describe("concurrent writers of knowledge base names", () => {
+  it("answers 10 concurrent creations of one name with one 201 and nine 409", async () => {
+    const codes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "同名并发" }) }).then(
+          (res) => res.status,
+        ),
+      ),
+    );
+    expect(codes.sort()).toEqual([201, ...Array(9).fill(409)]);
+  });
+
+  it("answers concurrent renames to one name with one 200 and 409s", async () => {
+    const ids = await Promise.all(Array.from({ length: 5 }, (_, i) => newKb(`改名前-${i}`)));
+    const codes = await Promise.all(
+      ids.map((id) =>
+        call(`/api/knowledge-bases/${id}`, {
+          method: "PATCH",
+          key: "dev-boss-key",
+          body: JSON.stringify({ name: "改名后" }),
+        }).then((res) => res.status),
+      ),
+    );
+    expect(codes.sort()).toEqual([200, 409, 409, 409, 409]);
+  });
+});
