@@ -11,6 +11,7 @@ import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { workshopRoutes } from "./routes/workshop.ts";
 import { buildServices } from "./services.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
@@ -46,6 +47,7 @@ app.route("/api/knowledge-bases", knowledgeBaseRoutes);
 app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
+app.route("/api/workshop", workshopRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(

@@ -16,6 +16,8 @@ export const LEAST_ROLE = {
   "keys:others": "admin",
   /** Upload and delete the workshop's own decision trees. */
   "trees:write": "admin",
+  /** Close the workshop, deleting everything it holds. */
+  "workshop:delete": "admin",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof LEAST_ROLE;

@@ -193,6 +193,11 @@ const ROUTES: Row[] = [
     },
   },
   {
+    name: "DELETE /api/workshop (with a wrong confirmation, so nothing is deleted)",
+    expected: [400, 403, 403, 400, 403, 403],
+    run: status("/api/workshop?confirm=nope", { method: "DELETE" }),
+  },
+  {
     name: "DELETE /api/consult/trees/:id of a shipped tree",
     expected: [403, 403, 403, 403, 403, 403],
     run: status("/api/consult/trees/tech-investment", { method: "DELETE" }),
@@ -285,6 +290,7 @@ describe("role matrix", () => {
       "keys:own": "staff",
       "keys:others": "admin",
       "trees:write": "admin",
+      "workshop:delete": "admin",
     });
   });
 
