@@ -73,10 +73,13 @@ CREATE TABLE piece_records (
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 -- The filters the tools offer: by date (everyone), by employee (staff always), by order, by process.
-CREATE INDEX piece_records_tenant_date ON piece_records(tenant_id, work_date, id);
-CREATE INDEX piece_records_tenant_employee_date ON piece_records(tenant_id, employee_id, work_date, id);
+-- The first two also carry quantity and price, so totals over a month or a person read only the index.
+CREATE INDEX piece_records_tenant_date ON piece_records(tenant_id, work_date, id, quantity, unit_price_cents);
+CREATE INDEX piece_records_tenant_employee_date ON piece_records(tenant_id, employee_id, work_date, id, quantity, unit_price_cents);
 CREATE INDEX piece_records_tenant_order_date ON piece_records(tenant_id, order_id, work_date, id);
 CREATE INDEX piece_records_tenant_process_date ON piece_records(tenant_id, process_id, work_date, id);
+-- Covers the pieces per order and process (order progress, the over-quantity warning) without the table.
+CREATE INDEX piece_records_order_process ON piece_records(tenant_id, order_id, process_id, quantity);
 
 -- 补贴 (allowance) and 扣款 (deduction) for one employee and month ('YYYY-MM'); payroll is
 -- piece wages (quantity x unit price at entry) + allowances - deductions.
