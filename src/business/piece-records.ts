@@ -2,6 +2,7 @@ import type { BusinessService } from "../services.ts";
 import { decodeCursor, page } from "./cursor.ts";
 import type { DateRange } from "./local-time.ts";
 import { money } from "./money.ts";
+import { Where } from "./where.ts";
 
 export interface PieceRecordRow {
   id: string;
@@ -73,21 +74,16 @@ export async function queryPieceRecords({
   limit: number;
   cursor?: string | undefined;
 }): Promise<{ items: PieceRecordRow[]; next_cursor: string | null; totals: PieceTotals; groups?: PieceGroup[] }> {
-  const where = ["r.tenant_id = ?1"];
-  const params: (string | number)[] = [tenantId];
-  const bind = (value: string | number) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
-  if (employeeId) where.push(`r.employee_id = ${bind(employeeId)}`);
-  if (processIds?.length) where.push(`r.process_id IN (${processIds.map(bind).join(", ")})`);
-  if (orderId) where.push(`r.order_id = ${bind(orderId)}`);
-  if (dates) where.push(`r.work_date BETWEEN ${bind(dates.from)} AND ${bind(dates.to)}`);
-  const filter = where.join(" AND ");
-  const filterParams = [...params];
+  const w = new Where();
+  w.add(`r.tenant_id = ${w.param(tenantId)}`);
+  if (employeeId) w.add(`r.employee_id = ${w.param(employeeId)}`);
+  if (processIds?.length) w.add(`r.process_id IN (${processIds.map((id) => w.param(id)).join(", ")})`);
+  if (orderId) w.add(`r.order_id = ${w.param(orderId)}`);
+  if (dates) w.add(`r.work_date BETWEEN ${w.param(dates.from)} AND ${w.param(dates.to)}`);
+  const p = w.copy();
   if (cursor) {
     const [date, id] = decodeCursor(cursor, 2);
-    where.push(`(r.work_date, r.id) < (${bind(String(date))}, ${bind(String(id))})`);
+    p.add(`(r.work_date, r.id) < (${p.param(String(date))}, ${p.param(String(id))})`);
   }
   const db = business.db;
   const statements = [
@@ -95,15 +91,15 @@ export async function queryPieceRecords({
       .prepare(
         `SELECT r.id, r.work_date, r.quantity, r.unit_price_cents, r.entered_by, e.id AS employee_id, e.name AS employee_name,
                 p.id AS process_id, p.name AS process_name, s.code AS style_code, s.name AS style_name, o.id AS order_id, o.order_no
-           ${FROM} WHERE ${where.join(" AND ")} ORDER BY r.work_date DESC, r.id DESC LIMIT ${limit + 1}`,
+           ${FROM} WHERE ${p.sql} ORDER BY r.work_date DESC, r.id DESC LIMIT ${limit + 1}`,
       )
-      .bind(...params),
+      .bind(...p.params),
     db
       .prepare(
         `SELECT COUNT(*) AS records, COALESCE(SUM(r.quantity), 0) AS pieces, COALESCE(SUM(r.quantity * r.unit_price_cents), 0) AS cents
-           FROM piece_records r WHERE ${filter}`,
+           FROM piece_records r WHERE ${w.sql}`,
       )
-      .bind(...filterParams),
+      .bind(...w.params),
   ];
   if (groupBy) {
     const g = GROUP_SQL[groupBy];
@@ -112,9 +108,9 @@ export async function queryPieceRecords({
         .prepare(
           `SELECT ${g.key} AS key, ${g.label} AS label, COUNT(*) AS records, SUM(r.quantity) AS pieces,
                   SUM(r.quantity * r.unit_price_cents) AS cents
-             ${FROM} WHERE ${filter} GROUP BY ${g.key} ORDER BY pieces DESC, key LIMIT ${MAX_GROUPS}`,
+             ${FROM} WHERE ${w.sql} GROUP BY ${g.key} ORDER BY pieces DESC, key LIMIT ${MAX_GROUPS}`,
         )
-        .bind(...filterParams),
+        .bind(...w.params),
     );
   }
   const [rows, totals, groups] = await db.batch<Record<string, unknown>>(statements);
