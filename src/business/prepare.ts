@@ -1,7 +1,8 @@
+import { can } from "../auth/permissions.ts";
 import { AppError, forbidden } from "../errors.ts";
 import type { BusinessService } from "../services.ts";
 import type { Ambiguity } from "../tools/tool.ts";
-import { roleAtLeast, type UserContext } from "../user-context.ts";
+import type { UserContext } from "../user-context.ts";
 import type { Prepared } from "./action-types.ts";
 import { employeeCandidates } from "./employees.ts";
 import { addDays } from "./local-time.ts";
@@ -197,7 +198,7 @@ export async function prepareOrder({
   user: UserContext;
   input: { customer: string; style: string; quantity: number; due_date: string; note?: string | undefined };
 }): Promise<Prepared> {
-  if (!roleAtLeast(user.role, "boss")) throw forbidden("Only a boss can create orders.");
+  if (!can(user, "orders:write")) throw forbidden("Only a boss can create orders.");
   const caller = await callerOf({ business, user });
   if (input.due_date < caller.today) {
     throw new AppError("invalid_input", `due_date ${input.due_date} is before today (${caller.today} in this workshop).`);

@@ -1,6 +1,8 @@
+// Role rules live in one table (auth/permissions.ts); it holds rules, not requests, so domains may ask it.
+import { can } from "../auth/permissions.ts";
 import { AppError } from "../errors.ts";
 import type { BusinessService } from "../services.ts";
-import { roleAtLeast, type UserContext } from "../user-context.ts";
+import type { UserContext } from "../user-context.ts";
 import { localDate } from "./local-time.ts";
 
 /** Who is asking, as the business queries need it: the workshop's time zone and "today" there. */
@@ -29,7 +31,7 @@ export async function callerOf({ business, user }: { business: BusinessService; 
     timeZone: row.time_zone,
     today: localDate(business.clock(), row.time_zone),
     employeeId: row.employee_id,
-    seesAll: roleAtLeast(user.role, "boss"),
+    seesAll: can(user, "business:workshop"),
   };
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { bearerAuth, requireRole } from "../auth/middleware.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { listAudit } from "../business/audit.ts";
 import { AuditQuerySchema } from "./audit.schema.ts";
 import { validate } from "./validate.ts";
@@ -8,7 +8,7 @@ import { validate } from "./validate.ts";
 /** `GET /api/audit`: the workshop's executed writes, newest first, paged (boss and admin). */
 export const auditRoutes = new Hono<AppEnv>();
 
-auditRoutes.use(bearerAuth(), requireRole("boss"));
+auditRoutes.use(bearerAuth(), requirePermission("audit:read"));
 
 auditRoutes.get("/", validate("query", AuditQuerySchema), async (c) => {
   const { limit, cursor } = c.req.valid("query");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LEAST_ROLE } from "../auth/permissions.ts";
 import { holdAction, pendingResult } from "../business/actions.ts";
 import { prepareOrder } from "../business/prepare.ts";
 import { dateField, nameField } from "./business-fields.ts";
@@ -20,7 +21,7 @@ export const prepareOrderTool = defineTool({
     due_date: dateField("Due date (交货日期), YYYY-MM-DD, today or later."),
     note: z.string().trim().max(500).optional().describe("Fabric, colours, packing and other requirements (备注)."),
   }),
-  minRole: "boss",
+  minRole: LEAST_ROLE["orders:write"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const business = ctx.services.business;

@@ -514,6 +514,1477 @@ describe("the tool registry", () => {
     `);
   });
 
+  it("pins each tool's output schema", () => {
+    const schemas = Object.fromEntries(
+      TOOLS.map((t) => [t.name, t.outputSchema ? z.toJSONSchema(t.outputSchema, { io: "output" }) : null]),
+    );
+    expect(schemas).toMatchInlineSnapshot(`
+      {
+        "cancel_action": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "candidates": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "id": {
+                          "type": "string",
+                        },
+                        "label": {
+                          "type": "string",
+                        },
+                      },
+                      "required": [
+                        "id",
+                        "label",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "field": {
+                    "type": "string",
+                  },
+                  "message": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "field",
+                  "message",
+                  "candidates",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "additionalProperties": false,
+              "properties": {
+                "code": {
+                  "type": "string",
+                },
+                "message": {
+                  "type": "string",
+                },
+              },
+              "required": [
+                "code",
+                "message",
+              ],
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "kind": {
+              "enum": [
+                "piece_record",
+                "order",
+              ],
+              "type": "string",
+            },
+            "preview": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "label": {
+                    "type": "string",
+                  },
+                  "value": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "label",
+                  "value",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "result": {
+              "additionalProperties": {},
+              "propertyNames": {
+                "type": "string",
+              },
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+          },
+          "required": [
+            "action_id",
+            "kind",
+            "status",
+            "summary",
+            "preview",
+            "ambiguities",
+            "created_at",
+            "expires_at",
+          ],
+          "type": "object",
+        },
+        "confirm_action": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "candidates": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "id": {
+                          "type": "string",
+                        },
+                        "label": {
+                          "type": "string",
+                        },
+                      },
+                      "required": [
+                        "id",
+                        "label",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "field": {
+                    "type": "string",
+                  },
+                  "message": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "field",
+                  "message",
+                  "candidates",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "additionalProperties": false,
+              "properties": {
+                "code": {
+                  "type": "string",
+                },
+                "message": {
+                  "type": "string",
+                },
+              },
+              "required": [
+                "code",
+                "message",
+              ],
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "kind": {
+              "enum": [
+                "piece_record",
+                "order",
+              ],
+              "type": "string",
+            },
+            "preview": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "label": {
+                    "type": "string",
+                  },
+                  "value": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "label",
+                  "value",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "result": {
+              "additionalProperties": {},
+              "propertyNames": {
+                "type": "string",
+              },
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+          },
+          "required": [
+            "action_id",
+            "kind",
+            "status",
+            "summary",
+            "preview",
+            "ambiguities",
+            "created_at",
+            "expires_at",
+          ],
+          "type": "object",
+        },
+        "initiate_session": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "current_step": {
+              "description": "A short name for the current step.",
+              "type": "string",
+            },
+            "is_complete": {
+              "description": "True when the consultation has ended; no further navigation is possible.",
+              "type": "boolean",
+            },
+            "options": {
+              "description": "What the user can choose next. Show every description; send the chosen id.",
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "description": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "description",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "response": {
+              "description": "Say this to the user, as written.",
+              "type": "string",
+            },
+            "session_id": {
+              "description": "Pass this to navigate_session to continue.",
+              "type": "string",
+            },
+          },
+          "required": [
+            "session_id",
+            "response",
+            "current_step",
+            "options",
+            "is_complete",
+          ],
+          "type": "object",
+        },
+        "knowledge_search": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "results": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "content": {
+                    "type": "string",
+                  },
+                  "heading_path": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "knowledge_base_id": {
+                    "type": "string",
+                  },
+                  "knowledge_filename": {
+                    "type": "string",
+                  },
+                  "knowledge_id": {
+                    "type": "string",
+                  },
+                  "knowledge_title": {
+                    "type": "string",
+                  },
+                  "match_type": {
+                    "enum": [
+                      "hybrid",
+                      "vector",
+                      "keyword",
+                    ],
+                    "type": "string",
+                  },
+                  "position": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "score": {
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "id",
+                  "content",
+                  "score",
+                  "knowledge_id",
+                  "knowledge_title",
+                  "knowledge_filename",
+                  "match_type",
+                  "knowledge_base_id",
+                  "heading_path",
+                  "position",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "total_count": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "results",
+            "total_count",
+          ],
+          "type": "object",
+        },
+        "list_knowledge_bases": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "knowledge_bases": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "description": {
+                    "type": "string",
+                  },
+                  "document_count": {
+                    "description": "Documents ready to search.",
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "id": {
+                    "description": "Pass this id in kb_ids / knowledge_base_ids to search only this base.",
+                    "type": "string",
+                  },
+                  "name": {
+                    "type": "string",
+                  },
+                  "type": {
+                    "enum": [
+                      "document",
+                      "faq",
+                    ],
+                    "type": "string",
+                  },
+                  "updated_at": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "name",
+                  "description",
+                  "type",
+                  "document_count",
+                  "updated_at",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "total_count": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "knowledge_bases",
+            "total_count",
+          ],
+          "type": "object",
+        },
+        "navigate_session": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "current_step": {
+              "description": "A short name for the current step.",
+              "type": "string",
+            },
+            "is_complete": {
+              "description": "True when the consultation has ended; no further navigation is possible.",
+              "type": "boolean",
+            },
+            "options": {
+              "description": "What the user can choose next. Show every description; send the chosen id.",
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "description": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "description",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "response": {
+              "description": "Say this to the user, as written.",
+              "type": "string",
+            },
+            "session_id": {
+              "description": "Pass this to navigate_session to continue.",
+              "type": "string",
+            },
+          },
+          "required": [
+            "session_id",
+            "response",
+            "current_step",
+            "options",
+            "is_complete",
+          ],
+          "type": "object",
+        },
+        "prepare_order": null,
+        "prepare_piece_record": null,
+        "query_employees": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "employees": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "employee_no": {
+                    "type": "string",
+                  },
+                  "has_login": {
+                    "type": "boolean",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "left_on": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
+                  },
+                  "name": {
+                    "type": "string",
+                  },
+                  "phone": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
+                  },
+                  "status": {
+                    "enum": [
+                      "active",
+                      "left",
+                    ],
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "name",
+                  "employee_no",
+                  "status",
+                  "left_on",
+                  "has_login",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "total": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "employees",
+            "total",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_orders": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "orders": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "customer": {
+                    "type": "string",
+                  },
+                  "due_date": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "note": {
+                    "type": "string",
+                  },
+                  "order_no": {
+                    "type": "string",
+                  },
+                  "progress": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "percent": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "processes": {
+                        "items": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "name": {
+                              "type": "string",
+                            },
+                            "pieces": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "process_id": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "process_id",
+                            "name",
+                            "pieces",
+                          ],
+                          "type": "object",
+                        },
+                        "type": "array",
+                      },
+                    },
+                    "required": [
+                      "processes",
+                      "percent",
+                    ],
+                    "type": "object",
+                  },
+                  "quantity": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "status": {
+                    "enum": [
+                      "pending",
+                      "in_production",
+                      "completed",
+                      "cancelled",
+                    ],
+                    "type": "string",
+                  },
+                  "status_label": {
+                    "type": "string",
+                  },
+                  "style": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "code": {
+                        "type": "string",
+                      },
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "code",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                },
+                "required": [
+                  "id",
+                  "order_no",
+                  "customer",
+                  "style",
+                  "quantity",
+                  "due_date",
+                  "status",
+                  "status_label",
+                  "note",
+                  "progress",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "totals": {
+              "additionalProperties": false,
+              "properties": {
+                "orders": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+                "quantity": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+              },
+              "required": [
+                "orders",
+                "quantity",
+              ],
+              "type": "object",
+            },
+          },
+          "required": [
+            "orders",
+            "totals",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_payroll": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "month": {
+              "type": "string",
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "payslips": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "adjustments": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "amount": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "cents": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "yuan": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "cents",
+                            "yuan",
+                          ],
+                          "type": "object",
+                        },
+                        "kind": {
+                          "enum": [
+                            "allowance",
+                            "deduction",
+                          ],
+                          "type": "string",
+                        },
+                        "kind_label": {
+                          "type": "string",
+                        },
+                        "reason": {
+                          "type": "string",
+                        },
+                      },
+                      "required": [
+                        "kind",
+                        "kind_label",
+                        "amount",
+                        "reason",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "allowances": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "deductions": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "employee": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "employee_no": {
+                        "type": "string",
+                      },
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "name",
+                      "employee_no",
+                    ],
+                    "type": "object",
+                  },
+                  "lines": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "amount": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "cents": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "yuan": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "cents",
+                            "yuan",
+                          ],
+                          "type": "object",
+                        },
+                        "pieces": {
+                          "maximum": 9007199254740991,
+                          "minimum": -9007199254740991,
+                          "type": "integer",
+                        },
+                        "process": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                            },
+                            "name": {
+                              "type": "string",
+                            },
+                            "style_code": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "id",
+                            "name",
+                            "style_code",
+                          ],
+                          "type": "object",
+                        },
+                        "unit_price": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "cents": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "yuan": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "cents",
+                            "yuan",
+                          ],
+                          "type": "object",
+                        },
+                      },
+                      "required": [
+                        "process",
+                        "unit_price",
+                        "pieces",
+                        "amount",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "net_pay": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "piece_wage": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "pieces": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                },
+                "required": [
+                  "employee",
+                  "pieces",
+                  "piece_wage",
+                  "allowances",
+                  "deductions",
+                  "net_pay",
+                  "lines",
+                  "adjustments",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "scope": {
+              "enum": [
+                "workshop",
+                "own",
+              ],
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "totals": {
+              "additionalProperties": false,
+              "properties": {
+                "allowances": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "deductions": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "employees": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+                "net_pay": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "piece_wage": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "pieces": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+              },
+              "required": [
+                "employees",
+                "pieces",
+                "piece_wage",
+                "allowances",
+                "deductions",
+                "net_pay",
+              ],
+              "type": "object",
+            },
+          },
+          "required": [
+            "month",
+            "payslips",
+            "totals",
+            "scope",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_piece_records": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "groups": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "amount": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "key": {
+                    "type": "string",
+                  },
+                  "label": {
+                    "type": "string",
+                  },
+                  "pieces": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "records": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                },
+                "required": [
+                  "records",
+                  "pieces",
+                  "amount",
+                  "key",
+                  "label",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "range": {
+              "anyOf": [
+                {
+                  "additionalProperties": false,
+                  "properties": {
+                    "from": {
+                      "type": "string",
+                    },
+                    "to": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "from",
+                    "to",
+                  ],
+                  "type": "object",
+                },
+                {
+                  "type": "null",
+                },
+              ],
+            },
+            "records": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "amount": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "employee": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "entered_by": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "order": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                      },
+                      "order_no": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "order_no",
+                    ],
+                    "type": "object",
+                  },
+                  "process": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "quantity": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "style": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "code": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "code",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "unit_price": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "work_date": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "work_date",
+                  "employee",
+                  "process",
+                  "style",
+                  "order",
+                  "quantity",
+                  "unit_price",
+                  "amount",
+                  "entered_by",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "scope": {
+              "enum": [
+                "workshop",
+                "own",
+              ],
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "totals": {
+              "additionalProperties": false,
+              "properties": {
+                "amount": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "pieces": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+                "records": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+              },
+              "required": [
+                "records",
+                "pieces",
+                "amount",
+              ],
+              "type": "object",
+            },
+          },
+          "required": [
+            "records",
+            "totals",
+            "range",
+            "scope",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_processes": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "processes": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "active": {
+                    "type": "boolean",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "name": {
+                    "type": "string",
+                  },
+                  "style": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "code": {
+                        "type": "string",
+                      },
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "code",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "unit_price_cents": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "unit_price_yuan": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "name",
+                  "style",
+                  "unit_price_cents",
+                  "unit_price_yuan",
+                  "active",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "total": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "processes",
+            "total",
+            "next_cursor",
+          ],
+          "type": "object",
+        },
+      }
+    `);
+  });
+
   it("offers staff the same read tools as a boss", async () => {
     const names = async (user: UserContext) =>
       (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).map((t) => t.name);
