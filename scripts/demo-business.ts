@@ -229,8 +229,10 @@ export function demoBusinessStatements(now: Date = new Date()): string[] {
     for (const month of demoMonths(today)) {
       for (let day = 1; day <= 31; day++) {
         const date = `${month}-${String(day).padStart(2, "0")}`;
-        if (date.slice(0, 7) !== month || date > today || shiftDays(date, 0).slice(0, 7) !== month) continue;
-        if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) continue;
+        // shiftDays normalises an impossible day (02-30) into the next month, which is skipped.
+        if (date > today || shiftDays(date, 0) !== date) continue;
+        // Sundays off, except a month's first day, so "this month" has records from its first day.
+        if (day !== 1 && new Date(`${date}T00:00:00Z`).getUTCDay() === 0) continue;
         for (const e of w.employees) {
           if (e.leftMonthsAgo !== undefined && date >= `${shiftMonths(today.slice(0, 7), -e.leftMonthsAgo)}-15`) continue;
           const h = hash(`${e.id}:${date}`);

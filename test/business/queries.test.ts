@@ -272,4 +272,52 @@ describe("query_orders, query_processes, query_employees", () => {
     const other = await ok<{ employees: { name: string }[] }>(OTHER_BOSS, "query_employees", {});
     expect(other.employees.map((e) => e.name).sort()).toEqual(["周梅", "张三"].sort());
   });
+
+  it("pages processes and employees with a cursor, and refuses another workshop's style", async () => {
+    const first = await ok<{ processes: { id: string }[]; total: number; next_cursor: string | null }>(BOSS, "query_processes", {
+      limit: 5,
+    });
+    const rest = await ok<{ processes: { id: string }[]; next_cursor: string | null }>(BOSS, "query_processes", {
+      limit: 100,
+      cursor: first.next_cursor,
+    });
+    const ids = [...first.processes, ...rest.processes].map((p) => p.id);
+    expect(ids.length).toBe(first.total);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(rest.next_cursor).toBeNull();
+
+    const people = await ok<{ employees: { id: string }[]; total: number; next_cursor: string | null }>(BOSS, "query_employees", {
+      limit: 3,
+    });
+    const more = await ok<{ employees: { id: string }[] }>(BOSS, "query_employees", { limit: 100, cursor: people.next_cursor });
+    expect(people.employees.length + more.employees.length).toBe(people.total);
+    expect((await fails(OTHER_BOSS, "query_processes", { style: "A01" })).code).toBe("unknown_name");
+  });
+});
+
+describe("the workshop's time zone at a month boundary", () => {
+  // 2026-04-30T16:30Z is already 2026-05-01 00:30 in Shanghai.
+  const now = new Date("2026-04-30T16:30:00Z");
+
+  it("makes payroll default to the workshop's month", async () => {
+    const payroll = await ok<{ month: string; today: string }>(OTHER_BOSS, "query_payroll", {}, now);
+    expect(payroll).toMatchObject({ month: "2026-05", today: "2026-05-01" });
+  });
+
+  it("dates a piece record on the workshop's today and refuses its tomorrow", async () => {
+    const action = await ok<{ preview: { label: string; value: string }[] }>(
+      OTHER_BOSS,
+      "prepare_piece_record",
+      { employee: "周梅", process: "锁边", quantity: 5 },
+      now,
+    );
+    expect(action.preview.find((f) => f.label === "日期")?.value).toBe("2026-05-01");
+    const tomorrow = await fails(
+      OTHER_BOSS,
+      "prepare_piece_record",
+      { employee: "周梅", process: "锁边", quantity: 5, work_date: "2026-05-02" },
+      now,
+    );
+    expect(tomorrow.code).toBe("invalid_input");
+  });
 });
