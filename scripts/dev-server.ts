@@ -12,6 +12,8 @@ export interface DevServer {
   stateDir: string;
   /** Everything the server printed, for tests that check what reaches the logs. */
   logFile: string;
+  /** Everything the server printed until it was ready (stdout and stderr). */
+  startOutput: string;
   stop(): Promise<void>;
 }
 
@@ -27,17 +29,27 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once the server has printed its ready banner, i.e. after knowledge has loaded. */
-export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevServer> {
+/**
+ * Resolves once the server has printed its ready banner, i.e. after knowledge has loaded. Given a
+ * `stateDir`, it starts on that existing state and leaves it in place when stopped (a restart);
+ * otherwise it makes a fresh folder and removes it on `stop()`.
+ */
+export async function startDevServer({
+  timeoutMs = 170_000,
+  stateDir: givenStateDir,
+}: {
+  timeoutMs?: number;
+  stateDir?: string;
+} = {}): Promise<DevServer> {
   const port = await freePort();
-  const stateDir = mkdtempSync(join(tmpdir(), "weft-dev-"));
+  const stateDir = givenStateDir ?? mkdtempSync(join(tmpdir(), "weft-dev-"));
   const child: ChildProcess = spawn("npm", ["run", "dev"], {
     env: { ...process.env, PORT: String(port), WEFT_STATE_DIR: stateDir },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
   const logFile = join(stateDir, "dev-server.log");
-  // Output can still arrive after the process exits; once the folder is gone, it is dropped.
+  // Output can still arrive after the process exits; once stop() has run, it is dropped.
   let removed = false;
   const record = (chunk: Buffer) => {
     if (!removed) appendFileSync(logFile, chunk);
@@ -54,7 +66,7 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
       await new Promise((resolve) => child.once("exit", resolve));
     }
     removed = true;
-    rmSync(stateDir, { recursive: true, force: true });
+    if (!givenStateDir) rmSync(stateDir, { recursive: true, force: true });
   };
   let output = "";
   try {
@@ -78,5 +90,5 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, startOutput: output, stop };
 }
