@@ -1,4 +1,6 @@
+import { holdAction, pendingResult } from "../business/actions.ts";
 import { log } from "../log.ts";
+import type { ToolContext, ToolOutput } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
 import { callExternalTool } from "./call-tool.ts";
 import type { ExternalTool, ExternalToolProvider } from "./external-tools.ts";
@@ -51,6 +53,36 @@ async function toolsOf(service: FederationService, server: ServerRecord): Promis
   }
 }
 
+const MAX_PREVIEW_VALUE = 200;
+
+async function holdCall(
+  ctx: ToolContext,
+  server: ServerRecord,
+  tool: CachedTool,
+  input: Record<string, unknown>,
+): Promise<ToolOutput> {
+  const preview = [
+    { label: "外部服务", value: server.name },
+    { label: "工具", value: tool.title ?? tool.name },
+    ...Object.entries(input).map(([label, value]) => ({
+      label,
+      value: (typeof value === "string" ? value : JSON.stringify(value)).slice(0, MAX_PREVIEW_VALUE),
+    })),
+  ];
+  const view = await holdAction({
+    business: ctx.services.business,
+    user: ctx.user,
+    prepared: {
+      kind: "external_call",
+      write: { kind: "external_call", serverId: server.id, toolName: tool.name, arguments: input },
+      summary: `调用外部工具：${server.name} 的 ${tool.title ?? tool.name}${tool.annotations.destructiveHint === false ? "" : "（可能修改或删除数据）"}`,
+      preview,
+      ambiguities: [],
+    },
+  });
+  return { kind: "pending_action", action: pendingResult(view) };
+}
+
 function asExternalTool(service: FederationService, server: ServerRecord, tool: CachedTool): ExternalTool {
   return {
     server: server.name,
@@ -59,6 +91,11 @@ function asExternalTool(service: FederationService, server: ServerRecord, tool: 
     description: tool.description,
     inputSchema: tool.inputSchema,
     annotations: tool.annotations,
-    call: (_ctx, input) => callExternalTool(service, server, tool.name, input),
+    // A tool the server does not declare read-only may change things: the user confirms it first,
+    // through the same pending action and confirm card as Weft's own writes.
+    call: (ctx, input) =>
+      tool.annotations.readOnlyHint === true
+        ? callExternalTool(service, server, tool.name, input)
+        : holdCall(ctx, server, tool, input),
   };
 }

@@ -10,6 +10,8 @@ export const CHANGING = "https://changing.example.com/mcp";
 
 /** Requests the fake servers received, for assertions on what Weft sent. */
 export const received: Request[] = [];
+/** The names of the tools called on the fake server, in order (plain strings: readable from any context). */
+export const calledTools: string[] = [];
 
 const TREE_SCHEMA = {
   type: "object",
@@ -83,6 +85,8 @@ async function answer(request: Request): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const body = request.method === "POST" ? await request.clone().json() : undefined;
+  const call = body as { method?: string; params?: { name?: string } } | undefined;
+  if (call?.method === "tools/call" && call.params?.name) calledTools.push(call.params.name);
   const response = await transport.handleRequest(request, { parsedBody: body });
   if (body && typeof body === "object" && (body as { method?: string }).method === "tools/list") {
     // A tool whose schema has $defs and a cycle, as raw JSON Schema (McpServer only registers zod).

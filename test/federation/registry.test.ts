@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, mcpClient } from "../helpers.ts";
-import { CHANGING, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
+import { CHANGING, calledTools, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
 
 const SECRET = "sk-live-very-secret-token-123";
 
@@ -12,6 +12,7 @@ beforeAll(() => {
 });
 afterEach(() => {
   received.length = 0;
+  calledTools.length = 0;
 });
 
 async function register(body: Record<string, unknown>, key = "dev-boss-key") {
@@ -305,6 +306,37 @@ describe("external tools in the faces", () => {
     expect((await second.listTools()).tools.map((t) => t.name)).toContain("mcp_cached_echo");
     await second.close();
     expect(received.length).toBe(listsBefore);
+  });
+
+  it("asks the user before running a tool the server does not declare read-only, and runs it once on confirm", async () => {
+    await register({ name: "writer", url: UPSTREAM, expose_on_mcp: true });
+    const client = await mcpClient("dev-boss-key");
+    const held = await client.callTool({ name: "mcp_writer_add_note", arguments: { text: "布料到货" } });
+    await client.close();
+    const action = held.structuredContent as { action_id: string; summary: string; preview: { label: string; value: string }[] };
+    expect(action.summary).toContain("writer");
+    expect(action.preview).toContainEqual({ label: "text", value: "布料到货" });
+    const addNoteCalls = () => calledTools.filter((name) => name === "add_note").length;
+    expect(addNoteCalls()).toBe(0);
+
+    const confirmed = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: "dev-boss-key" });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body).toMatchObject({
+      status: "confirmed",
+      kind: "external_call",
+      result: { tool: "add_note", result: { saved: "布料到货" } },
+    });
+    const again = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: "dev-boss-key" });
+    expect(again.body.status).toBe("confirmed");
+    expect(addNoteCalls()).toBe(1);
+    const audit = await env.DB.prepare("SELECT kind, entity_id FROM business_audit WHERE action_id = ?")
+      .bind(action.action_id)
+      .all();
+    expect(audit.results).toEqual([{ kind: "external_call", entity_id: expect.stringMatching(/\/add_note$/) }]);
+    // Someone else in the workshop cannot confirm it.
+    expect(
+      (await call(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: "dev-admin-key" })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it("leaves a down server's tools out of /mcp instead of failing it", async () => {
