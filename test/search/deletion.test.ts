@@ -152,3 +152,17 @@ describe("seeding again", () => {
     expect((await search.json<{ results: unknown[] }>()).results.length).toBeGreaterThan(0);
   });
 });
+
+describe("local state left behind by older versions", () => {
+  it("indexes a new document even when the keyword index holds a row for the next chunk rowid", async () => {
+    const kb = await newKb("旧状态");
+    await upload(kb, "first.md", GUIDE);
+    const table = await keywordTable("t-jinxiu");
+    const next = await env.DB.prepare("SELECT MAX(rowid) + 1 AS r FROM chunks").first<{ r: number }>();
+    await env.DB.prepare(`INSERT INTO ${table} (rowid, terms) VALUES (?1, 'orphan')`).bind(next?.r).run();
+    const doc = await upload(kb, "second.md", GUIDE.replace("裁剪", "整烫"));
+    const rows = await env.DB.prepare(`SELECT terms FROM ${table} WHERE rowid = ?1`).bind(next?.r).first<{ terms: string }>();
+    expect(rows?.terms).not.toBe("orphan");
+    expect(doc.chunk_count).toBeGreaterThan(0);
+  });
+});
