@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { bearerAuth, requireRole } from "../auth/middleware.ts";
+import { apiKeyCache } from "../auth/key-cache.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { badRequest } from "../errors.ts";
 import { deleteTenant } from "../tenants.ts";
 import { validate } from "./validate.ts";
@@ -12,7 +13,7 @@ import { DeleteWorkshopSchema } from "./workshop.schema.ts";
  */
 export const workshopRoutes = new Hono<AppEnv>();
 
-workshopRoutes.use(bearerAuth(), requireRole("admin"));
+workshopRoutes.use(bearerAuth(), requirePermission("workshop:delete"));
 
 workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) => {
   const tenantId = c.var.user.tenantId;
@@ -20,5 +21,7 @@ workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) =>
     throw badRequest(`To delete your workshop and everything in it, repeat its id: ?confirm=${tenantId}.`);
   }
   const deleted = await deleteTenant({ db: c.env.DB, backends: c.var.services.search.backends, tenantId });
+  // Other isolates stop accepting its keys within the cache's bound (KEY_CACHE_TTL_MS).
+  apiKeyCache.forgetTenant(tenantId);
   return c.json({ id: tenantId, deleted: true, ...deleted });
 });

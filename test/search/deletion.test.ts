@@ -101,6 +101,13 @@ describe("deleting removes keyword rows and vectors too", () => {
 
   it("lets a workshop's admin delete the workshop: its rows, keyword rows, vectors and keys, and nothing of others", async () => {
     const keys = await newWorkshop("t-closing");
+    const tree = JSON.stringify({ id: "closing-tree", title: "T", root: "a", nodes: { a: { response: "A" } } });
+    const put = await call("/api/consult/trees", {
+      method: "PUT",
+      key: keys.admin,
+      body: JSON.stringify({ file_name: "closing-tree.json", content: tree }),
+    });
+    expect(put.status).toBe(200);
     const kb = await newKb("要关闭的知识库", keys.boss);
     const doc = await upload(kb, "a.md", GUIDE, keys.boss);
     const ids = await chunkIdsOf(doc.id);
@@ -116,7 +123,7 @@ describe("deleting removes keyword rows and vectors too", () => {
     expect(await res.json()).toEqual({ id: "t-closing", deleted: true, knowledge_bases: 1, documents: 1, chunks: ids.length });
 
     expect(await indexed("t-closing", ids)).toEqual({ keywordRows: 0, vectors: 0 });
-    for (const table of ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks"]) {
+    for (const table of ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks", "consult_trees"]) {
       const column = table === "tenants" ? "id" : "tenant_id";
       const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = 't-closing'`).first<{ n: number }>();
       expect(row?.n, table).toBe(0);
