@@ -1,4 +1,5 @@
 import { hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
+import { demoBusinessStatements } from "./demo-business.ts";
 import { sqlQuote as quote } from "./sql.ts";
 
 /**
@@ -39,5 +40,6 @@ export async function demoSeedStatements(): Promise<string[]> {
       `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,
     );
   }
+  statements.push(...demoBusinessStatements());
   return statements;
 }

@@ -5,7 +5,9 @@ import { configFor } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
+import { actionRoutes } from "./routes/actions.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
@@ -48,6 +50,8 @@ app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
 app.route("/api/workshop", workshopRoutes);
+app.route("/api/actions", actionRoutes);
+app.route("/api/audit", auditRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(
