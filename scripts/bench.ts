@@ -1,6 +1,7 @@
 // npm run bench: starts `npm run dev` on a free port and prints latency and throughput figures,
 // each beside a baseline measured in the same run against the same server.
 
+import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
@@ -11,6 +12,7 @@ try {
   const only = process.argv[2];
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
+  if (!only || only === "chat") await benchChat(server.baseUrl);
 } finally {
   await server.stop();
 }

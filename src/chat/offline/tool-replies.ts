@@ -1,0 +1,108 @@
+import type { Passage } from "../passages.ts";
+import { extractiveAnswer } from "./answers.ts";
+
+const MAX_ITEMS = 10;
+// Fields that identify rows for programs, not for people.
+const HIDDEN = /(^|_)(id|ids|tenant_id|action_id|user_id)$/;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isRecord(value: unknown): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function scalar(value: Json): string | null {
+  if (value === null || typeof value === "object") return null;
+  return String(value);
+}
+
+function row(item: Json): string {
+  if (!isRecord(item)) return `- ${scalar(item) ?? JSON.stringify(item)}`;
+  const fields = Object.entries(item)
+    .filter(([key, value]) => !HIDDEN.test(key) && scalar(value) !== null && scalar(value) !== "")
+    .map(([key, value]) => `${key}: ${scalar(value)}`);
+  return `- ${fields.join("，")}`;
+}
+
+function pendingReply(output: Record<string, Json>, chinese: boolean): string {
+  const summary = scalar(output.summary ?? null) ?? "";
+  const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
+  const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
+  if (chinese) {
+    const next = open.length
+      ? `还有需要确定的地方：\n${questions.join("\n")}\n请补充后再说一次。`
+      : "请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
+    return `已准备好：${summary}\n\n${next}`;
+  }
+  const next = open.length
+    ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
+    : "Use Confirm or Cancel on the card below. Nothing is written until you confirm.";
+  return `Prepared: ${summary}\n\n${next}`;
+}
+
+function consultationReply(output: Record<string, Json>, chinese: boolean): string {
+  const options = Array.isArray(output.options) ? output.options.filter(isRecord) : [];
+  const list = options.map((o, i) => `${i + 1}. ${scalar(o.description ?? null)}`);
+  const response = scalar(output.response ?? null) ?? "";
+  if (output.is_complete === true || list.length === 0) return response;
+  return `${response}\n\n${list.join("\n")}\n\n${chinese ? "请选择一项。" : "Choose one."}`;
+}
+
+function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
+  const results = Array.isArray(output.results) ? output.results.filter(isRecord) : [];
+  const passages: Passage[] = results.map((r) => ({
+    title: scalar(r.knowledge_title ?? null) ?? "",
+    heading: scalar(r.heading_path ?? null) ?? "",
+    content: scalar(r.content ?? null) ?? "",
+  }));
+  return (
+    extractiveAnswer(question, passages) ?? (chinese ? "知识库里没有找到相关内容。" : "Nothing in the knowledge bases matches.")
+  );
+}
+
+function listReply(output: Record<string, Json>, chinese: boolean): string {
+  const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
+  const totals = Object.entries(output)
+    .filter(([key, value]) => !HIDDEN.test(key) && scalar(value) !== null)
+    .map(([key, value]) => `${key}: ${scalar(value)}`);
+  const parts: string[] = [];
+  for (const [key, items] of lists) {
+    if (items.length === 0) continue;
+    const shown = items.slice(0, MAX_ITEMS).map(row);
+    const more = items.length > MAX_ITEMS ? [chinese ? `……共 ${items.length} 条` : `… ${items.length} in all`] : [];
+    parts.push(`${key}（${items.length}）：\n${[...shown, ...more].join("\n")}`);
+  }
+  if (parts.length === 0 && lists.length > 0) {
+    return chinese ? "没有找到符合条件的记录。" : "No matching records.";
+  }
+  return [...parts, ...(totals.length ? [totals.join("\n")] : [])].join("\n\n") || JSON.stringify(output);
+}
+
+/**
+ * How the offline model puts a tool's result into words: a prepared write points at its confirm
+ * card, a consultation step lists its options, a search answers extractively, a list shows its
+ * rows, and an error says what went wrong.
+ */
+export function toolReply({
+  toolName,
+  output,
+  isError,
+  question,
+  chinese,
+}: {
+  toolName: string;
+  output: unknown;
+  isError: boolean;
+  question: string;
+  chinese: boolean;
+}): string {
+  if (isError) {
+    const message = typeof output === "string" ? output : JSON.stringify(output);
+    return chinese ? `没能完成（${toolName}）：${message}` : `That did not work (${toolName}): ${message}`;
+  }
+  if (!isRecord(output)) return String(output);
+  if (output.status === "pending_confirmation") return pendingReply(output, chinese);
+  if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
+  if (toolName === "knowledge_search") return searchReply(question, output, chinese);
+  return listReply(output, chinese);
+}
