@@ -43,7 +43,22 @@ export async function countSignInAttempt({
   return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) } : { allowed: true };
 }
 
-/** Forgets a username's attempts after it signed in, so its owner is not locked out by their own typos. */
-export async function clearSignInAttempts({ db, key }: { db: D1Database; key: string }): Promise<void> {
-  await db.prepare(`DELETE FROM sign_in_attempts WHERE subject = ?1`).bind(key).run();
+/**
+ * After a successful sign-in: forgets the username's attempts, so its owner is not locked out by
+ * their own typos, and gives back the address's slot, so only failures count against an address
+ * (people behind one office router sign in all day).
+ */
+export async function settleSuccessfulSignIn({
+  db,
+  userKey,
+  addressKey,
+}: {
+  db: D1Database;
+  userKey: string;
+  addressKey: string;
+}): Promise<void> {
+  await db.batch([
+    db.prepare(`DELETE FROM sign_in_attempts WHERE subject = ?1`).bind(userKey),
+    db.prepare(`UPDATE sign_in_attempts SET attempts = attempts - 1 WHERE subject = ?1 AND attempts > 0`).bind(addressKey),
+  ]);
 }

@@ -5,7 +5,7 @@ import { bearerAuth } from "../auth/middleware.ts";
 import { originAllowed } from "../auth/origin.ts";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.ts";
 import { clearSessionCookie, sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
-import { clearSignInAttempts, countSignInAttempt, SIGN_IN_LIMITS } from "../auth/sign-in-limiter.ts";
+import { countSignInAttempt, SIGN_IN_LIMITS, settleSuccessfulSignIn } from "../auth/sign-in-limiter.ts";
 import { createWebSession, endWebSession, findUserByUsername, findWebUser } from "../auth/web-sessions.ts";
 import { AppError, forbidden, unauthorized } from "../errors.ts";
 import { LoginSchema } from "./auth.schema.ts";
@@ -37,12 +37,12 @@ authRoutes.use(async function checkBrowserOrigin(c, next) {
 authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
   const userKey = `user:${username.toLowerCase()}`;
-  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
+  const addressKey = `addr:${c.req.header("CF-Connecting-IP") ?? "unknown"}`;
   const verdict = await countSignInAttempt({
     db: c.env.DB,
     subjects: [
       { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
-      { key: `addr:${address}`, limit: SIGN_IN_LIMITS.perAddress },
+      { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
     ],
   });
   if (!verdict.allowed) {
@@ -61,7 +61,7 @@ authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   if (!found?.password_hash || !ok) throw unauthorized(BAD_CREDENTIALS);
   const { password_hash: _, ...user } = found;
   const token = await createWebSession({ db: c.env.DB, user });
-  await clearSignInAttempts({ db: c.env.DB, key: userKey });
+  await settleSuccessfulSignIn({ db: c.env.DB, userKey, addressKey });
   setSessionCookie(c, token);
   return c.json({ user });
 });
