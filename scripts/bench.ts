@@ -3,6 +3,7 @@
 
 import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
+import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
 
@@ -10,6 +11,7 @@ const server = await startDevServer();
 try {
   console.log(`Benchmarking ${server.baseUrl} (Node ${process.version}, ${new Date().toISOString()})`);
   const only = process.argv[2];
+  if (!only || only === "mcp") await benchMcp(server.baseUrl);
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
   if (!only || only === "chat") await benchChat(server.baseUrl);
