@@ -179,12 +179,20 @@ describe("the offline LanguageModelV4", () => {
               type: "tool-result",
               toolCallId: "c1",
               toolName: "query_employees",
-              output: { type: "json", value: { employees: [{ id: "e1", name: "李娟", employee_no: "A01" }] } },
+              output: {
+                type: "json",
+                value: {
+                  employees: [{ id: "e1", name: "李娟", employee_no: "A01", net_pay: { cents: 120000, yuan: "1200.00" } }],
+                  next_cursor: null,
+                },
+              },
             },
           ],
         },
       ],
     });
-    expect(result.content).toEqual([{ type: "text", text: expect.stringContaining("name: 李娟，employee_no: A01") }]);
+    expect(result.content).toEqual([
+      { type: "text", text: expect.stringContaining("员工（1）：\n- 名称: 李娟，工号: A01，实发: ¥1200.00") },
+    ]);
   });
 });

@@ -2,8 +2,44 @@ import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
 
 const MAX_ITEMS = 10;
-// Fields that identify rows for programs, not for people.
-const HIDDEN = /(^|_)(id|ids|tenant_id|action_id|user_id)$/;
+// Fields for programs, not for people: ids, paging, and the clock the tools report.
+const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login)$/;
+
+// What the business tools' fields are called in Chinese replies.
+const LABELS = new Map([
+  ["order_no", "订单号"],
+  ["order", "订单"],
+  ["customer", "客户"],
+  ["style", "款式"],
+  ["quantity", "数量"],
+  ["due_date", "交期"],
+  ["status", "状态"],
+  ["status_label", "状态"],
+  ["note", "备注"],
+  ["progress", "进度"],
+  ["percent", "完成%"],
+  ["name", "名称"],
+  ["employee", "员工"],
+  ["employee_no", "工号"],
+  ["phone", "电话"],
+  ["process", "工序"],
+  ["unit_price", "单价"],
+  ["unit_price_yuan", "单价(元)"],
+  ["amount", "金额"],
+  ["work_date", "日期"],
+  ["entered_by", "录入人"],
+  ["pieces", "件数"],
+  ["records", "条数"],
+  ["piece_wage", "计件工资"],
+  ["allowances", "补贴"],
+  ["deductions", "扣款"],
+  ["net_pay", "实发"],
+  ["month", "月份"],
+  ["total", "合计"],
+  ["totals", "合计"],
+  ["active", "启用"],
+  ["left_on", "离职日期"],
+]);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -12,16 +48,43 @@ function isRecord(value: unknown): value is Record<string, Json> {
 }
 
 function scalar(value: Json): string | null {
-  if (value === null || typeof value === "object") return null;
-  return String(value);
+  if (value === null || Array.isArray(value)) return null;
+  if (typeof value !== "object") return String(value);
+  // Money as the tools give it ({ cents, yuan }), and date ranges.
+  if (typeof value.yuan === "string") return `¥${value.yuan}`;
+  if (typeof value.from === "string" && typeof value.to === "string") return `${value.from}~${value.to}`;
+  if (typeof value.name === "string") return value.name;
+  return null;
 }
 
-function row(item: Json): string {
+const LIST_LABELS = new Map([
+  ["orders", "订单"],
+  ["records", "计件记录"],
+  ["payslips", "工资单"],
+  ["processes", "工序"],
+  ["employees", "员工"],
+  ["groups", "分组小计"],
+  ["knowledge_bases", "知识库"],
+]);
+
+function label(key: string, chinese: boolean): string {
+  return chinese ? (LABELS.get(key) ?? key) : key;
+}
+
+function fields(item: Record<string, Json>, chinese: boolean): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(item)) {
+    if (HIDDEN.test(key)) continue;
+    const shown = scalar(value);
+    if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
+    else if (isRecord(value)) out.push(`${label(key, chinese)}: ${fields(value, chinese).join("，")}`);
+  }
+  return out;
+}
+
+function row(item: Json, chinese: boolean): string {
   if (!isRecord(item)) return `- ${scalar(item) ?? JSON.stringify(item)}`;
-  const fields = Object.entries(item)
-    .filter(([key, value]) => !HIDDEN.test(key) && scalar(value) !== null && scalar(value) !== "")
-    .map(([key, value]) => `${key}: ${scalar(value)}`);
-  return `- ${fields.join("，")}`;
+  return `- ${fields(item, chinese).join("，")}`;
 }
 
 function pendingReply(output: Record<string, Json>, chinese: boolean): string {
@@ -62,15 +125,13 @@ function searchReply(question: string, output: Record<string, Json>, chinese: bo
 
 function listReply(output: Record<string, Json>, chinese: boolean): string {
   const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
-  const totals = Object.entries(output)
-    .filter(([key, value]) => !HIDDEN.test(key) && scalar(value) !== null)
-    .map(([key, value]) => `${key}: ${scalar(value)}`);
+  const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
   const parts: string[] = [];
   for (const [key, items] of lists) {
     if (items.length === 0) continue;
-    const shown = items.slice(0, MAX_ITEMS).map(row);
+    const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
     const more = items.length > MAX_ITEMS ? [chinese ? `……共 ${items.length} 条` : `… ${items.length} in all`] : [];
-    parts.push(`${key}（${items.length}）：\n${[...shown, ...more].join("\n")}`);
+    parts.push(`${chinese ? (LIST_LABELS.get(key) ?? key) : key}（${items.length}）：\n${[...shown, ...more].join("\n")}`);
   }
   if (parts.length === 0 && lists.length > 0) {
     return chinese ? "没有找到符合条件的记录。" : "No matching records.";
