@@ -109,11 +109,11 @@ describe("web sign-in", () => {
 
   it("counts only failures against an address: people behind one router sign in all day", async () => {
     const address = "198.51.100.7";
-    for (let i = 0; i < 25; i++) expect((await login("staff", "staff123", address)).status).toBe(200);
+    for (let i = 0; i < 21; i++) expect((await login("staff", "staff123", address)).status).toBe(200);
     for (let i = 0; i < 19; i++) expect((await login(`router-${i}`, "x", address)).status).toBe(401);
     expect((await login("router-x", "x", address)).status).toBe(401);
     expect((await login("router-y", "x", address)).status).toBe(429);
-  });
+  }, 60_000);
 
   it("resets a username's count after a successful sign-in", async () => {
     for (let i = 0; i < 4; i++) await login("admin", "wrong");
