@@ -29,6 +29,8 @@ import { workshopProfile } from "./workshop.ts";
 /** Model steps per turn: enough for a lookup, a follow-up call and an answer, never a runaway loop. */
 export const MAX_STEPS = 5;
 const PASSAGES = 4;
+// The model sees the latest turns only, so a long chat neither outgrows its context nor slows down.
+const CONTEXT_MESSAGES = 40;
 // A turn that runs this long is stopped: the tools and the model have had their chance.
 const TURN_TIMEOUT_MS = 120_000;
 
@@ -62,6 +64,13 @@ function cardAsText(part: { type: string; id?: string; data: unknown }) {
   const card = part.data as ConfirmCardData;
   const outcome = card.result ? `: ${card.result}` : "";
   return { type: "text" as const, text: `[confirm card ${card.actionId}: ${card.summary} (status: ${card.status}${outcome})]` };
+}
+
+/** The last `CONTEXT_MESSAGES` messages, starting at a user's so the model never sees half a turn. */
+function recent(messages: UIMessage[]): UIMessage[] {
+  let start = Math.max(0, messages.length - CONTEXT_MESSAGES);
+  while (start < messages.length - 1 && messages[start]?.role !== "user") start++;
+  return messages.slice(start);
 }
 
 async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<Passage[]> {
@@ -117,7 +126,10 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
       const result = streamText({
         model: turn.model(profile.timeZone),
         instructions: chatInstructions({ profile, user, passages, now: new Date() }),
-        messages: await convertToModelMessages(messages, { convertDataPart: cardAsText, ignoreIncompleteToolCalls: true }),
+        messages: await convertToModelMessages(recent(messages), {
+          convertDataPart: cardAsText,
+          ignoreIncompleteToolCalls: true,
+        }),
         tools: modelTools({ tools, ctx, onPending: (action) => writer.write(confirmCardPart(action)) }),
         stopWhen: isStepCount(MAX_STEPS),
         abortSignal: signal,

@@ -5,6 +5,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatResponse } from "../../src/chat/agent.ts";
+import { saveAssistantMessage, saveUserMessage } from "../../src/chat/history.ts";
 import { AppError } from "../../src/errors.ts";
 import { toolsFor } from "../../src/tools/registry.ts";
 import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
@@ -283,5 +284,32 @@ describe("the chat agent loop, driven by a scripted model", () => {
     expect(JSON.stringify(prompt[1])).toContain("第一个问题");
     expect(JSON.stringify(prompt.at(-1))).toContain("第三个问题");
     expect((await call("/api/chats/agent-forged", { key: "dev-boss-key" })).status).toBe(200);
+  });
+
+  it("shows the model the latest turns of a long chat, starting at a user's message", async () => {
+    const owner = { tenantId: BOSS.tenantId, userId: BOSS.userId };
+    for (let i = 0; i < 30; i++) {
+      const said = (t: string) => [{ type: "text" as const, text: t }];
+      await saveUserMessage({
+        db: env.DB,
+        owner,
+        chatId: "agent-long",
+        title: "long",
+        message: { id: `u${i}`, role: "user", parts: said(`问题${i}`) },
+      });
+      await saveAssistantMessage({
+        db: env.DB,
+        owner,
+        chatId: "agent-long",
+        message: { id: `a${i}`, role: "assistant", parts: said(`回答${i}`) },
+      });
+    }
+    const model = new MockLanguageModelV4({ doStream: [step(...text("t", ["好"]), finish("stop"))] });
+    await turn(model, "agent-long", "最新的问题");
+    const prompt = model.doStreamCalls[0]?.prompt ?? [];
+    expect(prompt.length).toBeLessThanOrEqual(41);
+    expect(prompt[1]?.role).toBe("user");
+    expect(JSON.stringify(prompt)).not.toContain('问题0"');
+    expect(JSON.stringify(prompt.at(-1))).toContain("最新的问题");
   });
 });

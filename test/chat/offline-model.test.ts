@@ -36,6 +36,21 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     },
   ],
   ["生产中的订单有哪些", "query_orders", { status: "in_production" }],
+  [
+    "给华美服饰下一个订单，款号A-102，500件，12月20日交货",
+    "prepare_order",
+    { customer: "华美服饰", style: "A-102", quantity: 500, due_date: "2026-12-20" },
+  ],
+  [
+    "新建订单 客户是锦绣 款式T恤 300件 交期2027-01-15",
+    "prepare_order",
+    { customer: "锦绣", style: "T恤", quantity: 300, due_date: "2027-01-15" },
+  ],
+  [
+    "Create an order for customer Acme, style A-7, 120 pieces",
+    "prepare_order",
+    { customer: "Acme", style: "A-7", quantity: 120 },
+  ],
   ["订单JX-2024-001到哪了", "query_orders", { order: "JX-2024-001", order_no: "JX-2024-001" }],
   ["上领子的单价是多少", "query_processes", { process: "上领子", name_contains: "上领子" }],
   ["车间有哪些员工", "query_employees", {}],

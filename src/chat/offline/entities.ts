@@ -93,3 +93,35 @@ export function findOrderStatus(text: string): "pending" | "in_production" | "co
   if (/取消|cancelled|canceled/i.test(text)) return "cancelled";
   return null;
 }
+
+/** The customer of a new order: "客户是华美", "给华美下一个订单", "for customer Acme". */
+export function findCustomer(text: string): string | null {
+  const named = /客户[是为:：\s]*([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?=[,，、。;；\s]|的|下|订|款|要|交|$)/.exec(text);
+  if (named?.[1]) return named[1];
+  const forWhom = /给([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:新建|下|建|开)(?:一个|一张|个)?订单/.exec(text);
+  if (forWhom?.[1]) return forWhom[1];
+  return /\bcustomer\s+([A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)?)/.exec(text)?.[1] ?? null;
+}
+
+/** The style of a new order: "款式T恤", "款号 A-102", "style A-102". */
+export function findStyle(text: string): string | null {
+  const named = /款(?:式|号)[是为:：\s]*([A-Za-z0-9-]{2,20}|[\u4e00-\u9fffA-Za-z0-9]{2,10}?)(?=[,，、。;；\s]|的|数|交|$)/.exec(
+    text,
+  );
+  if (named?.[1]) return named[1];
+  return /\bstyle\s+([\w-]{2,20})/i.exec(text)?.[1] ?? null;
+}
+
+/**
+ * A due date ("12月20日交货", "交期2026-12-20", "due 2026-12-20"), the next such day on or after
+ * `today` when the year is left out.
+ */
+export function findDueDate(text: string, today: string): string | null {
+  const iso = /(\d{4})-(\d{1,2})-(\d{1,2})/.exec(text);
+  if (iso) return `${iso[1]}-${iso[2]?.padStart(2, "0")}-${iso[3]?.padStart(2, "0")}`;
+  const cn = /(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]/.exec(text);
+  if (!cn) return null;
+  const monthDay = `${cn[1]?.padStart(2, "0")}-${cn[2]?.padStart(2, "0")}`;
+  const year = Number(today.slice(0, 4));
+  return `${monthDay >= today.slice(5) ? year : year + 1}-${monthDay}`;
+}

@@ -1,5 +1,5 @@
 import { type DateMention, findDate } from "./dates.ts";
-import { findOrderNo, findOrderStatus, findPersonName, findProcess } from "./entities.ts";
+import { findCustomer, findDueDate, findOrderNo, findOrderStatus, findPersonName, findProcess, findStyle } from "./entities.ts";
 import { findQuantity } from "./numbers.ts";
 
 /** A tool the offline model would call, with every argument it could read from the request. */
@@ -77,7 +77,12 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (NEW_ORDER.test(text)) {
     return {
       toolName: "prepare_order",
-      args: { ...named(quantity, "quantity"), ...named(findOrderNo(text), "order", "order_no") },
+      args: {
+        ...named(findCustomer(text), "customer"),
+        ...named(findStyle(text), "style"),
+        ...named(quantity, "quantity"),
+        ...named(findDueDate(text, today), "due_date"),
+      },
     };
   }
   if (PIECES.test(text) && !ORDERS.test(text)) {
