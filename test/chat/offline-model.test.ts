@@ -182,6 +182,15 @@ describe("the offline LanguageModelV4", () => {
     expect(all.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "stop" } });
   });
 
+  it("points a typed confirmation at the card's button instead of confirming", async () => {
+    const { stream } = await model.doStream(
+      options("确认", [functionTool("confirm_action", ["action_id"]), functionTool("query_orders", [])]),
+    );
+    const all = await parts(stream);
+    expect(all.some((p) => p.type === "tool-call")).toBe(false);
+    expect(all.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("")).toContain("确认卡片");
+  });
+
   it("puts a tool's result into words after it has run", async () => {
     const result = await model.doGenerate({
       prompt: [

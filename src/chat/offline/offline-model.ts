@@ -23,6 +23,9 @@ const USAGE: LanguageModelV4Usage = {
 
 type Prompt = LanguageModelV4Prompt;
 
+// A bare "yes, do it" typed into the chat: the write waits for the card's button, not for words.
+const CONFIRM_WORDS = /^(?:确认|确定|确认写入|好的?|是的?|可以|对|没问题|confirm|yes|ok|okay|go ahead|do it)[\s。.!！]*$/i;
+
 function textOf(message: Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
   return message.content
@@ -82,6 +85,12 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const results = prompt.slice(lastUser + 1).flatMap(resultsIn);
   if (results.length > 0) {
     return { kind: "text", text: results.map((r) => toolReply({ ...r, question, chinese })).join("\n\n") };
+  }
+  if (CONFIRM_WORDS.test(question)) {
+    const text = chinese
+      ? "写入要由你在确认卡片上点“确认”（或“取消”），我不能替你确认。"
+      : "Writes are confirmed by you, with the Confirm (or Cancel) button on the card; I cannot confirm for you.";
+    return { kind: "text", text };
   }
   const choice = chooseTool(question, localToday(now, timeZone), openConsultation(prompt, lastUser));
   const accepts = choice ? offered.get(choice.toolName) : undefined;
