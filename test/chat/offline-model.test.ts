@@ -35,6 +35,37 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
       date: "2026-11-25",
     },
   ],
+  [
+    "帮张三记上领子80件",
+    "prepare_piece_record",
+    { employee: "张三", employee_name: "张三", process: "上领子", process_name: "上领子", quantity: 80 },
+  ],
+  [
+    "王芳今天钉扣一百二十件，登记一下",
+    "prepare_piece_record",
+    {
+      employee: "王芳",
+      employee_name: "王芳",
+      process: "钉扣",
+      process_name: "钉扣",
+      quantity: 120,
+      work_date: "2026-11-26",
+      date: "2026-11-26",
+    },
+  ],
+  [
+    "记一下刘强今天褶裥60件",
+    "prepare_piece_record",
+    {
+      employee: "刘强",
+      employee_name: "刘强",
+      process: "褶裥",
+      process_name: "褶裥",
+      quantity: 60,
+      work_date: "2026-11-26",
+      date: "2026-11-26",
+    },
+  ],
   ["生产中的订单有哪些", "query_orders", { status: "in_production" }],
   [
     "给华美服饰下一个订单，款号A-102，500件，12月20日交货",

@@ -3,9 +3,10 @@ const SURNAMES = new Set(
   "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
 );
 // Characters that end a name: time words, verbs and particles that follow names in requests.
-const AFTER_NAME = new Set(
-  "今昨前这本上下做的录记工计件个月在了和与把给是有多少老总师工资一二两三四五六七八九十0123456789，,。？?！! ",
-);
+const AFTER_NAME = new Set("今昨前这本上下做的录记工计件个月在了和与把给是有多少老总师资，,。？?！! 0123456789");
+// Numerals end a name too ("李娟三百件"), except as its own last character ("张三上领子").
+const NUMERALS = new Set("零〇一二两三四五六七八九十百千万");
+const COUNTED = /^[零〇一二两三四五六七八九十百千万0-9件个]?$/;
 // Words that start like a name but are not one.
 const NOT_NAMES = ["王老板", "老板", "高领", "方领", "高腰", "白色", "黄色", "金色"];
 
@@ -16,10 +17,11 @@ export function findPersonName(text: string): string | null {
     const ch = chars[i] ?? "";
     if (!SURNAMES.has(ch)) continue;
     const second = chars[i + 1] ?? "";
-    if (!/[\u4e00-\u9fff]/.test(second) || AFTER_NAME.has(second)) continue;
     const third = chars[i + 2] ?? "";
-    const name =
-      /[\u4e00-\u9fff]/.test(third) && !AFTER_NAME.has(third) && !PROCESS_START.test(third) ? ch + second + third : ch + second;
+    if (!/[\u4e00-\u9fff]/.test(second) || AFTER_NAME.has(second)) continue;
+    if (NUMERALS.has(second) && COUNTED.test(third)) continue;
+    const endsName = AFTER_NAME.has(third) || NUMERALS.has(third) || NUMERALS.has(second) || PROCESS_START.test(third);
+    const name = /[\u4e00-\u9fff]/.test(third) && !endsName ? ch + second + third : ch + second;
     if (NOT_NAMES.some((word) => text.slice(text.indexOf(name)).startsWith(word))) continue;
     return name;
   }
@@ -40,6 +42,7 @@ const NOT_ENGLISH_NAMES = new Set(
 
 // Garment processes (工序) workshops name in requests, longest first so "上领子" wins over "上领".
 const PROCESSES = [
+  "合肩缝",
   "上拉链",
   "上领子",
   "上袖子",
@@ -67,6 +70,8 @@ const PROCESSES = [
   "剪线",
   "查货",
   "压线",
+  "拼接",
+  "合肩",
 ].sort((a, b) => b.length - a.length);
 const PROCESS_START = new RegExp(`^[${[...new Set(PROCESSES.map((p) => p[0]))].join("")}]$`);
 const ENGLISH_PROCESSES =
@@ -78,6 +83,16 @@ export function findProcess(text: string): string | null {
   const named = /[“"「]?([\u4e00-\u9fff]{2,5})[”"」]?\s*(?:这道)?工序/.exec(text);
   if (named?.[1] && !/什么|哪些|所有|全部|这道|有的/.test(named[1])) return named[1];
   return ENGLISH_PROCESSES.exec(text)?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * The work named right before a count ("张三今天拼接50件" → "拼接"), once the person's name and
+ * the date words are taken out: how a process outside the list above is still read.
+ */
+export function findProcessBeforeCount(text: string, name: string | null): string | null {
+  let rest = name ? text.replace(name, " ") : text;
+  rest = rest.replace(/今天|昨天|前天|今日|昨日|这个月|本月|上个月|给|帮|替|记|录入|登记|做了|做|了/g, " ");
+  return /([\u4e00-\u9fff]{2,4})\s*(?:\d+|[零〇一二两三四五六七八九十百千万]+)\s*件/.exec(rest)?.[1] ?? null;
 }
 
 /** An order number such as "JX-2024-001" or "PO1234". */

@@ -1,5 +1,14 @@
 import { type DateMention, findDate } from "./dates.ts";
-import { findCustomer, findDueDate, findOrderNo, findOrderStatus, findPersonName, findProcess, findStyle } from "./entities.ts";
+import {
+  findCustomer,
+  findDueDate,
+  findOrderNo,
+  findOrderStatus,
+  findPersonName,
+  findProcess,
+  findProcessBeforeCount,
+  findStyle,
+} from "./entities.ts";
 import { findQuantity } from "./numbers.ts";
 
 /** A tool the offline model would call, with every argument it could read from the request. */
@@ -56,11 +65,12 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const process = findProcess(text);
   const quantity = findQuantity(text);
   if (quantity !== null && RECORD.test(text) && !PAYROLL.test(text)) {
+    const work = process ?? findProcessBeforeCount(text, employee);
     return {
       toolName: "prepare_piece_record",
       args: {
         ...named(employee, "employee", "employee_name"),
-        ...named(process, "process", "process_name"),
+        ...named(work, "process", "process_name"),
         ...named(quantity, "quantity"),
         ...named(findOrderNo(text), "order", "order_no"),
         ...named(workDate(date, today), "work_date", "date"),
