@@ -1,5 +1,6 @@
 import { hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
+import { demoBusinessStatements } from "./demo-business.ts";
 import { sqlQuote as quote } from "./sql.ts";
 
 /**
@@ -61,9 +62,10 @@ export const DEMO = {
 } as const;
 
 /**
- * Idempotent SQL statements (one per line) that put the demo rows in place. Users are upserted,
- * never replaced: `INSERT OR REPLACE` deletes the row first, and the delete would cascade to the
- * workshop's or user's sessions and chats. A password someone has changed is kept.
+ * Idempotent SQL statements (one per line) that put the demo rows in place. They are upserts that
+ * never delete: `INSERT OR REPLACE` deletes the old row first, and `ON DELETE CASCADE` would take
+ * every knowledge base, document, key, session and chat of the workshop with it on each
+ * `npm run dev`. A password someone has changed is kept.
  */
 export async function demoSeedStatements(): Promise<string[]> {
   const statements: string[] = [];
@@ -77,8 +79,9 @@ export async function demoSeedStatements(): Promise<string[]> {
       `INSERT INTO users (id, tenant_id, name, role, username, password_hash) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)}, ${quote(u.username)}, ${quote(await hashPassword(u.password))}) ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, username = COALESCE(users.username, excluded.username), password_hash = COALESCE(users.password_hash, excluded.password_hash);`,
     );
     statements.push(
-      `INSERT OR REPLACE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,
+      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,
     );
   }
+  statements.push(...demoBusinessStatements());
   return statements;
 }
