@@ -14,9 +14,10 @@ export interface WorkshopProfile {
 export async function workshopProfile({ db, user }: { db: D1Database; user: UserContext }): Promise<WorkshopProfile> {
   const row = await db
     .prepare(
-      `SELECT t.name AS tenant_name, u.name AS user_name FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE u.id = ?1 AND u.tenant_id = ?2`,
+      `SELECT t.name AS tenant_name, t.time_zone, u.name AS user_name
+         FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE u.id = ?1 AND u.tenant_id = ?2`,
     )
     .bind(user.userId, user.tenantId)
-    .first<{ tenant_name: string; user_name: string }>();
-  return { tenantName: row?.tenant_name ?? "", userName: row?.user_name ?? "", timeZone: DEFAULT_TIME_ZONE };
+    .first<{ tenant_name: string; time_zone: string | null; user_name: string }>();
+  return { tenantName: row?.tenant_name ?? "", userName: row?.user_name ?? "", timeZone: row?.time_zone || DEFAULT_TIME_ZONE };
 }
