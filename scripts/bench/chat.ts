@@ -3,9 +3,9 @@
 import { type Figures, measure, printTable } from "./measure.ts";
 
 const KEY = "dev-boss-key";
-// A how-to question (retrieval and an extractive answer) and a consultation (a tool call and a
-// second model step), alternating.
-const MESSAGES = ["怎么新建订单？", "衣服起皱怎么办"];
+// A how-to question (retrieval and an extractive answer), a consultation and a business query
+// (each a tool call and a second model step), in turn.
+const MESSAGES = ["怎么新建订单？", "衣服起皱怎么办", "生产中的订单有哪些"];
 
 interface ChatFigures {
   clients: number;
