@@ -1,6 +1,9 @@
 import type { UIMessage } from "ai";
-import { conflict } from "../errors.ts";
+import { getAction } from "../business/actions.ts";
+import { AppError, conflict } from "../errors.ts";
+import type { BusinessService } from "../services.ts";
 import type { PendingAction } from "../tools/tool.ts";
+import type { UserContext } from "../user-context.ts";
 import { type ChatOwner, getChat } from "./history.ts";
 
 export const CONFIRM_CARD_STATUSES = ["pending", "confirmed", "cancelled", "expired", "failed"] as const;
@@ -15,6 +18,33 @@ export interface ConfirmCardData extends PendingAction {
 /** A pending action as the chat's confirm card part; its id is the action's, so updates replace it. */
 export function confirmCardPart(action: PendingAction): { type: "data-confirm-card"; id: string; data: ConfirmCardData } {
   return { type: "data-confirm-card", id: action.actionId, data: { ...action, status: "pending" } };
+}
+
+/**
+ * The outcome to record on a card. For an action the business domain knows, its own status wins
+ * over what the client reports, so a card can never show a write as confirmed that was not; the
+ * client's words are kept only when they agree. An action it does not know (another tool's, or
+ * long gone) is recorded as the client reports it.
+ */
+export async function verifiedOutcome({
+  business,
+  user,
+  actionId,
+  claimed,
+}: {
+  business: BusinessService;
+  user: UserContext;
+  actionId: string;
+  claimed: { status: ConfirmCardStatus; result?: string | undefined };
+}): Promise<{ status: ConfirmCardStatus; result?: string | undefined }> {
+  try {
+    const view = await getAction({ business, user, actionId });
+    if (view.status === claimed.status) return claimed;
+    return { status: view.status, ...(view.error ? { result: view.error.message } : {}) };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return claimed;
+    throw error;
+  }
 }
 
 /**

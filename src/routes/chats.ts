@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
-import { recordCardOutcome } from "../chat/confirm-cards.ts";
+import { recordCardOutcome, verifiedOutcome } from "../chat/confirm-cards.ts";
 import { deleteChat, getChat, listChats, loadMessages, renameChat } from "../chat/history.ts";
 import { chatAsMarkdown } from "../chat/markdown-export.ts";
 import { notFound } from "../errors.ts";
@@ -50,9 +50,14 @@ chatHistoryRoutes.get("/:id/export", async (c) => {
 });
 
 chatHistoryRoutes.post("/:id/actions/:actionId", validate("json", CardOutcomeSchema), async (c) => {
-  const { status, result } = c.req.valid("json");
   const actionId = c.req.param("actionId");
-  const card = await recordCardOutcome({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id"), actionId, status, result });
+  const outcome = await verifiedOutcome({
+    business: c.var.services.business,
+    user: c.var.user,
+    actionId,
+    claimed: c.req.valid("json"),
+  });
+  const card = await recordCardOutcome({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id"), actionId, ...outcome });
   if (!card) throw notFound(`No confirm card for action '${actionId}' in this chat.`);
   return c.json({ chat_id: c.req.param("id"), action_id: actionId, card });
 });

@@ -68,6 +68,28 @@ describe("the offline model over the business tools", () => {
     expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
   });
 
+  it("records a card's real status: a client cannot mark an unconfirmed write as confirmed", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const { chunks } = await ask(cookie, "biz-forge", "给张三记上领子5件");
+    const card = chunks.find((c) => c.type === "data-confirm-card") as { id: string };
+    const forged = await browserCall(`/api/chats/biz-forge/actions/${card.id}`, cookie, {
+      method: "POST",
+      body: JSON.stringify({ status: "confirmed", result: "已登记" }),
+    });
+    const recorded = await forged.json<{ card: { status: string; result?: string } }>();
+    expect(recorded.card.status).toBe("pending");
+    expect(recorded.card.result).toBeUndefined();
+
+    expect((await browserCall(`/api/actions/${card.id}/cancel`, cookie, { method: "POST" })).status).toBe(200);
+    const cancelled = await browserCall(`/api/chats/biz-forge/actions/${card.id}`, cookie, {
+      method: "POST",
+      body: JSON.stringify({ status: "cancelled", result: "已取消" }),
+    });
+    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", result: "已取消" } });
+    const chat = await storedChat(cookie, "biz-forge", 2);
+    expect(chat.messages[1]?.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({ data: { status: "cancelled" } });
+  });
+
   it.each([
     ["生产中的订单有哪些", "query_orders"],
     ["张三这个月的工资", "query_payroll"],
