@@ -46,12 +46,14 @@ export function indexedTerms(text: string): string {
 
 /**
  * Indexes chunks under their own rowids. `rows` is a JSON array of `{ id, terms }`; the statement
- * runs after the chunks' insert in the same batch.
+ * runs after the chunks' insert in the same batch. `OR REPLACE` (safe here: an index row has no
+ * children) overwrites a row left behind for a reused chunk rowid, as local state seeded by older
+ * versions (which deleted chunks by cascade) holds, instead of failing every later upload.
  */
 export function insertTermsStatement(db: D1Database, table: string, rows: string): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO ${table} (rowid, terms) SELECT c.rowid, j.value ->> '$.terms' FROM json_each(?1) j JOIN chunks c ON c.id = j.value ->> '$.id'`,
+      `INSERT OR REPLACE INTO ${table} (rowid, terms) SELECT c.rowid, j.value ->> '$.terms' FROM json_each(?1) j JOIN chunks c ON c.id = j.value ->> '$.id'`,
     )
     .bind(rows);
 }
