@@ -1,6 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createWebSession } from "../../src/auth/web-sessions.ts";
+import { saveUserMessage } from "../../src/chat/history.ts";
 import { chatTitle } from "../../src/chat/title.ts";
+import { configFor } from "../../src/config.ts";
+import { searchBackends } from "../../src/search/backends.ts";
+import { deleteTenant } from "../../src/tenants.ts";
 import { sendChat, storedChat } from "./chat-api.ts";
 import { browserCall, signIn } from "./sign-in.ts";
 import { readChunks, textOf } from "./stream.ts";
@@ -120,5 +125,29 @@ describe("chat history", () => {
     expect(markdown).toContain("## Weft");
     expect(markdown).toContain("<details><summary>Tool initiate_session</summary>");
     expect(markdown).toContain('"user_query": "衣服起皱怎么办"');
+  });
+
+  it("goes with its workshop: deleting a workshop deletes its people's sessions, chats and messages", async () => {
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO tenants (id, name) VALUES ('t-gone', '关门车间')"),
+      env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES ('u-gone', 't-gone', '某人', 'boss')"),
+    ]);
+    const owner = { tenantId: "t-gone", userId: "u-gone" };
+    await saveUserMessage({
+      db: env.DB,
+      owner,
+      chatId: "h-gone",
+      title: "再见",
+      message: { id: "m1", role: "user", parts: [{ type: "text", text: "再见" }] },
+    });
+    await createWebSession({
+      db: env.DB,
+      user: { id: "u-gone", name: "某人", role: "boss", tenant_id: "t-gone", tenant_name: "关门车间" },
+    });
+    await deleteTenant({ db: env.DB, backends: searchBackends(env, configFor(env)), tenantId: "t-gone" });
+    const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())?.n;
+    expect(await count("SELECT COUNT(*) AS n FROM chats WHERE tenant_id = 't-gone'")).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'h-gone'")).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM web_sessions WHERE tenant_id = 't-gone'")).toBe(0);
   });
 });
