@@ -107,6 +107,16 @@ describe("the offline model over the business tools", () => {
     expect(textOf(message).length).toBeGreaterThan(0);
   });
 
+  it("puts business results into readable Chinese: labels, money in yuan, statuses by their label", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const orders = textOf((await ask(cookie, "biz-read-orders", "生产中的订单有哪些")).message);
+    expect(orders).toMatch(/^订单（\d+）：\n- 订单号: /);
+    expect(orders).toContain("状态: 生产中");
+    expect(orders).not.toContain("in_production");
+    const pay = textOf((await ask(cookie, "biz-read-pay", "张三这个月的工资")).message);
+    expect(pay).toMatch(/实发: ¥\d+\.\d{2}/);
+  });
+
   it("lets staff ask about their own pieces, and never offers a write to confirm by words", async () => {
     const cookie = await signIn("staff", "staff123");
     const own = await ask(cookie, "biz-staff", "我这个月做了多少件");

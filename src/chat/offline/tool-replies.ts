@@ -39,6 +39,9 @@ const LABELS = new Map([
   ["totals", "合计"],
   ["active", "启用"],
   ["left_on", "离职日期"],
+  ["range", "日期范围"],
+  ["orders", "订单数"],
+  ["employees", "人数"],
 ]);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -74,10 +77,16 @@ function label(key: string, chinese: boolean): string {
 function fields(item: Record<string, Json>, chinese: boolean): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(item)) {
-    if (HIDDEN.test(key)) continue;
+    // A status with a label for people is shown by its label alone.
+    if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
     const shown = scalar(value);
     if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
-    else if (isRecord(value)) out.push(`${label(key, chinese)}: ${fields(value, chinese).join("，")}`);
+    else if (isRecord(value)) {
+      const inner = fields(value, chinese);
+      // One field inside (an order's number, a progress percentage) reads best as its value alone.
+      const single = inner.length === 1 ? (inner[0] as string).slice((inner[0] as string).indexOf(": ") + 2) : null;
+      out.push(`${label(key, chinese)}: ${single ?? inner.join("，")}`);
+    }
   }
   return out;
 }
