@@ -1,19 +1,16 @@
 import type { RerankCandidate, Reranker } from "./reranker.ts";
-
-const NON_WORD = /[^\p{L}\p{N}]+/gu;
-
-function squash(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(NON_WORD, "");
-}
+import { squash } from "./segment.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /**
  * How much of the query the passage contains as verbatim phrases, from 0 to 1. The query is cut
  * greedily into the longest pieces (two characters or more) found in the passage; each piece
  * counts length^1.5, so one long shared phrase outweighs the same characters scattered about.
+ * `canonical` rewrites both texts first (synonyms to one word); identity by default.
  */
-export function phraseMatch(query: string, passage: string): number {
-  const q = squash(query);
-  const p = squash(passage);
+export function phraseMatch(query: string, passage: string, canonical: (text: string) => string = (t) => t): number {
+  const q = canonical(squash(query));
+  const p = canonical(squash(passage));
   if (q.length === 0) return 0;
   let covered = 0;
   let i = 0;
@@ -38,7 +35,8 @@ export function phraseMatch(query: string, passage: string): number {
 export class LocalReranker implements Reranker {
   readonly model = "local-phrase-v1";
 
-  async rerank(query: string, candidates: RerankCandidate[]): Promise<number[]> {
-    return candidates.map((c) => 0.5 * c.score + 0.5 * phraseMatch(query, c.text));
+  async rerank(query: string, candidates: RerankCandidate[], synonyms?: Synonyms): Promise<number[]> {
+    const canonical = synonyms?.canonicaliserFor(query);
+    return candidates.map((c) => 0.5 * c.score + 0.5 * phraseMatch(query, c.text, canonical));
   }
 }
