@@ -12,6 +12,8 @@ const ConfigSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
+  SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
 
 /** The typed, validated configuration every module receives instead of reading `env` itself. */
@@ -29,6 +31,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
+  scoreCalibration: boolean;
 }
 
 /**
@@ -58,6 +62,7 @@ export function readConfig(env: Env): Config {
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }
 

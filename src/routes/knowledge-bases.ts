@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requireRole } from "../auth/middleware.ts";
 import { AppError } from "../errors.ts";
 import { getDocument, listDocuments } from "../search/documents.ts";
+import { FAQ_CONTENT_TYPE } from "../search/faq.ts";
 import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
 import {
   createKnowledgeBase,
@@ -78,6 +79,10 @@ knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
   return c.json(document);
 });
 
+function faqBaseRefusesDocuments(): AppError {
+  return new AppError("unprocessable", "This is an FAQ knowledge base: add and edit its entries under /faq, not as documents.");
+}
+
 const uploadLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
@@ -91,6 +96,7 @@ const uploadLimit = bodyLimit({
 knowledgeBaseRoutes.post("/:kbId/documents", requireRole("boss"), uploadLimit, async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
+  if (kb.type === "faq") throw faqBaseRefusesDocuments();
   const body = await readUpload(c, UploadDocumentsSchema);
   const backends = c.var.services.search.backends;
   const ingest = (doc: DocumentUpload) =>
@@ -128,6 +134,7 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requireRole("boss"), uploadLi
   const tenantId = c.var.user.tenantId;
   const kbId = c.req.param("kbId");
   const current = await getDocument({ db: c.env.DB, tenantId, kbId, documentId: c.req.param("docId") });
+  if (current.content_type === FAQ_CONTENT_TYPE) throw faqBaseRefusesDocuments();
   const body = await readUpload(c, ReplaceDocumentSchema);
   const outcome = await ingestDocument({
     db: c.env.DB,

@@ -165,14 +165,16 @@ describe("the Workers AI adapters", () => {
     });
   });
 
-  it("rerank with bge-reranker-base, mapping scores back by context id, logits squashed to [0, 1]", async () => {
+  it("rerank with bge-reranker-base, mapping scores back by context id, every logit squashed the same way", async () => {
     const fake = fakeAi({ rerankScores: [0.9, 2.5, -3] });
     const scores = await new WorkersAiReranker(fake.ai).rerank("q", [
       { text: "a", score: 0 },
       { text: "b", score: 0 },
       { text: "c", score: 0 },
     ]);
-    expect(scores[0]).toBe(0.9);
+    expect(scores[0]).toBeCloseTo(1 / (1 + Math.exp(-0.9)), 6);
+    // Monotone: a higher logit never gets a lower score.
+    expect(scores[1]).toBeGreaterThan(scores[0] as number);
     expect(scores[1]).toBeCloseTo(1 / (1 + Math.exp(-2.5)), 6);
     expect(scores[2]).toBeCloseTo(1 / (1 + Math.exp(3)), 6);
     expect(fake.calls[0]?.input).toMatchObject({ query: "q", contexts: [{ text: "a" }, { text: "b" }, { text: "c" }] });
