@@ -11,10 +11,10 @@ import { calibrationFigures, type Judged } from "./eval/calibration-figures.ts";
 const EVAL_DIR = join(import.meta.dirname, "..", "..", "shared", "eval");
 const KEY = "dev-boss-key";
 const MODES = [
-  { name: "keyword", search_mode: "keyword", rerank: false },
-  { name: "vector", search_mode: "vector", rerank: false },
-  { name: "hybrid", search_mode: "hybrid", rerank: false },
-  { name: "hybrid + rerank", search_mode: "hybrid", rerank: true },
+  { key: "keyword", name: "keyword", search_mode: "keyword", rerank: false },
+  { key: "vector", name: "vector", search_mode: "vector", rerank: false },
+  { key: "hybrid", name: "hybrid", search_mode: "hybrid", rerank: false },
+  { key: "rerank", name: "hybrid + rerank", search_mode: "hybrid", rerank: true },
 ] as const;
 
 interface Doc {
@@ -99,7 +99,7 @@ async function evaluate(baseUrl: string, set: string) {
   );
   console.log("| mode | nDCG@10 | recall@10 | MRR@10 | relevant top-10 ≥ 0.5 | non-relevant top-10 ≥ 0.5 | AUC |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const mode of MODES) {
+  for (const mode of MODES.filter((m) => !ONLY || ONLY.has(m.key))) {
     const total = { ndcg: 0, recall: 0, mrr: 0 };
     const judgedTop10: Judged[] = [];
     await pool(queries, 4, async (q) => {
@@ -159,6 +159,9 @@ if (!existsSync(EVAL_DIR)) {
 const args = process.argv.slice(2);
 const dumpAt = args.indexOf("--dump");
 const DUMP = dumpAt >= 0 ? args.splice(dumpAt, 2)[1] : undefined;
+// `--modes keyword,rerank` runs only those modes (keyword, vector, hybrid, rerank).
+const modesAt = args.indexOf("--modes");
+const ONLY = modesAt >= 0 ? new Set(args.splice(modesAt, 2)[1]?.split(",")) : undefined;
 const rawAt = args.indexOf("--raw");
 if (rawAt >= 0) {
   args.splice(rawAt, 1);
