@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, mcpClient } from "../helpers.ts";
 
@@ -126,6 +127,24 @@ describe("FAQ entries over REST", () => {
     expect(upload.status).toBe(422);
     expect((await addEntry(faq, { ...ORDER, extra: 1 })).status).toBe(400);
     expect((await addEntry(faq, { ...ORDER, answer: "" })).status).toBe(400);
+  });
+});
+
+describe("deleting an FAQ knowledge base", () => {
+  it("removes its entries with it, from the list and from search", async () => {
+    const kb = await newKb("常见问题-9", "faq");
+    const unique = { question: "锅炉房几点开门", similar_questions: [], answer: "锅炉房早上六点开门。" };
+    await addEntry(kb, unique);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
+    const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM faq_entries WHERE kb_id = ?1")
+      .bind(kb)
+      .first<{ n: number }>()) ?? {
+      n: -1,
+    };
+    expect(n).toBe(0);
+    expect((await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" })).status).toBe(404);
+    const all = await search({ question: "锅炉房几点开门", min_score: 0 });
+    expect(all.some((r) => r.content === unique.answer)).toBe(false);
   });
 });
 
