@@ -1,11 +1,22 @@
-// Written by scripts/fit-calibration.ts.
+// Written by scripts/fit-calibration.ts. The local models are fitted on the dev sets in ../shared/eval.
+// The Workers AI ones could not be fitted offline: bge-reranker's logit is taken as its own
+// probability (σ(logit)), and bge-m3's cosine (alone or in hybrid) gets a prior centred at 0.5.
 import type { ScoreModel } from "./calibration.ts";
 
 type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
 
 export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBackend; rerank: ByBackend } = {
-  keyword: { input: "score", intercept: -2, slope: 6 },
-  vector: { local: { input: "score", intercept: -2, slope: 6 }, "workers-ai": { input: "score", intercept: -2, slope: 6 } },
-  hybrid: { local: { input: "score", intercept: -2, slope: 6 }, "workers-ai": { input: "score", intercept: -2, slope: 6 } },
-  rerank: { local: { input: "score", intercept: -2, slope: 6 }, "workers-ai": { input: "logit", intercept: 0, slope: 1 } },
+  keyword: { input: "score", intercept: -6.7381, slope: 20.0294 },
+  vector: {
+    local: { input: "score", intercept: -1.2493, slope: 7.9148 },
+    "workers-ai": { input: "score", intercept: -5, slope: 10 },
+  },
+  hybrid: {
+    local: { input: "score", intercept: -6.6046, slope: 22.2849 },
+    "workers-ai": { input: "score", intercept: -5, slope: 10 },
+  },
+  rerank: {
+    local: { input: "score", intercept: -7.6965, slope: 17.6929 },
+    "workers-ai": { input: "logit", intercept: 0, slope: 1 },
+  },
 };
