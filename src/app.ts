@@ -8,7 +8,6 @@ import { mcpRoutes } from "./mcp/route.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
-import { faqRoutes } from "./routes/faq.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
@@ -44,7 +43,6 @@ app.use(async function accessLog(c, next) {
 app.get("/healthz", health);
 app.route("/mcp", mcpRoutes);
 app.route("/api/keys", apiKeyRoutes);
-app.route("/api/knowledge-bases/:kbId/faq", faqRoutes);
 app.route("/api/knowledge-bases", knowledgeBaseRoutes);
 app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/synonyms", synonymRoutes);

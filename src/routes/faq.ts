@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
-import { bearerAuth, requireRole } from "../auth/middleware.ts";
+import { requirePermission } from "../auth/middleware.ts";
 import { AppError, badRequest } from "../errors.ts";
 import { type FaqSaveOutcome, getFaqEntry, listFaqEntries, requireFaqBase, saveFaqEntry } from "../search/faq.ts";
 import { faqEntriesFromCsv } from "../search/faq-csv.ts";
@@ -13,13 +13,12 @@ import { validate } from "./validate.ts";
 /**
  * `/api/knowledge-bases/:kbId/faq`: the entries of an FAQ knowledge base. Everyone in the workshop
  * reads them; a boss adds, replaces, deletes and imports them (JSON or CSV). Search finds them by
- * their questions and answers with the answer.
+ * their questions and answers with the answer. Mounted inside `knowledgeBaseRoutes`, whose bearer
+ * authentication it relies on.
  */
 export const faqRoutes = new Hono<AppEnv>();
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-
-faqRoutes.use(bearerAuth());
 
 function kbOf(c: Context<AppEnv>): string {
   return c.req.param("kbId") as string;
@@ -32,7 +31,7 @@ faqRoutes.get("/", async (c) => {
   return c.json({ entries, total_count: entries.length });
 });
 
-faqRoutes.post("/", requireRole("boss"), validate("json", FaqEntrySchema), async (c) => {
+faqRoutes.post("/", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
   const outcome = await saveFaqEntry({
@@ -47,7 +46,7 @@ faqRoutes.post("/", requireRole("boss"), validate("json", FaqEntrySchema), async
 
 faqRoutes.post(
   "/import",
-  requireRole("boss"),
+  requirePermission("knowledge:write"),
   bodyLimit({
     maxSize: MAX_IMPORT_BYTES,
     onError: () => {
@@ -99,7 +98,7 @@ faqRoutes.get("/:entryId", async (c) => {
   return c.json(await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id: c.req.param("entryId") }));
 });
 
-faqRoutes.put("/:entryId", requireRole("boss"), validate("json", FaqEntrySchema), async (c) => {
+faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
   const outcome = await saveFaqEntry({
@@ -113,7 +112,7 @@ faqRoutes.put("/:entryId", requireRole("boss"), validate("json", FaqEntrySchema)
   return c.json(outcome.entry);
 });
 
-faqRoutes.delete("/:entryId", requireRole("boss"), async (c) => {
+faqRoutes.delete("/:entryId", requirePermission("knowledge:write"), async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
   const id = c.req.param("entryId");

@@ -13,6 +13,7 @@ import {
   listKnowledgeBases,
   updateKnowledgeBase,
 } from "../search/knowledge-bases.ts";
+import { faqRoutes } from "./faq.ts";
 import {
   CreateKnowledgeBaseSchema,
   type DocumentUpload,
@@ -32,6 +33,7 @@ export const knowledgeBaseRoutes = new Hono<AppEnv>();
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 knowledgeBaseRoutes.use(bearerAuth());
+knowledgeBaseRoutes.route("/:kbId/faq", faqRoutes);
 
 knowledgeBaseRoutes.get("/", async (c) => {
   const knowledge_bases = await listKnowledgeBases({ db: c.env.DB, tenantId: c.var.user.tenantId });

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
-import { bearerAuth, requireRole } from "../auth/middleware.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { AppError } from "../errors.ts";
 import { getSynonyms, putSynonyms, resetSynonyms } from "../search/synonym-store.ts";
 import { PutSynonymsSchema } from "./synonyms.schema.ts";
@@ -21,7 +21,7 @@ synonymRoutes.get("/", async (c) => c.json(await getSynonyms({ db: c.env.DB, ten
 
 synonymRoutes.put(
   "/",
-  requireRole("boss"),
+  requirePermission("knowledge:write"),
   bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
@@ -32,6 +32,6 @@ synonymRoutes.put(
   async (c) => c.json(await putSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId, groups: c.req.valid("json").groups })),
 );
 
-synonymRoutes.delete("/", requireRole("boss"), async (c) =>
+synonymRoutes.delete("/", requirePermission("knowledge:write"), async (c) =>
   c.json(await resetSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId })),
 );
