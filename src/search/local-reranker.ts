@@ -29,7 +29,7 @@ export function phraseMatch(query: string, passage: string, canonical: (text: st
 }
 
 // Weight of the answer-shape signal; the result is divided by 1 + it, to stay in [0, 1].
-const SHAPE = 0.2;
+const SHAPE = 0.05;
 
 /**
  * The local reranker: half the first-stage score, half the phrase match, scaled down for a

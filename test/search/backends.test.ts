@@ -194,8 +194,8 @@ describe("the local reranker", () => {
       { text: "无关内容", score: 1 },
       { text: "工序单价", score: 1 },
     ]);
-    expect(scores[0]).toBeCloseTo((0.7 + 0.2) / 1.2, 6);
-    expect(scores[1]).toBeCloseTo((0.5 + 0.2) / 1.2, 6);
+    expect(scores[0]).toBeCloseTo((0.7 + 0.05) / 1.05, 6);
+    expect(scores[1]).toBeCloseTo((0.5 + 0.05) / 1.05, 6);
     expect(scores[2]).toBeCloseTo(1, 6);
   });
 
