@@ -6,17 +6,17 @@ import type { ScoreModel } from "./calibration.ts";
 type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
 
 export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBackend; rerank: ByBackend } = {
-  keyword: { input: "score", intercept: -6.7381, slope: 20.0294 },
+  keyword: { input: "score", intercept: -4.7865, slope: 14.2989 },
   vector: {
-    local: { input: "score", intercept: -1.2493, slope: 7.9148 },
+    local: { input: "score", intercept: -1.8979, slope: 12.0586 },
     "workers-ai": { input: "score", intercept: -5, slope: 10 },
   },
   hybrid: {
-    local: { input: "score", intercept: -6.6046, slope: 22.2849 },
+    local: { input: "score", intercept: -4.8879, slope: 16.2696 },
     "workers-ai": { input: "score", intercept: -5, slope: 10 },
   },
   rerank: {
-    local: { input: "score", intercept: -7.6965, slope: 17.6929 },
+    local: { input: "score", intercept: -5.1227, slope: 18.7008 },
     "workers-ai": { input: "logit", intercept: 0, slope: 1 },
   },
 };
