@@ -47,19 +47,31 @@ export function indexedTerms(text: string): string {
 
 /**
  * Indexes chunks under their own rowids. `rows` is a JSON array of `{ id, terms }`; the statement
- * runs after the chunks' insert in the same batch.
+ * runs after the chunks' insert in the same batch. `OR REPLACE` (safe here: an index row has no
+ * children) overwrites a row left behind for a reused chunk rowid, as local state seeded by older
+ * versions (which deleted chunks by cascade) holds, instead of failing every later upload.
  */
 export function insertTermsStatement(db: D1Database, table: string, rows: string): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO ${table} (rowid, terms) SELECT c.rowid, j.value ->> '$.terms' FROM json_each(?1) j JOIN chunks c ON c.id = j.value ->> '$.id'`,
+      `INSERT OR REPLACE INTO ${table} (rowid, terms) SELECT c.rowid, j.value ->> '$.terms' FROM json_each(?1) j JOIN chunks c ON c.id = j.value ->> '$.id'`,
     )
     .bind(rows);
 }
 
-/** Removes a document's rows from the keyword index; must run before its chunks are deleted. */
-export function deleteDocumentTermsStatement(db: D1Database, table: string, documentId: string): D1PreparedStatement {
-  return db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?1)`).bind(documentId);
+/**
+ * Removes a document's rows from the keyword index; must run before its chunks are deleted. With
+ * `generation`, only while that is still the document's generation (see `ingestDocument`).
+ */
+export function deleteDocumentTermsStatement(
+  db: D1Database,
+  table: string,
+  documentId: string,
+  generation?: number,
+): D1PreparedStatement {
+  const sql = `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?1)`;
+  if (generation === undefined) return db.prepare(sql).bind(documentId);
+  return db.prepare(`${sql} AND EXISTS (SELECT 1 FROM documents WHERE id = ?1 AND generation = ?2)`).bind(documentId, generation);
 }
 
 async function tableExists(db: D1Database, table: string): Promise<boolean> {

@@ -51,7 +51,7 @@ async function weknoraSearch(context: { api_key: string; kb_ids?: string[]; base
 const QUESTIONS: [string, RegExp][] = [
   ["怎么创建订单", /新建订单/],
   ["跳针怎么办", /跳针|质量问题诊断/],
-  ["工资单确认后发现错了怎么办", /撤销确认/],
+  ["工资单确认后发现错了怎么办", /改正计件记录/],
   ["员工怎么登记计件", /登记/],
   ["忘记密码怎么办", /重置密码/],
   ["怎么设置工序单价", /单价/],

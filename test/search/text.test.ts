@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chunkText, weight } from "../../src/search/chunker.ts";
+import { parseHeading } from "../../src/search/headings.ts";
 import { contentTypeOf, htmlToText, parseDocument } from "../../src/search/parse.ts";
 import { queryTerms, terms } from "../../src/search/segment.ts";
 
@@ -106,6 +107,23 @@ describe("parsing uploads", () => {
     expect(text).toContain("- 裁剪");
     expect(text).not.toContain("alert");
     expect(text).not.toContain("<");
+  });
+
+  it("keeps the text of unclosed tags and drops what an unclosed comment or script hides, as a browser does", () => {
+    expect(htmlToText("<h2>标题<b>加粗</b>\n 续</h2><p>a < b</p>")).toBe("## 标题加粗 续\n\na < b");
+    expect(htmlToText("<p>前文</p><!-- 注释没有结束 <p>后文</p>")).toBe("前文");
+    expect(htmlToText("<p>前文</p><script>var x = '<p>后文</p>'")).toBe("前文");
+    expect(htmlToText("<h1>没有结束的标题<p>正文")).toBe("没有结束的标题正文");
+    expect(htmlToText("<scripts>保留</scripts>")).toBe("保留");
+  });
+
+  it("reads Markdown headings in one pass, with CommonMark's closing sequence", () => {
+    expect(parseHeading("## 工序 ##")).toEqual({ level: 2, title: "工序" });
+    expect(parseHeading("## Learn C#")).toEqual({ level: 2, title: "Learn C#" });
+    expect(parseHeading("#\t制表符")).toEqual({ level: 1, title: "制表符" });
+    expect(parseHeading("####### 七级")).toBeNull();
+    expect(parseHeading("#没有空格")).toBeNull();
+    expect(parseHeading(`# ${" ".repeat(10)}`)).toBeNull();
   });
 
   it("titles a document by its HTML title, first heading, or file name", () => {
