@@ -1,6 +1,5 @@
 import { AppError, conflict, notFound } from "../errors.ts";
 import type { SearchBackends } from "./backends.ts";
-import { chunkIdsOf } from "./documents.ts";
 import {
   deleteDocumentTermsStatement,
   ensureKeywordTable,
@@ -144,13 +143,13 @@ export async function saveFaqEntry({
   );
   const table = await keywordTable(tenantId);
   await ensureKeywordTable(db, table);
-  const oldIds = existing ? await chunkIdsOf({ db, documentId: id }) : [];
   const rows = JSON.stringify(
     questions.map((question, i) => ({ id: chunkIds[i], position: i, question, terms: indexedTerms(question) })),
   );
   const size = new TextEncoder().encode(JSON.stringify(entry)).length;
+  let oldIds: string[] = [];
   try {
-    await db.batch([
+    const results = await db.batch([
       existing
         ? db
             .prepare(
@@ -177,7 +176,8 @@ export async function saveFaqEntry({
             )
             .bind(id, tenantId, kbId, entry.question, JSON.stringify(entry.similar_questions), entry.answer),
       deleteDocumentTermsStatement(db, table, id),
-      db.prepare("DELETE FROM chunks WHERE document_id = ?1").bind(id),
+      // The replaced chunks' ids come back from the delete itself, so a concurrent save's are never missed.
+      db.prepare("DELETE FROM chunks WHERE document_id = ?1 RETURNING id").bind(id),
       db
         .prepare(
           `INSERT INTO chunks (id, tenant_id, kb_id, document_id, position, heading_path, content)
@@ -186,6 +186,7 @@ export async function saveFaqEntry({
         .bind(rows, tenantId, kbId, id, entry.answer),
       insertTermsStatement(db, table, rows),
     ]);
+    oldIds = ((results[3]?.results ?? []) as { id: string }[]).map((r) => r.id);
   } catch (error) {
     await removeVectorsQuietly(backends.vectorIndex, tenantId, chunkIds, "failed_faq_entry");
     // A concurrent writer saved the same question first: the batch rolled back whole.
