@@ -137,4 +137,4 @@ export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBa
 };
 `,
 );
-console.log(`\nwrote ${OUT}`);
+console.log(`\nwrote ${OUT} (npm run format lays it out)`);
