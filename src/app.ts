@@ -17,6 +17,7 @@ import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { synonymRoutes } from "./routes/synonyms.ts";
 import { workshopRoutes } from "./routes/workshop.ts";
 import { buildServices } from "./services.ts";
 
@@ -54,6 +55,7 @@ app.route("/api/chats", chatHistoryRoutes);
 app.route("/api/keys", apiKeyRoutes);
 app.route("/api/knowledge-bases", knowledgeBaseRoutes);
 app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
+app.route("/api/synonyms", synonymRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
 app.route("/api/workshop", workshopRoutes);

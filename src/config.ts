@@ -16,6 +16,8 @@ const ConfigSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
+  SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
 
 /** A Workers AI model with function calling, used when `CHAT_MODEL_NAME` names none. */
@@ -43,6 +45,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
+  scoreCalibration: boolean;
 }
 
 /**
@@ -81,6 +85,7 @@ export function readConfig(env: Env): Config {
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }
 
