@@ -2,6 +2,7 @@
 // each beside a baseline measured in the same run against the same server.
 
 import { benchBusiness } from "./bench/business.ts";
+import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
 import { benchFederation } from "./bench/federation.ts";
 import { benchMcp } from "./bench/mcp.ts";
@@ -15,6 +16,7 @@ try {
   if (!only || only === "mcp") await benchMcp(server.baseUrl);
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
+  if (!only || only === "chat") await benchChat(server.baseUrl);
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
   if (!only || only === "federation") await benchFederation(server.baseUrl);
 } finally {

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../sha256.ts";
-import { queryTerms, terms } from "./segment.ts";
+import { queryTerms, queryText, terms } from "./segment.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /** Query terms beyond this are dropped: a longer OR query costs more and ranks no better. */
 const MAX_QUERY_TERMS = 64;
@@ -92,15 +93,21 @@ export async function keywordSearch({
   query,
   kbIds,
   limit,
+  synonyms,
 }: {
   db: D1Database;
   tenantId: string;
   query: string;
   kbIds: string[];
   limit: number;
+  synonyms?: Synonyms | undefined;
 }): Promise<KeywordMatch[]> {
-  const wanted = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
-  if (wanted.length === 0 || kbIds.length === 0) return [];
+  const own = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
+  if (own.length === 0 || kbIds.length === 0) return [];
+  // Synonyms widen the match but not the normaliser: a chunk using the query's words or their
+  // synonyms reads as the same share of the query.
+  const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).filter((t) => !own.includes(t));
+  const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return [];
   const matchStatement = (matchTerms: string[]) =>
@@ -137,6 +144,6 @@ export async function keywordSearch({
   // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
   // every query term, so a chunk missing the common ones still reads as a partial match.
   const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
-  const queryIdf = wanted.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
+  const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
   return rows.map((row) => ({ id: row.id, bm25: row.bm25, score: 1 - Math.exp(-row.bm25 / queryIdf) }));
 }

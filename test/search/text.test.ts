@@ -6,11 +6,44 @@ import { queryTerms, terms } from "../../src/search/segment.ts";
 
 describe("segmentation", () => {
   it("gives Chinese characters and bigrams, and lowercase Latin words", () => {
-    expect(terms("计件工资 Payroll-2024")).toEqual(["计", "计件", "件", "件工", "工", "工资", "资", "payroll", "2024"]);
+    expect(terms("计件工资 Payroll-2024")).toEqual([
+      "计",
+      "计件",
+      "件",
+      "件工",
+      "工",
+      "工资",
+      "资",
+      "payroll",
+      "2024",
+      "payroll2024",
+    ]);
   });
 
   it("splits mixed runs at the script boundary", () => {
     expect(terms("GPU芯片")).toEqual(["gpu", "芯", "芯片", "片"]);
+  });
+
+  it("lets GPT4, GPT-4 and GPT 4 match each other: joined and split forms are both terms", () => {
+    const query = new Set(queryTerms("GPT4"));
+    for (const passage of ["GPT-4 发布", "GPT 4 发布", "gpt4发布"]) {
+      const shared = terms(passage).filter((t) => query.has(t));
+      expect(new Set(shared), passage).toEqual(new Set(["gpt", "4", ...(passage.includes(" 4") ? [] : ["gpt4"])]));
+    }
+    expect(terms("CVPR2022")).toEqual(["cvpr2022", "cvpr", "2022"]);
+    expect(terms("CVPR 2022")).toEqual(["cvpr", "2022"]);
+  });
+
+  it("unifies full-width and half-width forms (NFKC)", () => {
+    expect(terms("ＧＰＴ－４")).toEqual(terms("GPT-4"));
+    expect(terms("１００ｋｇ")).toEqual(terms("100kg"));
+  });
+
+  it("keeps numbers with units matchable written together or apart", () => {
+    expect(terms("100kg")).toEqual(["100kg", "100", "kg"]);
+    expect(terms("100 kg")).toEqual(["100", "kg"]);
+    expect(terms("重量100公斤")).toContain("100");
+    expect(terms("重量100公斤")).toContain("公斤");
   });
 });
 
