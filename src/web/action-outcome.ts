@@ -1,0 +1,55 @@
+// What a Confirm or Cancel click does: the actions route decides, the chat route records the outcome.
+import { ApiError, api } from "./api.ts";
+import type { ActionStatus } from "./chat-types.ts";
+
+const STATUSES = new Set<ActionStatus>(["pending", "confirmed", "cancelled", "expired", "failed"]);
+
+export interface ActionOutcome {
+  status: ActionStatus;
+  result?: string;
+  /** False when the stored conversation could not be updated (a reload would show the card as pending). */
+  recorded: boolean;
+}
+
+function resultText(body: Record<string, unknown>): string | undefined {
+  if (typeof body.message === "string") return body.message;
+  if (typeof body.result === "string") return body.result;
+  const source = typeof body.result === "object" && body.result !== null ? (body.result as Record<string, unknown>) : body;
+  const pairs = Object.entries(source)
+    .filter(([key, value]) => key !== "action_id" && key !== "status" && value !== null && typeof value !== "object")
+    .slice(0, 6)
+    .map(([key, value]) => `${key}: ${String(value)}`);
+  return pairs.length ? pairs.join(", ") : undefined;
+}
+
+function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> {
+  // A lapsed session must reach the sign-in screen, not be shown as a failed action.
+  if (error instanceof ApiError && error.status === 401) throw error;
+  if (error instanceof ApiError && (error.status === 410 || error.code.includes("expired"))) {
+    return { status: "expired", result: error.message };
+  }
+  return { status: "failed", result: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Confirms or cancels a pending action through `POST /api/actions/:id/{confirm,cancel}`, then records
+ * the outcome in the chat with `POST /api/chats/:chatId/actions/:actionId`, so a reload shows it.
+ */
+export async function decideAction(chatId: string, actionId: string, decision: "confirm" | "cancel"): Promise<ActionOutcome> {
+  let outcome: Omit<ActionOutcome, "recorded">;
+  try {
+    const body = await api.decideAction(actionId, decision);
+    const status =
+      typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
+    outcome = { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body) };
+  } catch (error) {
+    outcome = outcomeOfError(error);
+  }
+  try {
+    await api.recordAction(chatId, actionId, outcome.result === undefined ? { status: outcome.status } : outcome);
+    return { ...outcome, recorded: true };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw error;
+    return { ...outcome, recorded: false };
+  }
+}
