@@ -11,12 +11,15 @@ export interface ActionOutcome {
   recorded: boolean;
 }
 
+/** A line for the card from the action route's answer: its message, why it failed, or what was written. */
 function resultText(body: Record<string, unknown>): string | undefined {
   if (typeof body.message === "string") return body.message;
+  const error = body.error as { message?: unknown } | undefined;
+  if (typeof error?.message === "string") return error.message;
   if (typeof body.result === "string") return body.result;
-  const source = typeof body.result === "object" && body.result !== null ? (body.result as Record<string, unknown>) : body;
-  const pairs = Object.entries(source)
-    .filter(([key, value]) => key !== "action_id" && key !== "status" && value !== null && typeof value !== "object")
+  if (typeof body.result !== "object" || body.result === null) return undefined;
+  const pairs = Object.entries(body.result as Record<string, unknown>)
+    .filter(([, value]) => value !== null && typeof value !== "object")
     .slice(0, 6)
     .map(([key, value]) => `${key}: ${String(value)}`);
   return pairs.length ? pairs.join(", ") : undefined;

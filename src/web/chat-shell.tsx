@@ -71,6 +71,15 @@ export function ChatShell({
       .catch(() => setModel(null));
   }, [open, onUnauthorized]);
 
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setMenuOpen(false);
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [menuOpen]);
+
   const refreshList = list.refresh;
   const onTurnEnd = useCallback(() => {
     showInHash(current.id);

@@ -28,8 +28,7 @@ const zh = {
   delete: "删除",
   confirmDelete: "删除这个对话？",
   untitled: "新对话",
-  offlineModel: (label: string) =>
-    `离线模型（${label}）：按你的话选择工具，从知识库摘录回答，不是大语言模型，复杂的问题请换个说法或直接问具体的订单、工序。`,
+  offlineModel: (label: string) => `离线模型（${label}）：按关键词选工具、从知识库摘录回答，不是大语言模型。`,
   placeholder: "输入消息，@ 选择知识库，Enter 发送，Shift+Enter 换行",
   messageLabel: "消息",
   send: "发送",
@@ -99,7 +98,7 @@ const en: Messages = {
   confirmDelete: "Delete this chat?",
   untitled: "New chat",
   offlineModel: (label: string) =>
-    `Offline model (${label}): it picks tools from your words and answers with excerpts from the knowledge bases. It is not a large language model; ask about a specific order or process.`,
+    `Offline model (${label}): picks tools by keywords and answers with excerpts from the knowledge bases; not a large language model.`,
   placeholder: "Message; @ picks knowledge bases, Enter sends, Shift+Enter adds a line",
   messageLabel: "Message",
   send: "Send",

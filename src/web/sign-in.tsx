@@ -37,6 +37,8 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
           {t.username}
           <input
             name="username"
+            // biome-ignore lint/a11y/noAutofocus: the sign-in screen has one task, and keyboard users start typing at once.
+            autoFocus
             autoComplete="username"
             required
             value={username}
