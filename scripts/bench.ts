@@ -2,6 +2,7 @@
 // each beside a baseline measured in the same run against the same server.
 
 import { benchConsult } from "./bench/consult.ts";
+import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
 
@@ -9,6 +10,7 @@ const server = await startDevServer();
 try {
   console.log(`Benchmarking ${server.baseUrl} (Node ${process.version}, ${new Date().toISOString()})`);
   const only = process.argv[2];
+  if (!only || only === "mcp") await benchMcp(server.baseUrl);
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
 } finally {

@@ -13,7 +13,8 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -151,6 +151,249 @@ describe("the tool registry", () => {
     `);
   });
 
+  it("pins each tool's output schema", () => {
+    const schemas = Object.fromEntries(
+      TOOLS.map((t) => [t.name, t.outputSchema ? z.toJSONSchema(t.outputSchema, { io: "output" }) : null]),
+    );
+    expect(schemas).toMatchInlineSnapshot(`
+      {
+        "initiate_session": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "current_step": {
+              "description": "A short name for the current step.",
+              "type": "string",
+            },
+            "is_complete": {
+              "description": "True when the consultation has ended; no further navigation is possible.",
+              "type": "boolean",
+            },
+            "options": {
+              "description": "What the user can choose next. Show every description; send the chosen id.",
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "description": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "description",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "response": {
+              "description": "Say this to the user, as written.",
+              "type": "string",
+            },
+            "session_id": {
+              "description": "Pass this to navigate_session to continue.",
+              "type": "string",
+            },
+          },
+          "required": [
+            "session_id",
+            "response",
+            "current_step",
+            "options",
+            "is_complete",
+          ],
+          "type": "object",
+        },
+        "knowledge_search": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "results": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "content": {
+                    "type": "string",
+                  },
+                  "heading_path": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "knowledge_base_id": {
+                    "type": "string",
+                  },
+                  "knowledge_filename": {
+                    "type": "string",
+                  },
+                  "knowledge_id": {
+                    "type": "string",
+                  },
+                  "knowledge_title": {
+                    "type": "string",
+                  },
+                  "match_type": {
+                    "enum": [
+                      "hybrid",
+                      "vector",
+                      "keyword",
+                    ],
+                    "type": "string",
+                  },
+                  "position": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "score": {
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "id",
+                  "content",
+                  "score",
+                  "knowledge_id",
+                  "knowledge_title",
+                  "knowledge_filename",
+                  "match_type",
+                  "knowledge_base_id",
+                  "heading_path",
+                  "position",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "total_count": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "results",
+            "total_count",
+          ],
+          "type": "object",
+        },
+        "list_knowledge_bases": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "knowledge_bases": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "description": {
+                    "type": "string",
+                  },
+                  "document_count": {
+                    "description": "Documents ready to search.",
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "id": {
+                    "description": "Pass this id in kb_ids / knowledge_base_ids to search only this base.",
+                    "type": "string",
+                  },
+                  "name": {
+                    "type": "string",
+                  },
+                  "type": {
+                    "enum": [
+                      "document",
+                      "faq",
+                    ],
+                    "type": "string",
+                  },
+                  "updated_at": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "name",
+                  "description",
+                  "type",
+                  "document_count",
+                  "updated_at",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "total_count": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "knowledge_bases",
+            "total_count",
+          ],
+          "type": "object",
+        },
+        "navigate_session": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "current_step": {
+              "description": "A short name for the current step.",
+              "type": "string",
+            },
+            "is_complete": {
+              "description": "True when the consultation has ended; no further navigation is possible.",
+              "type": "boolean",
+            },
+            "options": {
+              "description": "What the user can choose next. Show every description; send the chosen id.",
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "description": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "description",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "response": {
+              "description": "Say this to the user, as written.",
+              "type": "string",
+            },
+            "session_id": {
+              "description": "Pass this to navigate_session to continue.",
+              "type": "string",
+            },
+          },
+          "required": [
+            "session_id",
+            "response",
+            "current_step",
+            "options",
+            "is_complete",
+          ],
+          "type": "object",
+        },
+      }
+    `);
+  });
+
   it("offers staff the same read tools as a boss", async () => {
     const names = async (user: UserContext) =>
       (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).map((t) => t.name);

@@ -1,0 +1,67 @@
+// Starts a fixture Worker with `wrangler dev` on a free port, for baselines measured in the same run.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../dev-server.ts";
+
+export interface FixtureServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Runs `script` in workerd through wrangler (the same runtime as Weft's dev server). */
+export async function startFixtureWorker(script: string, { timeoutMs = 60_000 } = {}): Promise<FixtureServer> {
+  const port = await freePort();
+  const stateDir = mkdtempSync(join(tmpdir(), "weft-fixture-"));
+  const child = spawn(
+    join("node_modules", ".bin", "wrangler"),
+    [
+      "dev",
+      script,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--compatibility-date",
+      "2026-11-01",
+      "--compatibility-flags",
+      "nodejs_compat",
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // Already stopped.
+      }
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    const ok = await fetch(baseUrl, { method: "HEAD" }).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return { baseUrl, stop };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error(`fixture ${script} did not start:\n${output}`);
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers.ts";
+
+const headers = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
+const post = (body: string, extra: Record<string, string> = {}) =>
+  call("/mcp", { method: "POST", key: "dev-staff-key", headers: { ...headers, ...extra }, body });
+const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+type RpcAnswer = { jsonrpc: string; id: unknown; error?: { code: number; message: string }; result?: Record<string, unknown> };
+
+describe("/mcp protocol details", () => {
+  it("refuses a browser request from an origin that is not allowed (DNS rebinding)", async () => {
+    const res = await post(JSON.stringify(toolCall(1, "list_knowledge_bases")), {
+      Host: "evil.example.com",
+      Origin: "http://evil.example.com",
+    });
+    expect(res.status).toBe(403);
+    const preflight = await call("/mcp", {
+      method: "OPTIONS",
+      headers: { Origin: "http://evil.example.com", "Access-Control-Request-Method": "POST" },
+    });
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
+  it("lets allowed origins and origin-less clients through", async () => {
+    expect((await post(JSON.stringify(toolCall(1, "list_knowledge_bases")), { Origin: "http://localhost:6274" })).status).toBe(
+      200,
+    );
+    expect((await post(JSON.stringify(toolCall(1, "list_knowledge_bases")), { Origin: "http://weft.test" })).status).toBe(200);
+    expect((await post(JSON.stringify(toolCall(1, "list_knowledge_bases")))).status).toBe(200);
+    const lookalike = await post(JSON.stringify(toolCall(1, "list_knowledge_bases")), {
+      Origin: "http://localhost.evil.example:80",
+    });
+    expect(lookalike.status).toBe(403);
+  });
+
+  it("caps the body at 1 MiB with 413, before parsing it", async () => {
+    const huge = JSON.stringify(toolCall(1, "knowledge_search", { query: "x".repeat(2 * 1024 * 1024) }));
+    const res = await post(huge);
+    expect(res.status).toBe(413);
+    expect(await res.text()).not.toContain("xxxxxxxxxx");
+  });
+
+  it("cuts a huge unknown tool name short in the error", async () => {
+    const res = await post(JSON.stringify(toolCall(1, "a".repeat(500_000))));
+    const body = await res.json<RpcAnswer>();
+    expect(body.error?.code).toBe(-32602);
+    expect(body.error!.message.length).toBeLessThan(1000);
+  });
+
+  it("answers valid JSON of the wrong shape as Invalid Request (-32600)", async () => {
+    for (const message of [
+      { jsonrpc: "1.0", id: 1, method: "tools/list" },
+      { jsonrpc: "2.0", id: true, method: "tools/list" },
+      { jsonrpc: "2.0", id: 1, method: 42 },
+    ]) {
+      const res = await post(JSON.stringify(message));
+      expect(res.status).toBe(400);
+      expect((await res.json<RpcAnswer>()).error?.code).toBe(-32600);
+    }
+  });
+
+  it("answers tools/call without a tool name with -32602 in one line", async () => {
+    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { arguments: {} } }));
+    const body = await res.json<RpcAnswer>();
+    expect(body).toMatchObject({ id: 5, error: { code: -32602 } });
+    expect(body.error!.message).not.toContain("\n");
+    expect(body.error!.message).toMatch(/params\.name/);
+  });
+
+  it("answers an empty batch with -32600", async () => {
+    const res = await post("[]");
+    expect(res.status).toBe(400);
+    expect((await res.json<RpcAnswer>()).error?.code).toBe(-32600);
+  });
+
+  it("answers a batch with an array, an unknown tool inside it as the same error as outside", async () => {
+    const alone = await (await post(JSON.stringify(toolCall(1, "no_such_tool")))).json<RpcAnswer>();
+    const res = await post(JSON.stringify([toolCall(1, "no_such_tool"), toolCall(2, "list_knowledge_bases")]));
+    expect(res.status).toBe(200);
+    const answers = await res.json<RpcAnswer[]>();
+    expect(Array.isArray(answers)).toBe(true);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    expect(byId.get(1)?.error).toEqual(alone.error);
+    expect(byId.get(2)?.result).toHaveProperty("structuredContent");
+  });
+
+  it("refuses unknown tool arguments, naming them, so an agent learns of its typo", async () => {
+    const body = await (
+      await post(JSON.stringify(toolCall(1, "knowledge_search", { query: "领子", topk: 3 })))
+    ).json<RpcAnswer>();
+    expect(body.result).toMatchObject({ isError: true });
+    expect(JSON.stringify(body.result)).toContain("topk");
+  });
+
+  it("keeps a client's request id only when it is a short plain token", async () => {
+    const plain = await call("/healthz", { headers: { "X-Request-Id": "trace-42_a" } });
+    expect(plain.headers.get("X-Request-Id")).toBe("trace-42_a");
+    for (const hostile of ["<script>alert(1)</script>", "a".repeat(65), "id with spaces", "semi;colon"]) {
+      const res = await call("/healthz", { headers: { "X-Request-Id": hostile } });
+      expect(res.headers.get("X-Request-Id")).not.toBe(hostile);
+      expect(res.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
