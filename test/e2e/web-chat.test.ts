@@ -13,6 +13,7 @@ const CITATION = /\[\d+\]|来源|引用|《[^》]+》/;
 const KB_NAME = "车间系统使用手册";
 const PREPARE = (qty: number) => `给张三记今天上领子 ${qty} 件`;
 const FOLLOW_UP = "张三今天做了多少件";
+const CONSULTATION = "裤腰的地方老是跳针";
 
 const messageBox = (page: Page) => page.getByRole("combobox", { name: "消息" });
 const lastAnswer = (page: Page) => page.locator("article.from-assistant").last();
@@ -117,6 +118,19 @@ async function chatFlow(browser: Browser, width: number) {
   await expect.poll(() => card.getAttribute("data-status")).toBe("confirmed");
   await shot("5-confirmed");
 
+  // A consultation's options are buttons; a click sends the option's text as the next message.
+  await ask(page, CONSULTATION);
+  await replyText(page);
+  const option = lastAnswer(page).locator(".consultation .options button").first();
+  const optionText = (await option.textContent()) ?? "";
+  expect(optionText.length).toBeGreaterThan(0);
+  const optionSent = page.waitForRequest((r) => r.url().endsWith("/api/chat") && r.method() === "POST");
+  await option.click();
+  expect(JSON.stringify(JSON.parse((await optionSent).postData() ?? "{}").messages.at(-1))).toContain(optionText);
+  await replyText(page);
+  await expect.poll(() => page.locator("article.from-user .user-text").last().textContent()).toBe(optionText);
+  await shot("5b-consultation");
+
   // The record shows in a follow-up query.
   await ask(page, FOLLOW_UP);
   expect(await replyText(page)).toContain(String(quantity));
@@ -157,6 +171,52 @@ describe("the web chat in Chromium", () => {
   it("does the same at a 375-pixel phone width", async () => {
     await chatFlow(phone, 375);
   }, 180_000);
+
+  it("filters, renames, switches and deletes chats from the sidebar, and switches to English", async () => {
+    const { page, shot } = desktop;
+    await page.goto(baseUrl);
+    await page.locator(".topbar, .sign-in").first().waitFor();
+    if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
+    await page.locator(".new-chat").click();
+    const marker = `筛选测试 ${Date.now()}`;
+    await ask(page, marker);
+    await replyText(page);
+    const titles = page.locator(".chat-list .chat-title");
+    await expect.poll(() => titles.first().textContent()).toContain("筛选测试");
+
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("筛选测试");
+    await expect.poll(() => titles.count()).toBe(1);
+    await page
+      .getByRole("button", { name: /^重命名:/ })
+      .first()
+      .click();
+    const renamed = `改名 ${Date.now()}`;
+    await page.getByRole("textbox", { name: "新标题" }).fill(renamed);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => titles.first().textContent()).toBe(renamed);
+
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("");
+    await expect.poll(() => titles.count()).toBeGreaterThan(1);
+    await page.locator(".chat-list .chat-title", { hasText: QUESTION }).first().click();
+    await expect.poll(() => page.locator("article.from-user").first().textContent()).toContain(QUESTION);
+
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill(renamed);
+    await expect.poll(() => titles.count()).toBe(1);
+    await page
+      .getByRole("button", { name: /^删除:/ })
+      .first()
+      .click();
+    await page.locator(".chat-item.confirming").getByRole("button", { name: "删除" }).click();
+    await expect.poll(() => titles.count()).toBe(0);
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("");
+
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    await shot("9-english");
+    await page.getByRole("button", { name: "切换到中文" }).click();
+    await page.getByRole("button", { name: "退出登录" }).waitFor();
+  });
 
   it("never opens the @ picker, picks or sends while an input method is composing", async () => {
     const { page, shot } = desktop;
