@@ -4,7 +4,7 @@ import { ChatShell } from "./chat-shell.tsx";
 import { applyLang, I18nContext, initialLang, type Lang, messagesFor } from "./i18n.ts";
 import { SignIn } from "./sign-in.tsx";
 
-type Auth = { state: "checking" } | { state: "signed-out"; notice?: string } | { state: "signed-in"; user: User };
+type Auth = { state: "checking" } | { state: "signed-out"; expired?: boolean } | { state: "signed-in"; user: User };
 
 /** The whole UI: the language, and who is signed in (asked of the server once, then kept in state). */
 export function App() {
@@ -25,7 +25,8 @@ export function App() {
       .catch(() => setAuth({ state: "signed-out" }));
   }, []);
 
-  const onUnauthorized = useCallback(() => setAuth({ state: "signed-out", notice: messagesFor(lang).sessionExpired }), [lang]);
+  // Stable across renders and languages: the chat screen's effects depend on it.
+  const onUnauthorized = useCallback(() => setAuth({ state: "signed-out", expired: true }), []);
   const signOut = useCallback(async () => {
     try {
       await api.logout();
@@ -39,7 +40,10 @@ export function App() {
     <I18nContext.Provider value={i18n}>
       {auth.state === "checking" && <p className="muted center">…</p>}
       {auth.state === "signed-out" && (
-        <SignIn notice={auth.notice} onSignedIn={(user) => setAuth({ state: "signed-in", user })} />
+        <SignIn
+          notice={auth.expired ? i18n.t.sessionExpired : undefined}
+          onSignedIn={(user) => setAuth({ state: "signed-in", user })}
+        />
       )}
       {auth.state === "signed-in" && (
         <ChatShell user={auth.user} onSignOut={() => void signOut()} onUnauthorized={onUnauthorized} />

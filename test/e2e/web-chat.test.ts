@@ -18,19 +18,23 @@ const CONSULTATION = "裤腰的地方老是跳针";
 const messageBox = (page: Page) => page.getByRole("combobox", { name: "消息" });
 const lastAnswer = (page: Page) => page.locator("article.from-assistant").last();
 
-/** Waits until the reply in progress has ended (the Send button is back) and returns the last answer's text. */
-async function replyText(page: Page): Promise<string> {
+const answers = (page: Page) => page.locator("article.from-assistant");
+
+/** Waits for a new answer (more than `before`) to finish (the Send button is back) and returns its text. */
+async function replyAfter(page: Page, before: number): Promise<string> {
+  await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
   await page.locator("button.send").waitFor({ timeout: 30_000 });
   return (await lastAnswer(page).textContent()) ?? "";
 }
 
-/** Types a message with the keyboard and sends it with Enter, returning the /api/chat request. */
-async function ask(page: Page, text: string): Promise<Request> {
+/** Types a message with the keyboard and sends it with Enter: the /api/chat request, and the reply's text once it ends. */
+async function ask(page: Page, text: string): Promise<{ request: Request; reply: () => Promise<string> }> {
+  const before = await answers(page).count();
   await messageBox(page).focus();
   await page.keyboard.type(text);
   const request = page.waitForRequest((r) => r.url().endsWith("/api/chat") && r.method() === "POST");
   await page.keyboard.press("Enter");
-  return request;
+  return { request: await request, reply: () => replyAfter(page, before) };
 }
 
 /** Signs in with the keyboard alone: the username field has the focus, Tab moves to the password, Enter submits. */
@@ -70,12 +74,12 @@ async function chatFlow(browser: Browser, width: number) {
   // A question, answered as a stream in the AI SDK's UI message protocol, with a citation.
   await watchAnswerGrowth(page);
   const responseArrived = page.waitForResponse((r) => r.url().endsWith("/api/chat"));
-  await ask(page, QUESTION);
+  const question = await ask(page, QUESTION);
   const response = await responseArrived;
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("text/event-stream");
   expect(response.headers()["x-vercel-ai-ui-message-stream"]).toBe("v1");
-  expect(await replyText(page)).toMatch(CITATION);
+  expect(await question.reply()).toMatch(CITATION);
   const lengths = await page.evaluate(() => [...(window as unknown as { answerLengths: Set<number> }).answerLengths]);
   expect(lengths.filter((n) => n > 0).length).toBeGreaterThan(1);
   await shot("2-answer");
@@ -104,11 +108,11 @@ async function chatFlow(browser: Browser, width: number) {
   // A prepare: the confirm card comes with Confirm and Cancel; the request carried the chosen base.
   const quantity = 30 + (width % 17);
   const prepare = await ask(page, PREPARE(quantity));
-  expect(JSON.parse(prepare.postData() ?? "{}")).toMatchObject({ kbIds: [kbId] });
+  expect(JSON.parse(prepare.request.postData() ?? "{}")).toMatchObject({ kbIds: [kbId] });
   const card = page.locator(".confirm-card").last();
   await card.waitFor({ timeout: 30_000 });
   expect(await card.getAttribute("data-status")).toBe("pending");
-  await replyText(page);
+  await prepare.reply();
   await card.scrollIntoViewIfNeeded();
   await shot("4-confirm-card");
   const confirmed = page.waitForResponse((r) => /\/api\/actions\/[^/]+\/confirm$/.test(r.url()));
@@ -119,21 +123,20 @@ async function chatFlow(browser: Browser, width: number) {
   await shot("5-confirmed");
 
   // A consultation's options are buttons; a click sends the option's text as the next message.
-  await ask(page, CONSULTATION);
-  await replyText(page);
+  await (await ask(page, CONSULTATION)).reply();
   const option = lastAnswer(page).locator(".consultation .options button").first();
   const optionText = (await option.textContent()) ?? "";
   expect(optionText.length).toBeGreaterThan(0);
   const optionSent = page.waitForRequest((r) => r.url().endsWith("/api/chat") && r.method() === "POST");
+  const beforeOption = await answers(page).count();
   await option.click();
   expect(JSON.stringify(JSON.parse((await optionSent).postData() ?? "{}").messages.at(-1))).toContain(optionText);
-  await replyText(page);
+  await replyAfter(page, beforeOption);
   await expect.poll(() => page.locator("article.from-user .user-text").last().textContent()).toBe(optionText);
   await shot("5b-consultation");
 
   // The record shows in a follow-up query.
-  await ask(page, FOLLOW_UP);
-  expect(await replyText(page)).toContain(String(quantity));
+  expect(await (await ask(page, FOLLOW_UP)).reply()).toContain(String(quantity));
   await shot("6-follow-up");
 
   // A reload reopens the conversation from the URL, confirm card included, and lists it in the sidebar.
@@ -179,8 +182,7 @@ describe("the web chat in Chromium", () => {
     if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
     await page.locator(".new-chat").click();
     const marker = `筛选测试 ${Date.now()}`;
-    await ask(page, marker);
-    await replyText(page);
+    await (await ask(page, marker)).reply();
     const titles = page.locator(".chat-list .chat-title");
     await expect.poll(() => titles.first().textContent()).toContain("筛选测试");
 
