@@ -26,6 +26,7 @@ const zh = {
   save: "保存",
   cancel: "取消",
   delete: "删除",
+  export: "导出为 Markdown",
   confirmDelete: "删除这个对话？",
   untitled: "新对话",
   offlineModel: (label: string) => `离线模型（${label}）：按关键词选工具、从知识库摘录回答，不是大语言模型。`,
@@ -95,6 +96,7 @@ const en: Messages = {
   save: "Save",
   cancel: "Cancel",
   delete: "Delete",
+  export: "Export as Markdown",
   confirmDelete: "Delete this chat?",
   untitled: "New chat",
   offlineModel: (label: string) =>
