@@ -93,6 +93,15 @@ function ChatItem({
       >
         ✎
       </button>
+      <a
+        className="icon"
+        href={`/api/chats/${encodeURIComponent(chat.id)}/export`}
+        download
+        aria-label={`${t.export}: ${chat.title}`}
+        title={t.export}
+      >
+        ⤓
+      </a>
       <button
         type="button"
         className="icon"
