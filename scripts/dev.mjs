@@ -1,9 +1,9 @@
 // npm run dev: build the browser UI, apply migrations, load demo data, start wrangler dev, load knowledge, serve.
 
 import { buildWeb } from "./build-web.mjs";
-import { checkTrees, printReports } from "./knowledge-check.mjs";
+import { shipTrees } from "./knowledge-ship.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
-import { loadDocuments, uploadTrees } from "./load-knowledge.mjs";
+import { loadDocuments } from "./load-knowledge.mjs";
 import { seedDemoData } from "./seed.mjs";
 
 requireNode22();
@@ -17,8 +17,8 @@ await buildWeb();
 console.log("Applying D1 migrations (local)...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });
-console.log("Checking decision trees...");
-if (!printReports(await checkTrees())) console.log("Invalid trees are skipped; the others are served.");
+console.log("Checking and loading the shipped decision trees...");
+const trees = await shipTrees({ persistTo });
 
 const server = start(WRANGLER, [
   "dev",
@@ -38,14 +38,13 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 server.on("exit", (code) => process.exit(code ?? 0));
 
 await waitForOk(`${baseUrl}/healthz`, 120_000);
-const trees = await uploadTrees({ baseUrl, adminKey: "dev-admin-key" });
 const knowledgeBases = await loadDocuments({ baseUrl, bossKey: "dev-boss-key" });
 console.log(`
 Weft is running at http://localhost:${port}
   Web chat:      http://localhost:${port}/   (sign in as boss / boss123)
   MCP endpoint:  http://localhost:${port}/mcp   (Authorization: Bearer <key>)
   Health:        http://localhost:${port}/healthz
-  Decision trees: ${trees.loaded.join(", ") || "none"}${trees.failed.length ? `\n  Trees refused: ${trees.failed.join("; ")}` : ""}
+  Decision trees (shipped): ${trees.join(", ") || "none"}
   Knowledge bases: ${knowledgeBases.join(", ") || "none"}
   Development keys:
 ${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId).name})`).join("\n")}

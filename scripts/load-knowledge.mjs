@@ -1,5 +1,6 @@
-// Loads knowledge/ into a running Weft through its own REST API: decision trees (as an admin) and
-// one knowledge base per folder of knowledge/docs (as a boss of the workshop).
+// Loads knowledge/ into a running Weft through its own REST API: decision trees as a workshop's
+// own (as its admin; shipped trees are written by knowledge-ship.mjs instead) and one knowledge
+// base per folder of knowledge/docs (as a boss of the workshop).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
@@ -10,7 +11,7 @@ const TREES = join(ROOT, "knowledge", "trees");
 const jsonHeaders = (key) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
 
 /**
- * Uploads every tree file. A tree the server refuses is reported and skipped; the others still
+ * Uploads every tree file as the admin's workshop's own trees. A tree the server refuses is reported and skipped; the others still
  * load, so one broken file never keeps the rest from serving.
  */
 export async function uploadTrees({ baseUrl, adminKey }) {

@@ -1,8 +1,8 @@
 // Starts a fixture Worker with `wrangler dev` on a free port, for baselines measured in the same run.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { freePort } from "../dev-server.ts";
 
 export interface FixtureServer {
@@ -14,19 +14,22 @@ export interface FixtureServer {
 export async function startFixtureWorker(script: string, { timeoutMs = 60_000 } = {}): Promise<FixtureServer> {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), "weft-fixture-"));
+  // A configuration of its own, so that none of Weft's bindings come along.
+  const config = join(stateDir, "wrangler.toml");
+  writeFileSync(
+    config,
+    `name = "bench-fixture"\nmain = ${JSON.stringify(resolve(script))}\ncompatibility_date = "2026-11-01"\ncompatibility_flags = ["nodejs_compat"]\n`,
+  );
   const child = spawn(
     join("node_modules", ".bin", "wrangler"),
     [
       "dev",
-      script,
+      "--config",
+      config,
       "--port",
       String(port),
       "--ip",
       "127.0.0.1",
-      "--compatibility-date",
-      "2026-11-01",
-      "--compatibility-flags",
-      "nodejs_compat",
       "--persist-to",
       stateDir,
       "--show-interactive-dev-session=false",

@@ -1,7 +1,9 @@
 import { returningRow } from "../db.ts";
-import { notFound } from "../errors.ts";
+import { forbidden, notFound } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Role, UserContext } from "../user-context.ts";
+import { apiKeyCache, type VerifiedKey } from "./key-cache.ts";
+import { type KeyOwner, mayListWorkshopKeys, mayManageKeyOf } from "./permissions.ts";
 
 const KEY_PREFIX = "wft_";
 const VISIBLE_PREFIX_LENGTH = 12;
@@ -11,9 +13,13 @@ export function hashApiKey(key: string): Promise<string> {
   return sha256Hex(key);
 }
 
-/** The part of a key shown in lists, enough to tell keys apart and useless to an attacker. */
+/**
+ * The part of a key shown in lists, enough to tell keys apart and useless to an attacker: 12
+ * characters of a generated key (a third of it), and never more than a third of any key, so a
+ * short key (a development key, say) is never shown whole.
+ */
 export function visiblePrefix(key: string): string {
-  return key.slice(0, VISIBLE_PREFIX_LENGTH);
+  return key.slice(0, Math.min(VISIBLE_PREFIX_LENGTH, Math.floor(key.length / 3)));
 }
 
 /** A fresh random key: `wft_` and 32 URL-safe characters (192 bits). */
@@ -36,24 +42,33 @@ export interface ApiKeySummary {
   revoked_at: string | null;
 }
 
-/** Resolves a presented key to its caller; `null` for unknown or revoked keys. */
+/**
+ * Resolves a presented key to its caller; `null` for unknown or revoked keys. A key verified in
+ * the last 30 s (`KEY_CACHE_TTL_MS`) is answered from the isolate's cache without D1; `fresh`
+ * tells whether D1 was asked.
+ */
 export async function findUserByApiKey({
   db,
   key,
 }: {
   db: D1Database;
   key: string;
-}): Promise<(UserContext & { keyId: string }) | null> {
+}): Promise<(VerifiedKey & { fresh: boolean }) | null> {
+  const hash = await hashApiKey(key);
+  const cached = apiKeyCache.get(hash);
+  if (cached) return { ...cached, fresh: false };
   const row = await db
     .prepare(
       `SELECT k.id AS key_id, u.id AS user_id, u.tenant_id, u.role
          FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
         WHERE k.key_hash = ?1 AND k.revoked_at IS NULL`,
     )
-    .bind(await hashApiKey(key))
+    .bind(hash)
     .first<{ key_id: string; user_id: string; tenant_id: string; role: Role }>();
   if (!row) return null;
-  return { keyId: row.key_id, userId: row.user_id, tenantId: row.tenant_id, role: row.role };
+  const verified: VerifiedKey = { keyId: row.key_id, userId: row.user_id, tenantId: row.tenant_id, role: row.role };
+  apiKeyCache.set(hash, verified);
+  return { ...verified, fresh: true };
 }
 
 /** Records use without making the request wait on it. */
@@ -61,26 +76,40 @@ export function touchApiKey({ db, keyId }: { db: D1Database; keyId: string }): P
   return db.prepare(`UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1`).bind(keyId).run();
 }
 
+async function findOwner({ db, tenantId, userId }: { db: D1Database; tenantId: string; userId: string }) {
+  const row = await db
+    .prepare(`SELECT id, role FROM users WHERE id = ?1 AND tenant_id = ?2`)
+    .bind(userId, tenantId)
+    .first<{ id: string; role: Role }>();
+  return row ? ({ userId: row.id, tenantId, role: row.role } satisfies KeyOwner) : null;
+}
+
 /**
- * Creates a key for a user of the tenant. The secret is returned here and never again: only its
- * hash is stored.
+ * Creates a key that signs in as `userId` (the caller when absent), if the caller may
+ * (`mayManageKeyOf`): 404 for someone outside the workshop, 403 for anyone else they may not
+ * manage. The secret is returned here and never again: only its hash is stored.
  */
 export async function createApiKey({
   db,
-  tenantId,
+  actor,
   userId,
   name,
 }: {
   db: D1Database;
-  tenantId: string;
+  actor: UserContext;
   userId: string;
   name: string;
 }): Promise<{ key: string; summary: ApiKeySummary }> {
-  const user = await db
-    .prepare(`SELECT id FROM users WHERE id = ?1 AND tenant_id = ?2`)
-    .bind(userId, tenantId)
-    .first<{ id: string }>();
-  if (!user) throw notFound(`No user '${userId}' in your workshop.`);
+  const tenantId = actor.tenantId;
+  const owner = await findOwner({ db, tenantId, userId });
+  if (!owner) throw notFound(`No user '${userId.slice(0, 100)}' in your workshop.`);
+  if (!mayManageKeyOf(actor, owner)) {
+    throw forbidden(
+      actor.role === "admin"
+        ? `You may not create a key for '${owner.userId}': their role '${owner.role}' is above yours.`
+        : "Only an admin may create a key for another person; create your own key by leaving out user_id.",
+    );
+  }
   const key = generateApiKey();
   const id = crypto.randomUUID();
   const summary = await returningRow<ApiKeySummary>(
@@ -94,36 +123,58 @@ export async function createApiKey({
   return { key, summary };
 }
 
-/** The tenant's keys, newest first, without secrets or hashes. */
-export async function listApiKeys({ db, tenantId }: { db: D1Database; tenantId: string }): Promise<ApiKeySummary[]> {
+/**
+ * The keys the caller may see, newest first, without secrets or hashes: an admin sees the
+ * workshop's, everyone else their own.
+ */
+export async function listApiKeys({ db, actor }: { db: D1Database; actor: UserContext }): Promise<ApiKeySummary[]> {
+  const everyone = mayListWorkshopKeys(actor);
   const { results } = await db
     .prepare(
       `SELECT id, name, prefix, user_id, created_at, last_used_at, revoked_at
-         FROM api_keys WHERE tenant_id = ?1 ORDER BY created_at DESC, id`,
+         FROM api_keys WHERE tenant_id = ?1 AND (?2 OR user_id = ?3) ORDER BY created_at DESC, id`,
     )
-    .bind(tenantId)
+    .bind(actor.tenantId, everyone ? 1 : 0, actor.userId)
     .all<ApiKeySummary>();
   return results;
 }
 
-/** Revokes one of the tenant's keys; revoking twice is harmless, another tenant's key is unknown. */
+/**
+ * Revokes a key the caller may manage (`mayManageKeyOf`); revoking twice is harmless. A key the
+ * caller may not even list (another workshop's, or another person's for a non-admin) is unknown
+ * (404); one they see but may not manage is 403. This isolate refuses it at once, others within
+ * `KEY_CACHE_TTL_MS`.
+ */
 export async function revokeApiKey({
   db,
-  tenantId,
+  actor,
   keyId,
 }: {
   db: D1Database;
-  tenantId: string;
+  actor: UserContext;
   keyId: string;
 }): Promise<ApiKeySummary> {
+  const unknown = notFound(`No API key '${keyId.slice(0, 100)}' among yours.`);
+  const target = await db
+    .prepare(
+      `SELECT k.user_id, u.role FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
+        WHERE k.id = ?1 AND k.tenant_id = ?2`,
+    )
+    .bind(keyId, actor.tenantId)
+    .first<{ user_id: string; role: Role }>();
+  if (!target || (target.user_id !== actor.userId && !mayListWorkshopKeys(actor))) throw unknown;
+  if (!mayManageKeyOf(actor, { userId: target.user_id, tenantId: actor.tenantId, role: target.role })) {
+    throw forbidden(`You may not revoke this key: its owner's role '${target.role}' is above yours.`);
+  }
   const row = await db
     .prepare(
       `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
         WHERE id = ?1 AND tenant_id = ?2
         RETURNING id, name, prefix, user_id, created_at, last_used_at, revoked_at`,
     )
-    .bind(keyId, tenantId)
+    .bind(keyId, actor.tenantId)
     .first<ApiKeySummary>();
-  if (!row) throw notFound(`No API key '${keyId}' in your workshop.`);
+  if (!row) throw unknown;
+  apiKeyCache.forget(row.id);
   return row;
 }

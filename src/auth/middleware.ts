@@ -1,39 +1,66 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../errors.ts";
-import { type Role, roleAtLeast } from "../user-context.ts";
-import { findUserByApiKey, touchApiKey } from "./api-keys.ts";
+import type { Role } from "../user-context.ts";
+import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
+import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
+import { can, LEAST_ROLE, type Permission, roleAllows } from "./permissions.ts";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Resolves `Authorization: Bearer <key>` to a `UserContext` on `c.var.user`. Missing, unknown and
- * revoked keys get 401 (the error handler adds `WWW-Authenticate: Bearer`, RFC 6750).
+ * revoked keys get 401 (the error handler adds `WWW-Authenticate: Bearer`, RFC 6750). Failed
+ * attempts are counted per client address and key prefix; past the limits the answer is 429 with
+ * `Retry-After`. A good key costs no limiter call and, when verified recently, no D1 lookup.
  *
  * @example app.use("/mcp", bearerAuth())
  */
 export function bearerAuth() {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
+    const address = c.req.header("CF-Connecting-IP");
+    refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
     const header = c.req.header("Authorization");
-    const key = header?.match(BEARER)?.[1];
-    if (!key) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
+    if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
+    const key = header.match(BEARER)?.[1];
+    const fail = async (subjects: Subject[], message: string): Promise<never> => {
+      throw (await recordFailedAuth({ limiters: c.env.AUTH_LIMITER, subjects })) ?? unauthorized(message);
+    };
+    if (!key) return fail(subjectsOf({ address, keyPrefix: undefined }), "Send an API key as 'Authorization: Bearer <key>'.");
     const user = await findUserByApiKey({ db: c.env.DB, key });
-    if (!user) throw unauthorized("This API key is unknown or has been revoked.");
-    c.executionCtx.waitUntil(touchApiKey({ db: c.env.DB, keyId: user.keyId }));
+    if (!user)
+      return fail(subjectsOf({ address, keyPrefix: visiblePrefix(key) }), "This API key is unknown or has been revoked.");
+    // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
+    if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db: c.env.DB, keyId: user.keyId }));
     c.set("user", { userId: user.userId, tenantId: user.tenantId, role: user.role });
     await next();
   });
 }
 
 /**
- * Lets only callers whose role is at least `role` through; 403 otherwise.
+ * Lets only callers whose role is at least `role` through; 403 otherwise. Prefer
+ * `requirePermission`, which names the rule instead of the role.
  *
- * @example app.post("/api/keys", requireRole("boss"), handler)
+ * @example app.post("/api/things", requireRole("boss"), handler)
  */
 export function requireRole(role: Role) {
   return createMiddleware<AppEnv>(async function requireRoleMiddleware(c, next) {
-    if (!roleAtLeast(c.var.user.role, role)) {
+    if (!roleAllows(c.var.user.role, role)) {
       throw forbidden(`This needs the '${role}' role; your key has '${c.var.user.role}'.`);
+    }
+    await next();
+  });
+}
+
+/**
+ * Lets only callers whose role grants `permission` (see `LEAST_ROLE`) through; 403 otherwise.
+ *
+ * @example app.post("/api/knowledge-bases", requirePermission("knowledge:write"), handler)
+ */
+export function requirePermission(permission: Permission) {
+  return createMiddleware<AppEnv>(async function requirePermissionMiddleware(c, next) {
+    if (!can(c.var.user, permission)) {
+      throw forbidden(`This needs the '${LEAST_ROLE[permission]}' role; your key has '${c.var.user.role}'.`);
     }
     await next();
   });

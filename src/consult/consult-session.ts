@@ -51,8 +51,12 @@ export class ConsultSession extends DurableObject<Env> {
       updatedAt: now,
       ttlSeconds: input.ttlSeconds,
     };
-    const entries: Record<string, unknown> = { meta, record: input.record };
-    for (const id of input.catalog.order) entries[`tree:${id}`] = input.catalog.trees[id];
+    // Object.fromEntries defines own properties, so no tree id can reach the object's prototype.
+    const entries = Object.fromEntries<unknown>([
+      ["meta", meta],
+      ["record", input.record],
+      ...input.catalog.order.map((id) => [`tree:${id}`, input.catalog.trees.get(id)] as const),
+    ]);
     await this.ctx.storage.put(entries);
     await this.ctx.storage.setAlarm(Date.now() + input.ttlSeconds * 1000);
     return success(viewOf(input.catalog, input.record));
@@ -83,7 +87,7 @@ export class ConsultSession extends DurableObject<Env> {
       view: viewOf(catalog, record),
       record,
       trees: meta.order.map((id) => {
-        const tree = catalog.trees[id] as Tree;
+        const tree = catalog.trees.get(id) as Tree;
         return { id, title: tree.title, version: tree.version };
       }),
       createdAt: meta.createdAt,
@@ -130,8 +134,10 @@ export class ConsultSession extends DurableObject<Env> {
     // Another person's session is indistinguishable from one that does not exist.
     if (!sameOwner(meta.owner, owner)) return unknown;
     const stored = await this.ctx.storage.get<unknown>(["record", ...meta.order.map((id) => `tree:${id}`)]);
-    const catalog: Catalog = { order: meta.order, trees: {} };
-    for (const id of meta.order) catalog.trees[id] = stored.get(`tree:${id}`) as Tree;
+    const catalog: Catalog = {
+      order: meta.order,
+      trees: new Map(meta.order.map((id) => [id, stored.get(`tree:${id}`) as Tree])),
+    };
     return { ok: true, meta, record: stored.get("record") as SessionRecord, catalog };
   }
 }

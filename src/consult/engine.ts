@@ -29,10 +29,22 @@ export interface SessionRecord {
   complete: boolean;
 }
 
-/** The trees a session runs on, snapshotted when it starts so later edits cannot break it. */
+/**
+ * The trees a session runs on, snapshotted when it starts so later edits cannot break it. A `Map`,
+ * since tree ids come from uploads and must never index a plain object.
+ */
 export interface Catalog {
   order: string[];
-  trees: Record<string, Tree>;
+  trees: Map<string, Tree>;
+}
+
+function treeOf(catalog: Catalog, treeId: string): Tree {
+  return catalog.trees.get(treeId) as Tree;
+}
+
+/** A tree's node by id, own properties only, so no id can reach `Object.prototype`. */
+export function nodeOf(tree: Pick<Tree, "nodes">, nodeId: string): TreeNode | undefined {
+  return Object.hasOwn(tree.nodes, nodeId) ? tree.nodes[nodeId] : undefined;
 }
 
 export interface Option {
@@ -73,7 +85,7 @@ export function startSession(catalog: Catalog, userQuery: string): SessionRecord
 }
 
 function rootOf(catalog: Catalog, treeId: string): string {
-  return (catalog.trees[treeId] as Tree).root;
+  return treeOf(catalog, treeId).root;
 }
 
 /**
@@ -85,7 +97,7 @@ function matchStart(catalog: Catalog, text: string): Step | null {
   let best: { step: Step; score: number } | null = null;
   let ambiguous = false;
   for (const treeId of catalog.order) {
-    const tree = catalog.trees[treeId] as Tree;
+    const tree = treeOf(catalog, treeId);
     const entries: { step: Step; phrases: string[]; bonus: number }[] = [
       { step: { treeId, nodeId: tree.root }, phrases: [...tree.triggers, tree.title], bonus: 0 },
       ...Object.entries(tree.nodes)
@@ -113,11 +125,11 @@ export function viewOf(catalog: Catalog, record: SessionRecord, notice?: string)
   const { step } = record;
   if (step.treeId === null) {
     const m = MESSAGES[record.language];
-    const options = catalog.order.map((id) => ({ id, description: (catalog.trees[id] as Tree).title }));
+    const options = catalog.order.map((id) => ({ id, description: treeOf(catalog, id).title }));
     return { response: prefix + m.choose, current_step: m.chooserStep, options, is_complete: record.complete };
   }
-  const tree = catalog.trees[step.treeId] as Tree;
-  const node = tree.nodes[step.nodeId] as TreeNode;
+  const tree = treeOf(catalog, step.treeId);
+  const node = nodeOf(tree, step.nodeId) as TreeNode;
   const m = MESSAGES[tree.language];
   const title = node.title ?? step.nodeId;
   if (record.complete) {
@@ -136,13 +148,14 @@ function summary(catalog: Catalog, record: SessionRecord): string {
     .map((entry) => describeOption(catalog, entry, entry.option))
     .filter((text): text is string => Boolean(text));
   if (choices.length === 0) return "";
-  const language = record.step.treeId ? (catalog.trees[record.step.treeId] as Tree).language : record.language;
+  const language = record.step.treeId ? treeOf(catalog, record.step.treeId).language : record.language;
   return `\n\n${MESSAGES[language].yourChoices}${choices.map((c) => `\n- ${c}`).join("")}`;
 }
 
 function describeOption(catalog: Catalog, step: Step, optionId: string): string | undefined {
-  if (step.treeId === null) return catalog.trees[optionId]?.title;
-  return catalog.trees[step.treeId]?.nodes[step.nodeId]?.options.find((o) => o.id === optionId)?.description;
+  if (step.treeId === null) return catalog.trees.get(optionId)?.title;
+  const tree = catalog.trees.get(step.treeId);
+  return tree ? nodeOf(tree, step.nodeId)?.options.find((o) => o.id === optionId)?.description : undefined;
 }
 
 /** A node with no options at all ends the consultation; one offering only back/end is still open. */
@@ -204,18 +217,18 @@ export function navigate(
 }
 
 function languageAt(catalog: Catalog, record: SessionRecord): Language {
-  return record.step.treeId ? (catalog.trees[record.step.treeId] as Tree).language : record.language;
+  return record.step.treeId ? treeOf(catalog, record.step.treeId).language : record.language;
 }
 
 function optionsAt(catalog: Catalog, step: Step): { id: string; description: string; next_node: string | null }[] {
   if (step.treeId === null) {
     return catalog.order.map((id) => ({
       id,
-      description: (catalog.trees[id] as Tree).title,
-      next_node: (catalog.trees[id] as Tree).root,
+      description: treeOf(catalog, id).title,
+      next_node: treeOf(catalog, id).root,
     }));
   }
-  return (catalog.trees[step.treeId] as Tree).nodes[step.nodeId]?.options ?? [];
+  return nodeOf(treeOf(catalog, step.treeId), step.nodeId)?.options ?? [];
 }
 
 function move(catalog: Catalog, record: SessionRecord, optionId: string, now: string): NavigateResult {
@@ -230,7 +243,7 @@ function move(catalog: Catalog, record: SessionRecord, optionId: string, now: st
   const treeId = step.treeId ?? optionId;
   record.history.push(step);
   record.step = { treeId, nodeId: option.next_node };
-  record.complete = isLeaf((catalog.trees[treeId] as Tree).nodes[option.next_node] as TreeNode);
+  record.complete = isLeaf(nodeOf(treeOf(catalog, treeId), option.next_node) as TreeNode);
   return { ok: true, record };
 }
 
@@ -244,11 +257,11 @@ function matchFreeText(catalog: Catalog, record: SessionRecord, text: string): s
   if (index) return options[Number(index[1]) - 1]?.id ?? null;
   const candidates: Candidate<string>[] = options.map((option) => {
     const treeId = record.step.treeId ?? option.id;
-    const tree = catalog.trees[treeId] as Tree;
+    const tree = treeOf(catalog, treeId);
     const phrases = [...withParts(option.description), option.id];
     if (record.step.treeId === null) phrases.push(...tree.triggers);
     for (const nodeId of behind(tree, option.next_node)) {
-      const node = tree.nodes[nodeId] as TreeNode;
+      const node = nodeOf(tree, nodeId) as TreeNode;
       phrases.push(...node.triggers, ...(node.title ? withParts(node.title) : []));
     }
     return { value: option.id, phrases };
@@ -262,9 +275,10 @@ function behind(tree: Tree, start: string | null): string[] {
   const stack = start ? [start] : [];
   while (stack.length > 0) {
     const id = stack.pop() as string;
-    if (seen.has(id) || !tree.nodes[id]) continue;
+    const node = nodeOf(tree, id);
+    if (seen.has(id) || !node) continue;
     seen.add(id);
-    for (const option of (tree.nodes[id] as TreeNode).options) {
+    for (const option of node.options) {
       if (option.id !== BACK && option.next_node) stack.push(option.next_node);
     }
   }

@@ -4,6 +4,7 @@ import type { ConsultService } from "../services.ts";
 import type { UserContext } from "../user-context.ts";
 import type { SessionInspection } from "./consult-session.ts";
 import { type Catalog, type SessionView, startSession } from "./engine.ts";
+import type { Tree } from "./tree-schema.ts";
 import { loadCatalog } from "./tree-store.ts";
 
 /** `SessionState` as the design defines it: the view plus the id to continue with. */
@@ -22,7 +23,7 @@ function stubFor(consult: ConsultService, sessionId: string) {
 /** Only the trees the new session can reach: one tree, or all of them behind the topic chooser. */
 function snapshotFor(catalog: Catalog, treeId: string | null): Catalog {
   if (treeId === null) return catalog;
-  return { order: [treeId], trees: { [treeId]: catalog.trees[treeId] as Catalog["trees"][string] } };
+  return { order: [treeId], trees: new Map([[treeId, catalog.trees.get(treeId) as Tree]]) };
 }
 
 /** Starts a consultation for the caller from their first question. */
@@ -35,7 +36,7 @@ export async function beginConsultation({
   user: UserContext;
   userQuery: string;
 }): Promise<SessionState> {
-  const catalog = await loadCatalog({ db: consult.db });
+  const catalog = await loadCatalog({ db: consult.db, tenantId: user.tenantId });
   if (catalog.order.length === 0) {
     throw new AppError(
       "no_trees",

@@ -45,7 +45,13 @@ mcpRoutes.post(
     }
     const problem: JsonRpcError | null = checkEnvelope(body);
     if (problem) return c.json(problem, 400);
-    const ctx = toolContext({ env: c.env, user: c.var.user, requestId: c.var.requestId, signal: c.req.raw.signal });
+    const ctx = toolContext({
+      env: c.env,
+      user: c.var.user,
+      requestId: c.var.requestId,
+      signal: c.req.raw.signal,
+      services: c.var.services,
+    });
     const server = buildMcpServer(await toolsFor(ctx), ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -2,6 +2,11 @@ import { z } from "zod";
 
 export const CreateApiKeySchema = z.object({
   name: z.string().trim().min(1).max(100).describe("A label to recognise the key by, e.g. 'Cursor on Li's laptop'."),
-  user_id: z.string().min(1).optional().describe("Whose key it is; defaults to the caller. Must be in the caller's workshop."),
+  user_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Whose key it is; defaults to the caller. Only an admin may name someone else in their workshop."),
 });
 export type CreateApiKey = z.infer<typeof CreateApiKeySchema>;

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
-import { bearerAuth, requireRole } from "../auth/middleware.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { AppError } from "../errors.ts";
 import { getDocument, listDocuments } from "../search/documents.ts";
 import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
@@ -37,7 +37,7 @@ knowledgeBaseRoutes.get("/", async (c) => {
   return c.json({ knowledge_bases });
 });
 
-knowledgeBaseRoutes.post("/", requireRole("boss"), validate("json", CreateKnowledgeBaseSchema), async (c) => {
+knowledgeBaseRoutes.post("/", requirePermission("knowledge:write"), validate("json", CreateKnowledgeBaseSchema), async (c) => {
   const kb = await createKnowledgeBase({ db: c.env.DB, tenantId: c.var.user.tenantId, ...c.req.valid("json") });
   return c.json(kb, 201);
 });
@@ -46,17 +46,22 @@ knowledgeBaseRoutes.get("/:kbId", async (c) =>
   c.json(await getKnowledgeBase({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("kbId") })),
 );
 
-knowledgeBaseRoutes.patch("/:kbId", requireRole("boss"), validate("json", UpdateKnowledgeBaseSchema), async (c) => {
-  const kb = await updateKnowledgeBase({
-    db: c.env.DB,
-    tenantId: c.var.user.tenantId,
-    id: c.req.param("kbId"),
-    ...c.req.valid("json"),
-  });
-  return c.json(kb);
-});
+knowledgeBaseRoutes.patch(
+  "/:kbId",
+  requirePermission("knowledge:write"),
+  validate("json", UpdateKnowledgeBaseSchema),
+  async (c) => {
+    const kb = await updateKnowledgeBase({
+      db: c.env.DB,
+      tenantId: c.var.user.tenantId,
+      id: c.req.param("kbId"),
+      ...c.req.valid("json"),
+    });
+    return c.json(kb);
+  },
+);
 
-knowledgeBaseRoutes.delete("/:kbId", requireRole("boss"), async (c) => {
+knowledgeBaseRoutes.delete("/:kbId", requirePermission("knowledge:write"), async (c) => {
   const id = c.req.param("kbId");
   await deleteKnowledgeBase({ db: c.env.DB, backends: c.var.services.search.backends, tenantId: c.var.user.tenantId, id });
   return c.json({ id, deleted: true });
@@ -88,7 +93,7 @@ const uploadLimit = bodyLimit({
   },
 });
 
-knowledgeBaseRoutes.post("/:kbId/documents", requireRole("boss"), uploadLimit, async (c) => {
+knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"), uploadLimit, async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
   const body = await readUpload(c, UploadDocumentsSchema);
@@ -124,7 +129,7 @@ knowledgeBaseRoutes.post("/:kbId/documents", requireRole("boss"), uploadLimit, a
   return c.json({ results });
 });
 
-knowledgeBaseRoutes.put("/:kbId/documents/:docId", requireRole("boss"), uploadLimit, async (c) => {
+knowledgeBaseRoutes.put("/:kbId/documents/:docId", requirePermission("knowledge:write"), uploadLimit, async (c) => {
   const tenantId = c.var.user.tenantId;
   const kbId = c.req.param("kbId");
   const current = await getDocument({ db: c.env.DB, tenantId, kbId, documentId: c.req.param("docId") });
@@ -146,7 +151,7 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requireRole("boss"), uploadLi
   return c.json(outcome);
 });
 
-knowledgeBaseRoutes.delete("/:kbId/documents/:docId", requireRole("boss"), async (c) => {
+knowledgeBaseRoutes.delete("/:kbId/documents/:docId", requirePermission("knowledge:write"), async (c) => {
   const documentId = c.req.param("docId");
   await deleteDocument({
     db: c.env.DB,

@@ -1,5 +1,5 @@
 import { configFor } from "../config.ts";
-import { buildServices } from "../services.ts";
+import { buildServices, type Services } from "../services.ts";
 import type { UserContext } from "../user-context.ts";
 import type { ToolContext, ToolDataPart } from "./tool.ts";
 
@@ -16,13 +16,16 @@ export function toolContext({
   requestId,
   signal,
   emit,
+  services,
 }: {
   env: Env;
   user: UserContext;
   requestId: string;
   signal: AbortSignal;
   emit?: (part: ToolDataPart) => void;
+  /** Services a face has already wired for this request (routes have them on `c.var`). */
+  services?: Services;
 }): ToolContext {
   const config = configFor(env);
-  return { user, requestId, signal, config, services: buildServices(env, config), emit: emit ?? (() => {}) };
+  return { user, requestId, signal, config, services: services ?? buildServices(env, config), emit: emit ?? (() => {}) };
 }

@@ -1,4 +1,4 @@
-import { roleAtLeast } from "../user-context.ts";
+import { mayUseTool } from "../auth/permissions.ts";
 import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
@@ -19,7 +19,7 @@ export const WEFT_TOOLS: readonly WeftTool[] = [
  * workshop's external tools under the naming rule (`mcp_{server}_{tool}`). Both faces ask here.
  */
 export async function toolsFor(ctx: ToolContext): Promise<Tool[]> {
-  const own: Tool[] = WEFT_TOOLS.filter((tool) => !tool.minRole || roleAtLeast(ctx.user.role, tool.minRole));
+  const own: Tool[] = WEFT_TOOLS.filter((tool) => mayUseTool(ctx.user, tool.minRole));
   const taken = new Set(own.map((tool) => tool.name));
   const external = await ctx.services.external.toolsFor(ctx.user, ctx.signal);
   const served = external.map((tool): JsonSchemaTool => {

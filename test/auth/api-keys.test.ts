@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { generateApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { call } from "../helpers.ts";
 
 interface KeyBody {
@@ -30,12 +31,12 @@ describe("bearer authentication", () => {
     expect(res.status).toBe(401);
   });
 
-  it("forbids a staff member from managing keys", async () => {
+  it("lets a staff member list only their own keys", async () => {
     const res = await call("/api/keys", { key: "dev-staff-key" });
-    expect(res.status).toBe(403);
-    const body = await res.json<{ error: { code: string; message: string } }>();
-    expect(body.error).toMatchObject({ code: "forbidden" });
-    expect(body.error.message).toContain("boss");
+    expect(res.status).toBe(200);
+    const { keys } = await res.json<{ keys: (KeyBody & { user_id: string })[] }>();
+    expect(keys.length).toBeGreaterThan(0);
+    expect(new Set(keys.map((k) => k.user_id))).toEqual(new Set(["u-staff"]));
   });
 });
 
@@ -69,21 +70,26 @@ describe("API key management", () => {
     expect((await call("/api/knowledge-bases", { key: created.key })).status).toBe(401);
   });
 
-  it("creates a key for a staff member of the same workshop", async () => {
+  it("lets an admin create a key for a staff member, which signs in as that staff member", async () => {
     const res = await call("/api/keys", {
       method: "POST",
-      key: "dev-boss-key",
+      key: "dev-admin-key",
       body: JSON.stringify({ name: "for Li", user_id: "u-staff" }),
     });
     expect(res.status).toBe(201);
     const { key } = await res.json<KeyBody>();
-    expect((await call("/api/keys", { key })).status).toBe(403);
+    const trees = await call("/api/consult/trees", {
+      method: "PUT",
+      key,
+      body: JSON.stringify({ file_name: "x.json", content: "{}" }),
+    });
+    expect(trees.status).toBe(403);
   });
 
   it("refuses to create a key for a user of another workshop", async () => {
     const res = await call("/api/keys", {
       method: "POST",
-      key: "dev-boss-key",
+      key: "dev-admin-key",
       body: JSON.stringify({ name: "sneaky", user_id: "u-other-boss" }),
     });
     expect(res.status).toBe(404);
@@ -103,5 +109,83 @@ describe("API key management", () => {
     const body = await res.json<{ error: { code: string; message: string } }>();
     expect(body.error.code).toBe("bad_request");
     expect(body.error.message).toContain("name");
+  });
+});
+
+describe("no key for a role above one's own, and others' keys are an admin's business", () => {
+  const create = (key: string, body: Record<string, unknown>) =>
+    call("/api/keys", { method: "POST", key, body: JSON.stringify({ name: "x", ...body }) });
+
+  it("refuses a boss a key for the workshop's admin, and never shows one", async () => {
+    const res = await create("dev-boss-key", { user_id: "u-admin" });
+    expect(res.status).toBe(403);
+    const text = await res.text();
+    expect(text).not.toMatch(/wft_/);
+    expect(text).toContain("Only an admin");
+  });
+
+  it("refuses a boss a key for a staff member, whose private consultations it would open", async () => {
+    const res = await create("dev-boss-key", { user_id: "u-staff" });
+    expect(res.status).toBe(403);
+  });
+
+  it("refuses a staff member a key for a colleague or their boss", async () => {
+    expect((await create("dev-staff-key", { user_id: "u-staff2" })).status).toBe(403);
+    expect((await create("dev-staff-key", { user_id: "u-boss" })).status).toBe(403);
+  });
+
+  it("lets anyone create their own key, naming themselves or not, with their own role", async () => {
+    for (const body of [{}, { user_id: "u-staff" }]) {
+      const res = await create("dev-staff-key", body);
+      expect(res.status).toBe(201);
+      const { key, user_id } = await res.json<KeyBody & { user_id: string }>();
+      expect(user_id).toBe("u-staff");
+      expect((await call("/api/knowledge-bases", { method: "POST", key, body: JSON.stringify({ name: "n" }) })).status).toBe(403);
+    }
+  });
+
+  it("shows a boss only their own keys, and an admin the whole workshop's", async () => {
+    const boss = await (await call("/api/keys", { key: "dev-boss-key" })).json<{ keys: { user_id: string }[] }>();
+    expect(new Set(boss.keys.map((k) => k.user_id))).toEqual(new Set(["u-boss"]));
+    const admin = await (await call("/api/keys", { key: "dev-admin-key" })).json<{ keys: { user_id: string }[] }>();
+    expect(new Set(admin.keys.map((k) => k.user_id))).toEqual(new Set(["u-admin", "u-boss", "u-staff", "u-staff2"]));
+  });
+
+  it("does not let a boss revoke the admin's or a staff member's key, and they keep working", async () => {
+    const adminsKey = await (await create("dev-admin-key", {})).json<KeyBody>();
+    const staffKey = await (await create("dev-staff-key", {})).json<KeyBody>();
+    for (const target of [adminsKey, staffKey]) {
+      const res = await call(`/api/keys/${target.id}`, { method: "DELETE", key: "dev-boss-key" });
+      expect(res.status).toBe(404);
+      expect((await call("/api/knowledge-bases", { key: target.key })).status).toBe(200);
+    }
+  });
+
+  it("lets an admin revoke a staff member's key, and a staff member their own", async () => {
+    const first = await (await create("dev-staff-key", {})).json<KeyBody>();
+    const second = await (await create("dev-staff-key", {})).json<KeyBody>();
+    expect((await call(`/api/keys/${first.id}`, { method: "DELETE", key: "dev-admin-key" })).status).toBe(200);
+    expect((await call(`/api/keys/${second.id}`, { method: "DELETE", key: "dev-staff-key" })).status).toBe(200);
+    expect((await call("/api/knowledge-bases", { key: first.key })).status).toBe(401);
+    expect((await call("/api/knowledge-bases", { key: second.key })).status).toBe(401);
+  });
+});
+
+describe("key prefixes", () => {
+  it("shows 12 characters of a generated key and at most a third of any key", () => {
+    const generated = generateApiKey();
+    expect(visiblePrefix(generated)).toBe(generated.slice(0, 12));
+    for (const key of ["dev-boss-key", "abcdef", "ab", "x".repeat(20)]) {
+      expect(visiblePrefix(key).length).toBeLessThanOrEqual(Math.floor(key.length / 3));
+      expect(key.startsWith(visiblePrefix(key))).toBe(true);
+    }
+  });
+
+  it("never lists a short development key whole", async () => {
+    const res = await call("/api/keys", { key: "dev-admin-key" });
+    const text = await res.text();
+    for (const key of ["dev-admin-key", "dev-boss-key", "dev-staff-key", "dev-staff2-key"]) expect(text).not.toContain(key);
+    const { keys } = JSON.parse(text) as { keys: { id: string; prefix: string }[] };
+    expect(keys.find((k) => k.id === "k-u-boss")?.prefix).toBe("dev-");
   });
 });

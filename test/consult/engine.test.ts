@@ -153,3 +153,55 @@ describe("free text with provide_more_info", () => {
     });
   });
 });
+
+describe("ids that name built-in object properties", () => {
+  // Refused at upload; the engine still never lets such an id reach Object.prototype.
+  const nodes = JSON.parse(
+    '{"constructor":{"response":"C","options":[{"id":"toString","description":"next","next_node":"__proto__"}],"triggers":[]},"__proto__":{"response":"P","options":[],"triggers":[]}}',
+  );
+  const odd: Catalog = {
+    order: ["__proto__", "plain"],
+    trees: new Map([
+      [
+        "__proto__",
+        {
+          id: "__proto__",
+          title: "Odd",
+          description: "",
+          language: "en",
+          root: "constructor",
+          triggers: [],
+          nodes,
+          version: "1",
+        },
+      ],
+      [
+        "plain",
+        {
+          id: "plain",
+          title: "Plain",
+          description: "",
+          language: "en",
+          root: "a",
+          triggers: [],
+          nodes: { a: { response: "A", options: [], triggers: [] } },
+          version: "1",
+        },
+      ],
+    ]),
+  };
+
+  it("walks them as ordinary ids and never finds a node that is not the tree's own", () => {
+    let record = startSession(odd, "hello");
+    expect(viewOf(odd, record).options.map((o) => o.id)).toEqual(["__proto__", "plain"]);
+    let result = navigate(odd, record, "__proto__", undefined, NOW);
+    if (!result.ok) throw new Error(result.message);
+    record = result.record;
+    expect(viewOf(odd, record).response).toBe("C");
+    result = navigate(odd, record, "toString", undefined, NOW);
+    if (!result.ok) throw new Error(result.message);
+    expect(viewOf(odd, result.record)).toMatchObject({ response: expect.stringContaining("P"), is_complete: true });
+    const missing = navigate(odd, { ...record, step: { treeId: "plain", nodeId: "hasOwnProperty" } }, "x", undefined, NOW);
+    expect(missing).toMatchObject({ ok: false, code: "invalid_option" });
+  });
+});

@@ -4,11 +4,11 @@ import { validateTreeFile } from "../../src/consult/validate-tree.ts";
 
 /** The shipped trees as a catalog, exactly as a session would snapshot them. */
 export async function shippedCatalog(): Promise<Catalog> {
-  const catalog: Catalog = { order: [], trees: {} };
+  const catalog: Catalog = { order: [], trees: new Map() };
   for (const { file_name, content } of env.TEST_TREES) {
     const report = await validateTreeFile(file_name, content);
     if (!report.tree) throw new Error(report.errors.join("; "));
-    catalog.trees[report.tree.id] = report.tree;
+    catalog.trees.set(report.tree.id, report.tree);
     catalog.order.push(report.tree.id);
   }
   catalog.order.sort();

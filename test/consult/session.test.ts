@@ -126,7 +126,7 @@ describe("consultation sessions", () => {
       "garment-defects.yaml",
       original.content.replace("断线", "断线（已改版）").replace(/\n\s*- \{ id: break,[^\n]*/, ""),
     );
-    await saveTree({ db: env.DB, tree: edited.tree!, fileName: "garment-defects.yaml", warnings: [] });
+    await saveTree({ db: env.DB, tenantId: null, tree: edited.tree!, fileName: "garment-defects.yaml", warnings: [] });
 
     const next = await continueConsultation({ consult, user: li, sessionId: state.session_id, optionId: "break" });
     expect(next.current_step).toBe("断线：面线还是底线");

@@ -43,6 +43,17 @@ describe("knowledge loaded by npm run dev", () => {
   });
 });
 
+describe("shipped decision trees written by npm run dev", () => {
+  it("are seen by a workshop that uploaded none, as shipped trees", async () => {
+    const res = await fetch(`${baseUrl}/api/consult/trees`, { headers: { Authorization: "Bearer dev-other-boss-key" } });
+    const { trees } = (await res.json()) as { trees: { id: string; scope: string }[] };
+    expect(trees.map(({ id, scope }) => ({ id, scope }))).toEqual([
+      { id: "garment-defects", scope: "shipped" },
+      { id: "tech-investment", scope: "shipped" },
+    ]);
+  });
+});
+
 describe("the demo seed", () => {
   it("refuses to run when ENVIRONMENT is production", () => {
     const result = spawnSync(process.execPath, ["scripts/seed.mjs"], {

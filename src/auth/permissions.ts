@@ -1,0 +1,61 @@
+import { type Role, roleAtLeast, type UserContext } from "../user-context.ts";
+
+/**
+ * Every role rule Weft has, in one place. Routes ask through `requirePermission` (or
+ * `requireRole`), the tool registry through `mayUseTool`, and the key and tree routes through the
+ * owner checks below; `test/auth/role-matrix.test.ts` pins each route and tool for each role.
+ */
+export const LEAST_ROLE = {
+  /** Read the workshop's knowledge bases and documents, search them, consult. */
+  "knowledge:read": "staff",
+  /** Create, rename and delete knowledge bases; upload, replace and delete documents. */
+  "knowledge:write": "boss",
+  /** List, create and revoke one's own API keys. */
+  "keys:own": "staff",
+  /** Create and revoke keys of other people in the workshop (at or below one's own role). */
+  "keys:others": "admin",
+  /** Upload and delete the workshop's own decision trees. */
+  "trees:write": "admin",
+} as const satisfies Record<string, Role>;
+
+export type Permission = keyof typeof LEAST_ROLE;
+
+/** Whether `role` covers `required` (admin covers boss, boss covers staff): the one role comparison. */
+export function roleAllows(role: Role, required: Role): boolean {
+  return roleAtLeast(role, required);
+}
+
+/** Whether a caller's role grants `permission`. */
+export function can(user: Pick<UserContext, "role">, permission: Permission): boolean {
+  return roleAllows(user.role, LEAST_ROLE[permission]);
+}
+
+/** Whether a caller may see and call a tool whose least role is `minRole` (everyone when absent). */
+export function mayUseTool(user: Pick<UserContext, "role">, minRole: Role | undefined): boolean {
+  return minRole === undefined || roleAllows(user.role, minRole);
+}
+
+/** The owner of a credential: who it signs in as. */
+export interface KeyOwner {
+  userId: string;
+  tenantId: string;
+  role: Role;
+}
+
+/**
+ * Whether `actor` may create or revoke a key that signs in as `owner`. Everyone manages their own
+ * keys; only an admin manages other people's, and only in their own workshop and at or below their
+ * own role. So a boss cannot mint a staff member's key (and read their private consultations),
+ * and nobody obtains a key for a role above their own.
+ */
+export function mayManageKeyOf(actor: UserContext, owner: KeyOwner): boolean {
+  if (owner.tenantId !== actor.tenantId) return false;
+  if (!roleAllows(actor.role, owner.role)) return false;
+  if (owner.userId === actor.userId) return can(actor, "keys:own");
+  return can(actor, "keys:others");
+}
+
+/** Whether `actor` sees every key of the workshop in lists, rather than only their own. */
+export function mayListWorkshopKeys(actor: UserContext): boolean {
+  return can(actor, "keys:others");
+}

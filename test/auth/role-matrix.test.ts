@@ -1,0 +1,302 @@
+import { env } from "cloudflare:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { LEAST_ROLE } from "../../src/auth/permissions.ts";
+import { WEFT_TOOLS } from "../../src/tools/registry.ts";
+import type { Role } from "../../src/user-context.ts";
+import { call, mcpClient } from "../helpers.ts";
+
+/**
+ * Every route and every tool, for each role in the workshop that owns the resources touched
+ * (jinxiu) and in another workshop: one row each, six cells. A cell is the HTTP status, or for
+ * tools what the caller gets. Any change to a role rule changes this table.
+ */
+
+interface Caller {
+  label: string;
+  key: string;
+  role: Role;
+  own: boolean;
+}
+
+const CALLERS: Caller[] = [
+  { label: "own admin", key: "dev-admin-key", role: "admin", own: true },
+  { label: "own boss", key: "dev-boss-key", role: "boss", own: true },
+  { label: "own staff", key: "dev-staff-key", role: "staff", own: true },
+  { label: "other admin", key: "matrix-other-admin-key", role: "admin", own: false },
+  { label: "other boss", key: "dev-other-boss-key", role: "boss", own: false },
+  { label: "other staff", key: "matrix-other-staff-key", role: "staff", own: false },
+];
+
+interface Fixtures {
+  kbId: string;
+  docId: string;
+  sessionId: string;
+}
+let fx: Fixtures;
+
+const json = (method: string, body: unknown) => ({ method, body: JSON.stringify(body) });
+
+async function createKb(name: string): Promise<string> {
+  const res = await call("/api/knowledge-bases", { key: "dev-boss-key", ...json("POST", { name }) });
+  expect(res.status).toBe(201);
+  return (await res.json<{ id: string }>()).id;
+}
+
+async function uploadDoc(kbId: string, filename: string): Promise<string> {
+  const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
+    key: "dev-boss-key",
+    ...json("POST", { filename, content: `# 跳针\n\n缝纫机跳针时先换针，再检查针与旋梭的间隙。${filename}` }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json<{ document: { id: string } }>()).document.id;
+}
+
+async function putTree(id: string): Promise<void> {
+  const content = JSON.stringify({ id, title: id, root: "a", nodes: { a: { response: "A", options: [] } } });
+  const res = await call("/api/consult/trees", { key: "dev-admin-key", ...json("PUT", { file_name: `${id}.json`, content }) });
+  expect(res.status).toBe(200);
+}
+
+async function staff2Key(): Promise<string> {
+  const res = await call("/api/keys", { key: "dev-staff2-key", ...json("POST", { name: "matrix" }) });
+  expect(res.status).toBe(201);
+  return (await res.json<{ id: string }>()).id;
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+type Cell = number | string;
+interface Row {
+  name: string;
+  /** own admin, own boss, own staff, other admin, other boss, other staff */
+  expected: [Cell, Cell, Cell, Cell, Cell, Cell];
+  run(caller: Caller): Promise<Cell>;
+}
+
+const status =
+  (path: string, init: RequestInit = {}) =>
+  async (caller: Caller) =>
+    (await call(path, { ...init, key: caller.key })).status;
+
+const ROUTES: Row[] = [
+  { name: "GET /healthz", expected: [200, 200, 200, 200, 200, 200], run: async () => (await call("/healthz")).status },
+  { name: "GET /api/keys", expected: [200, 200, 200, 200, 200, 200], run: status("/api/keys") },
+  {
+    name: "POST /api/keys for oneself",
+    expected: [201, 201, 201, 201, 201, 201],
+    run: (c) => status("/api/keys", json("POST", { name: "self" }))(c),
+  },
+  {
+    name: "POST /api/keys for a jinxiu staff member (another person)",
+    expected: [201, 403, 403, 404, 404, 404],
+    run: (c) => status("/api/keys", json("POST", { name: "other", user_id: "u-staff2" }))(c),
+  },
+  {
+    name: "POST /api/keys for jinxiu's admin",
+    expected: [201, 403, 403, 404, 404, 404],
+    run: (c) => status("/api/keys", json("POST", { name: "up", user_id: "u-admin" }))(c),
+  },
+  {
+    name: "DELETE /api/keys/:id of a jinxiu staff member's key",
+    expected: [200, 404, 404, 404, 404, 404],
+    run: async (c) => status(`/api/keys/${await staff2Key()}`, { method: "DELETE" })(c),
+  },
+  { name: "GET /api/knowledge-bases", expected: [200, 200, 200, 200, 200, 200], run: status("/api/knowledge-bases") },
+  {
+    name: "POST /api/knowledge-bases",
+    expected: [201, 201, 403, 201, 201, 403],
+    run: (c) => status("/api/knowledge-bases", json("POST", { name: unique("kb") }))(c),
+  },
+  {
+    name: "GET /api/knowledge-bases/:id",
+    expected: [200, 200, 200, 404, 404, 404],
+    run: (c) => status(`/api/knowledge-bases/${fx.kbId}`)(c),
+  },
+  {
+    name: "PATCH /api/knowledge-bases/:id",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: (c) => status(`/api/knowledge-bases/${fx.kbId}`, json("PATCH", { description: unique("d") }))(c),
+  },
+  {
+    name: "DELETE /api/knowledge-bases/:id",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: async (c) => status(`/api/knowledge-bases/${await createKb(unique("doomed"))}`, { method: "DELETE" })(c),
+  },
+  {
+    name: "GET /api/knowledge-bases/:id/documents",
+    expected: [200, 200, 200, 404, 404, 404],
+    run: (c) => status(`/api/knowledge-bases/${fx.kbId}/documents`)(c),
+  },
+  {
+    name: "POST /api/knowledge-bases/:id/documents",
+    expected: [201, 201, 403, 404, 404, 403],
+    run: (c) =>
+      status(
+        `/api/knowledge-bases/${fx.kbId}/documents`,
+        json("POST", { filename: `${unique("f")}.md`, content: `# x\n\n${unique("y")}` }),
+      )(c),
+  },
+  {
+    name: "GET /api/knowledge-bases/:id/documents/:docId",
+    expected: [200, 200, 200, 404, 404, 404],
+    run: (c) => status(`/api/knowledge-bases/${fx.kbId}/documents/${fx.docId}`)(c),
+  },
+  {
+    name: "PUT /api/knowledge-bases/:id/documents/:docId",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: (c) =>
+      status(`/api/knowledge-bases/${fx.kbId}/documents/${fx.docId}`, json("PUT", { content: `# x\n\n${unique("v")}` }))(c),
+  },
+  {
+    name: "DELETE /api/knowledge-bases/:id/documents/:docId",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: async (c) =>
+      status(`/api/knowledge-bases/${fx.kbId}/documents/${await uploadDoc(fx.kbId, `${unique("gone")}.md`)}`, {
+        method: "DELETE",
+      })(c),
+  },
+  {
+    name: "POST /api/v1/knowledge-search in a jinxiu knowledge base",
+    expected: [200, 200, 200, 404, 404, 404],
+    run: (c) => status("/api/v1/knowledge-search", json("POST", { question: "跳针", knowledge_base_ids: [fx.kbId] }))(c),
+  },
+  {
+    name: "GET /api/consult/trees sees jinxiu's own tree",
+    expected: ["sees", "sees", "sees", "not", "not", "not"],
+    run: async (c) => {
+      const { trees } = await (await call("/api/consult/trees", { key: c.key })).json<{ trees: { id: string }[] }>();
+      return trees.some((t) => t.id === "matrix-tree") ? "sees" : "not";
+    },
+  },
+  {
+    name: "PUT /api/consult/trees",
+    expected: [200, 403, 403, 200, 403, 403],
+    run: (c) =>
+      status(
+        "/api/consult/trees",
+        json("PUT", {
+          file_name: "t.json",
+          content: JSON.stringify({ id: unique("t"), title: "T", root: "a", nodes: { a: { response: "A" } } }),
+        }),
+      )(c),
+  },
+  {
+    name: "DELETE /api/consult/trees/:id of jinxiu's tree",
+    expected: [200, 403, 403, 404, 403, 403],
+    run: async (c) => {
+      const id = unique("doomed-tree");
+      await putTree(id);
+      return status(`/api/consult/trees/${id}`, { method: "DELETE" })(c);
+    },
+  },
+  {
+    name: "DELETE /api/consult/trees/:id of a shipped tree",
+    expected: [403, 403, 403, 403, 403, 403],
+    run: status("/api/consult/trees/tech-investment", { method: "DELETE" }),
+  },
+  {
+    name: "GET /api/consultations/:id of a jinxiu staff member's session",
+    expected: [404, 404, 200, 404, 404, 404],
+    run: (c) => status(`/api/consultations/${fx.sessionId}`)(c),
+  },
+];
+
+const clients = new Map<string, Client>();
+async function client(caller: Caller): Promise<Client> {
+  let found = clients.get(caller.key);
+  if (!found) {
+    found = await mcpClient(caller.key);
+    clients.set(caller.key, found);
+  }
+  return found;
+}
+
+async function toolCell(caller: Caller, name: string, args: Record<string, unknown>): Promise<Cell> {
+  const result = await (await client(caller)).callTool({ name, arguments: args });
+  return result.isError ? "error" : "ok";
+}
+
+const TOOLS: Row[] = [
+  {
+    name: "tools/list",
+    expected: ["all", "all", "all", "all", "all", "all"],
+    run: async (c) => {
+      const { tools } = await (await client(c)).listTools();
+      const names = tools.map((t) => t.name).sort();
+      return JSON.stringify(names) === JSON.stringify(WEFT_TOOLS.map((t) => t.name).sort()) ? "all" : names.join(",");
+    },
+  },
+  {
+    name: "list_knowledge_bases sees the jinxiu knowledge base",
+    expected: ["sees", "sees", "sees", "not", "not", "not"],
+    run: async (c) => {
+      const result = await (await client(c)).callTool({ name: "list_knowledge_bases", arguments: {} });
+      const { knowledge_bases } = result.structuredContent as { knowledge_bases: { id: string }[] };
+      return knowledge_bases.some((kb) => kb.id === fx.kbId) ? "sees" : "not";
+    },
+  },
+  {
+    name: "knowledge_search in the jinxiu knowledge base",
+    expected: ["ok", "ok", "ok", "error", "error", "error"],
+    run: (c) => toolCell(c, "knowledge_search", { query: "跳针", kb_ids: [fx.kbId] }),
+  },
+  {
+    name: "initiate_session",
+    expected: ["ok", "ok", "ok", "ok", "ok", "ok"],
+    run: (c) => toolCell(c, "initiate_session", { user_query: "质量问题" }),
+  },
+  {
+    name: "navigate_session on a jinxiu staff member's session",
+    expected: ["error", "error", "ok", "error", "error", "error"],
+    run: (c) =>
+      toolCell(c, "navigate_session", { session_id: fx.sessionId, selected_option_id: "provide_more_info", user_input: "1" }),
+  },
+];
+
+beforeAll(async () => {
+  await env.DB.batch([
+    env.DB.prepare("INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES ('u-m-admin', 't-other', 'A', 'admin')"),
+    env.DB.prepare("INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES ('u-m-staff', 't-other', 'S', 'staff')"),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-m-admin', 't-other', 'u-m-admin', 'm', 'matr', ?1)",
+    ).bind(await hashApiKey("matrix-other-admin-key")),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-m-staff', 't-other', 'u-m-staff', 'm', 'matr', ?1)",
+    ).bind(await hashApiKey("matrix-other-staff-key")),
+  ]);
+  const kbId = await createKb("matrix-kb");
+  const docId = await uploadDoc(kbId, "matrix.md");
+  await putTree("matrix-tree");
+  const started = await (await mcpClient("dev-staff-key")).callTool({
+    name: "initiate_session",
+    arguments: { user_query: "你好" },
+  });
+  fx = { kbId, docId, sessionId: (started.structuredContent as { session_id: string }).session_id };
+});
+
+describe("role matrix", () => {
+  it("has a least role for each permission that the rows below exercise", () => {
+    expect(LEAST_ROLE).toEqual({
+      "knowledge:read": "staff",
+      "knowledge:write": "boss",
+      "keys:own": "staff",
+      "keys:others": "admin",
+      "trees:write": "admin",
+    });
+  });
+
+  for (const row of [...ROUTES, ...TOOLS]) {
+    it(row.name, async () => {
+      const actual: Record<string, Cell> = {};
+      const expected: Record<string, Cell> = {};
+      for (const [index, caller] of CALLERS.entries()) {
+        actual[caller.label] = await row.run(caller);
+        expected[caller.label] = row.expected[index] as Cell;
+      }
+      expect(actual).toEqual(expected);
+    });
+  }
+});
