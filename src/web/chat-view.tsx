@@ -35,7 +35,16 @@ function describeError(error: Error): { code?: string; message: string } {
 export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
   const { t } = useI18n();
   const [chosen, setChosen] = useState<ChosenKb[]>([]);
-  const transport = useMemo(() => new DefaultChatTransport<WeftMessage>({ api: "/api/chat", credentials: "same-origin" }), []);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<WeftMessage>({
+        api: "/api/chat",
+        credentials: "same-origin",
+        // The server keeps the history and reads only the new message, so only that one is sent.
+        prepareSendMessagesRequest: ({ id, messages, body }) => ({ body: { id, message: messages.at(-1), ...body } }),
+      }),
+    [],
+  );
   const { messages, sendMessage, status, stop, setMessages, error, clearError } = useChat<WeftMessage>({
     id: chatId,
     messages: initialMessages,
