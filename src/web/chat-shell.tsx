@@ -117,8 +117,8 @@ export function ChatShell({
         </button>
       </header>
       {model?.offline && (
-        <p className="offline-notice" role="note" data-model={model.id}>
-          {t.offlineModel(model.label)}
+        <p className="offline-notice" role="note" data-model={model.id} title={model.label}>
+          {t.offlineModel}
         </p>
       )}
       <div className="body">

@@ -29,7 +29,7 @@ const zh = {
   export: "导出为 Markdown",
   confirmDelete: "删除这个对话？",
   untitled: "新对话",
-  offlineModel: (label: string) => `离线模型（${label}）：按关键词选工具、从知识库摘录回答，不是大语言模型。`,
+  offlineModel: "正在使用离线模型：按关键词选工具、从知识库摘录回答，不是大语言模型。",
   placeholder: "输入消息，@ 选择知识库，Enter 发送，Shift+Enter 换行",
   messageLabel: "消息",
   send: "发送",
@@ -99,8 +99,8 @@ const en: Messages = {
   export: "Export as Markdown",
   confirmDelete: "Delete this chat?",
   untitled: "New chat",
-  offlineModel: (label: string) =>
-    `Offline model (${label}): picks tools by keywords and answers with excerpts from the knowledge bases; not a large language model.`,
+  offlineModel:
+    "Offline model in use: it picks tools by keywords and answers with excerpts from the knowledge bases; it is not a large language model.",
   placeholder: "Message; @ picks knowledge bases, Enter sends, Shift+Enter adds a line",
   messageLabel: "Message",
   send: "Send",
