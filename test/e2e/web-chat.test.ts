@@ -106,7 +106,7 @@ async function chatFlow(browser: Browser, width: number) {
   const kbId = await tag.getAttribute("data-kb-id");
 
   // A prepare: the confirm card comes with Confirm and Cancel; the request carried the chosen base.
-  const quantity = 30 + (width % 17);
+  const quantity = 700 + (width % 97);
   const prepare = await ask(page, PREPARE(quantity));
   const sent = JSON.parse(prepare.request.postData() ?? "{}");
   expect(sent).toMatchObject({ kbIds: [kbId], message: { role: "user", parts: [{ type: "text", text: PREPARE(quantity) }] } });
