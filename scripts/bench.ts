@@ -1,6 +1,7 @@
 // npm run bench: starts `npm run dev` on a free port and prints latency and throughput figures,
 // each beside a baseline measured in the same run against the same server.
 
+import { benchBusiness } from "./bench/business.ts";
 import { benchConsult } from "./bench/consult.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
@@ -13,6 +14,7 @@ try {
   if (!only || only === "mcp") await benchMcp(server.baseUrl);
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
+  if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
 } finally {
   await server.stop();
 }

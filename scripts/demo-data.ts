@@ -1,4 +1,5 @@
 import { hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
+import { demoBusinessStatements } from "./demo-business.ts";
 import { sqlQuote as quote } from "./sql.ts";
 
 /**
@@ -19,19 +20,26 @@ export const DEMO = {
   ],
 } as const;
 
-/** Idempotent SQL statements (one per line) that put the demo rows in place. */
+/**
+ * Idempotent SQL statements (one per line) that put the demo rows in place. They are upserts that
+ * never delete: `INSERT OR REPLACE` deletes the old row first, and `ON DELETE CASCADE` would take
+ * every knowledge base, document and key of the workshop with it on each `npm run dev`.
+ */
 export async function demoSeedStatements(): Promise<string[]> {
   const statements: string[] = [];
   for (const t of DEMO.tenants) {
-    statements.push(`INSERT OR REPLACE INTO tenants (id, name) VALUES (${quote(t.id)}, ${quote(t.name)});`);
+    statements.push(
+      `INSERT INTO tenants (id, name) VALUES (${quote(t.id)}, ${quote(t.name)}) ON CONFLICT (id) DO UPDATE SET name = excluded.name;`,
+    );
   }
   for (const u of DEMO.users) {
     statements.push(
-      `INSERT OR REPLACE INTO users (id, tenant_id, name, role) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)});`,
+      `INSERT INTO users (id, tenant_id, name, role) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)}) ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role;`,
     );
     statements.push(
-      `INSERT OR REPLACE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,
+      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,
     );
   }
+  statements.push(...demoBusinessStatements());
   return statements;
 }

@@ -10,6 +10,8 @@ export interface DevServer {
   baseUrl: string;
   /** The server's local state folder (WEFT_STATE_DIR), for scripts that write to its database. */
   stateDir: string;
+  /** Everything the server printed until it was ready (stdout and stderr). */
+  startOutput: string;
   stop(): Promise<void>;
 }
 
@@ -25,10 +27,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once the server has printed its ready banner, i.e. after knowledge has loaded. */
-export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevServer> {
+/**
+ * Resolves once the server has printed its ready banner, i.e. after knowledge has loaded. Given a
+ * `stateDir`, it starts on that existing state and leaves it in place when stopped (a restart);
+ * otherwise it makes a fresh folder and removes it on `stop()`.
+ */
+export async function startDevServer({
+  timeoutMs = 170_000,
+  stateDir: givenStateDir,
+}: {
+  timeoutMs?: number;
+  stateDir?: string;
+} = {}): Promise<DevServer> {
   const port = await freePort();
-  const stateDir = mkdtempSync(join(tmpdir(), "weft-dev-"));
+  const stateDir = givenStateDir ?? mkdtempSync(join(tmpdir(), "weft-dev-"));
   const child: ChildProcess = spawn("npm", ["run", "dev"], {
     env: { ...process.env, PORT: String(port), WEFT_STATE_DIR: stateDir },
     stdio: ["ignore", "pipe", "pipe"],
@@ -43,7 +55,7 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
       }
       await new Promise((resolve) => child.once("exit", resolve));
     }
-    rmSync(stateDir, { recursive: true, force: true });
+    if (!givenStateDir) rmSync(stateDir, { recursive: true, force: true });
   };
   let output = "";
   try {
@@ -67,5 +79,5 @@ export async function startDevServer({ timeoutMs = 170_000 } = {}): Promise<DevS
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, startOutput: output, stop };
 }

@@ -5,12 +5,15 @@ import { configFor } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
+import { actionRoutes } from "./routes/actions.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { workshopRoutes } from "./routes/workshop.ts";
 import { buildServices } from "./services.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
@@ -46,6 +49,9 @@ app.route("/api/knowledge-bases", knowledgeBaseRoutes);
 app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
+app.route("/api/workshop", workshopRoutes);
+app.route("/api/actions", actionRoutes);
+app.route("/api/audit", auditRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(

@@ -8,6 +8,7 @@ const ConfigSchema = z.object({
   RERANKER: z.enum(["local", "workers-ai"]),
   CHAT_MODEL: z.enum(["offline", "workers-ai", "openai-compatible"]),
   CONSULT_SESSION_TTL_SECONDS: z.coerce.number().int().positive(),
+  PENDING_ACTION_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   CHUNK_SIZE: z.coerce.number().int().min(100).max(4000),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -24,6 +25,8 @@ export interface Config {
     chatModel: "offline" | "workers-ai" | "openai-compatible";
   };
   consultSessionTtlSeconds: number;
+  /** How long a prepared write waits for its confirmation. */
+  pendingActionTtlSeconds: number;
   /** Chunk budget in Chinese characters (three other characters count one) and the overlap. */
   chunking: { size: number; overlap: number };
   logLevel: LogLevel;
@@ -53,6 +56,7 @@ export function readConfig(env: Env): Config {
       chatModel: vars.CHAT_MODEL,
     },
     consultSessionTtlSeconds: vars.CONSULT_SESSION_TTL_SECONDS,
+    pendingActionTtlSeconds: vars.PENDING_ACTION_TTL_SECONDS,
     chunking: { size: vars.CHUNK_SIZE, overlap: Math.min(vars.CHUNK_OVERLAP, Math.floor(vars.CHUNK_SIZE / 2)) },
     logLevel: vars.LOG_LEVEL,
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")

@@ -7,7 +7,20 @@ describe("D1 migrations", () => {
       name: string;
     }>();
     const names = tables.results.map((t) => t.name);
-    for (const table of ["tenants", "users", "api_keys", "knowledge_bases"]) expect(names).toContain(table);
+    for (const table of [
+      "tenants",
+      "users",
+      "api_keys",
+      "knowledge_bases",
+      "employees",
+      "styles",
+      "processes",
+      "orders",
+      "piece_records",
+      "payroll_adjustments",
+      "business_audit",
+    ])
+      expect(names).toContain(table);
   });
 
   it("are recorded, so applying them again changes nothing", async () => {

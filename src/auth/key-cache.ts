@@ -52,6 +52,11 @@ export class KeyCache {
   forget(keyId: string): void {
     for (const [hash, entry] of this.#entries) if (entry.key.keyId === keyId) this.#entries.delete(hash);
   }
+
+  /** Forgets every key of a workshop (when it is deleted), so this isolate refuses them at once. */
+  forgetTenant(tenantId: string): void {
+    for (const [hash, entry] of this.#entries) if (entry.key.tenantId === tenantId) this.#entries.delete(hash);
+  }
 }
 
 /** The isolate's cache, shared by every request it serves. */

@@ -16,6 +16,17 @@ export const LEAST_ROLE = {
   "keys:others": "admin",
   /** Upload and delete the workshop's own decision trees. */
   "trees:write": "admin",
+  /** Close the workshop, deleting everything it holds. */
+  "workshop:delete": "admin",
+  /**
+   * See every employee's piece records, pay and details, and record pieces for anyone; below it,
+   * a person sees and records only their own (orders and processes everyone sees).
+   */
+  "business:workshop": "boss",
+  /** Prepare new orders. */
+  "orders:write": "boss",
+  /** Read the log of executed business writes. */
+  "audit:read": "boss",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof LEAST_ROLE;

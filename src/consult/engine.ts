@@ -1,5 +1,5 @@
 import { detectLanguage, type Language, MESSAGES } from "./messages.ts";
-import { bestMatch, type Candidate, coverage, grams, withParts } from "./text-match.ts";
+import { bestMatch, type Candidate, coverage, matchText, withParts } from "./text-match.ts";
 import { BACK, END, PROVIDE_MORE_INFO, type Tree, type TreeNode } from "./tree-schema.ts";
 
 /** Where a session stands. `treeId: null` is the topic chooser shown when no tree matched. */
@@ -93,7 +93,7 @@ function rootOf(catalog: Catalog, treeId: string): string {
  * more specific); two different trees matching equally well is ambiguous and goes to the chooser.
  */
 function matchStart(catalog: Catalog, text: string): Step | null {
-  const query = { raw: text, grams: grams(text) };
+  const query = matchText(text);
   let best: { step: Step; score: number } | null = null;
   let ambiguous = false;
   for (const treeId of catalog.order) {

@@ -1,3 +1,5 @@
+import { countWork } from "../work-count.ts";
+
 const CJK_CHAR = /[\u3400-\u9fff\uf900-\ufaff]/;
 const LATIN_WORD = /[a-z0-9]+/g;
 
@@ -6,6 +8,7 @@ const LATIN_WORD = /[a-z0-9]+/g;
  * (a lone character stays a unigram); Latin text becomes lowercase words with a plural 's' dropped.
  */
 export function grams(text: string): Set<string> {
+  countWork(text.length);
   const normal = text.normalize("NFKC").toLowerCase();
   const out = new Set<string>();
   let run = "";
@@ -24,16 +27,30 @@ export function grams(text: string): Set<string> {
 }
 
 function normalise(text: string): string {
+  countWork(text.length);
   return text.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
+}
+
+/** A text prepared once for matching against many phrases: normalised and cut into grams. */
+export interface MatchText {
+  raw: string;
+  grams: Set<string>;
+  /** The normalised text; computed once here rather than once per phrase compared. */
+  normal?: string;
+}
+
+/** Prepares `text` for `coverage`: its grams and normal form, each computed once. */
+export function matchText(text: string): Required<MatchText> {
+  return { raw: text, grams: grams(text), normal: normalise(text) };
 }
 
 /**
  * How much of `phrase` the text contains, from 0 (nothing) to 1 (all of it, verbatim or gram by
  * gram in any order). Verbatim containment also covers one-character phrases such as "脏".
  */
-export function coverage(text: { raw: string; grams: Set<string> }, phrase: string): number {
+export function coverage(text: MatchText, phrase: string): number {
   const needle = normalise(phrase);
-  if (needle && normalise(text.raw).includes(needle)) return 1;
+  if (needle && (text.normal ?? normalise(text.raw)).includes(needle)) return 1;
   const wanted = grams(phrase);
   if (wanted.size === 0) return 0;
   let found = 0;
@@ -46,8 +63,11 @@ export function coverage(text: { raw: string; grams: Set<string> }, phrase: stri
  * and "真丝", so a user who names one example matches the whole option.
  */
 export function withParts(phrase: string): string[] {
+  countWork(phrase.length);
+  // The lookbehind tries " or " from the start of a run of spaces only: tried from every space, a
+  // long run took quadratic time.
   const parts = phrase
-    .split(/[()（）、，,;；/|：:。.]+|\s+or\s+|或/)
+    .split(/[()（）、，,;；/|：:。.]+|(?<!\s)\s+or\s+|或/)
     .map((part) => part.trim())
     .filter((part) => part.length > 0 && part !== phrase);
   return [phrase, ...parts];
@@ -63,7 +83,7 @@ export interface Candidate<T> {
  * (`threshold`) and clearly ahead of the next candidate (`margin`); otherwise null.
  */
 export function bestMatch<T>(text: string, candidates: Candidate<T>[], threshold = 0.5, margin = 0.15): T | null {
-  const query = { raw: text, grams: grams(text) };
+  const query = matchText(text);
   const scored = candidates
     .map((candidate) => ({ value: candidate.value, score: Math.max(0, ...candidate.phrases.map((p) => coverage(query, p))) }))
     .sort((a, b) => b.score - a.score);

@@ -13,7 +13,7 @@ export const UpdateKnowledgeBaseSchema = z
   })
   .refine((body) => body.name !== undefined || body.description !== undefined, { message: "give a new name or description" });
 
-const DocumentUploadSchema = z.object({
+export const DocumentUploadSchema = z.object({
   filename: z
     .string()
     .trim()
@@ -28,10 +28,20 @@ export type DocumentUpload = z.infer<typeof DocumentUploadSchema>;
 
 export const MAX_BATCH_DOCUMENTS = 100;
 
-/** One document, or up to 100 at once as `{ documents: [...] }`. */
-export const UploadDocumentsSchema = z.union([
-  DocumentUploadSchema,
-  z.object({ documents: z.array(DocumentUploadSchema).min(1).max(MAX_BATCH_DOCUMENTS) }),
-]);
+/**
+ * Up to 100 documents at once as `{ documents: [...] }`. Each document is checked on its own, so
+ * one malformed entry fails alone and the others are still indexed.
+ */
+export const BatchUploadSchema = z.object({
+  documents: z
+    .array(z.unknown())
+    .min(1, "send at least one document")
+    .max(MAX_BATCH_DOCUMENTS, `at most ${MAX_BATCH_DOCUMENTS} documents per request; send the rest in further requests`),
+});
+
+/** Whether an upload body is a batch (`{ documents: [...] }`) rather than one document. */
+export function isBatchUpload(body: unknown): boolean {
+  return typeof body === "object" && body !== null && !Array.isArray(body) && Object.hasOwn(body, "documents");
+}
 
 export const ReplaceDocumentSchema = DocumentUploadSchema.partial({ filename: true });

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
-import { AppError } from "../errors.ts";
+import { AppError, GENERIC_MESSAGE } from "../errors.ts";
+import { log } from "../log.ts";
 import { getDocument, listDocuments } from "../search/documents.ts";
 import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
 import {
@@ -12,14 +13,17 @@ import {
   listKnowledgeBases,
   updateKnowledgeBase,
 } from "../search/knowledge-bases.ts";
+import { describeIssues } from "../validation.ts";
 import {
+  BatchUploadSchema,
   CreateKnowledgeBaseSchema,
   type DocumentUpload,
+  DocumentUploadSchema,
+  isBatchUpload,
   ReplaceDocumentSchema,
   UpdateKnowledgeBaseSchema,
-  UploadDocumentsSchema,
 } from "./knowledge-bases.schema.ts";
-import { readUpload } from "./upload-body.ts";
+import { parseUpload, readUpload, readUploadBody } from "./upload-body.ts";
 import { validate } from "./validate.ts";
 
 /**
@@ -96,7 +100,7 @@ const uploadLimit = bodyLimit({
 knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"), uploadLimit, async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
-  const body = await readUpload(c, UploadDocumentsSchema);
+  const body = await readUploadBody(c, MAX_BODY_BYTES);
   const backends = c.var.services.search.backends;
   const ingest = (doc: DocumentUpload) =>
     ingestDocument({
@@ -112,28 +116,53 @@ knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"
         contentType: doc.content_type,
       },
     });
-  if (!("documents" in body)) {
-    const outcome = await ingest(body);
+  if (!isBatchUpload(body)) {
+    const outcome = await ingest(parseUpload(DocumentUploadSchema, body));
     return c.json(outcome, outcome.status === "created" ? 201 : 200);
   }
-  // Each document is indexed on its own, atomically; one bad file does not stop the others.
-  const results: (IngestOutcome | { status: "failed"; filename: string; error: { code: string; message: string } })[] = [];
-  for (const doc of body.documents) {
+  // Each document is checked and indexed on its own, atomically, and gets its own status: one bad
+  // file neither stops the others nor leaves the client guessing what was stored.
+  const { documents } = parseUpload(BatchUploadSchema, body);
+  const results: BatchResult[] = [];
+  for (const [index, raw] of documents.entries()) {
+    const parsed = DocumentUploadSchema.safeParse(raw);
+    if (!parsed.success) {
+      results.push(
+        failed(index, nameOf(raw), new AppError("invalid_input", `Invalid document: ${describeIssues(parsed.error)}`)),
+      );
+      continue;
+    }
     try {
-      results.push(await ingest(doc));
+      results.push({ index, filename: parsed.data.filename, ...(await ingest(parsed.data)) });
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      results.push({ status: "failed", filename: doc.filename, error: { code: error.code, message: error.message } });
+      if (!(error instanceof AppError)) log("error", "batch_document_failed", { request_id: c.var.requestId, index, error });
+      results.push(failed(index, parsed.data.filename, error));
     }
   }
   return c.json({ results });
 });
 
+type BatchResult =
+  | ({ index: number; filename: string } & IngestOutcome)
+  | { index: number; filename: string | null; status: "failed"; error: { code: string; message: string } };
+
+function failed(index: number, filename: string | null, error: unknown): BatchResult {
+  const { code, message } = error instanceof AppError ? error : { code: "internal", message: GENERIC_MESSAGE };
+  return { index, filename, status: "failed", error: { code, message } };
+}
+
+/** The file name of a batch entry that failed validation, when it has a usable one. */
+function nameOf(raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null || !Object.hasOwn(raw, "filename")) return null;
+  const name = (raw as { filename: unknown }).filename;
+  return typeof name === "string" ? name.slice(0, 255) : null;
+}
+
 knowledgeBaseRoutes.put("/:kbId/documents/:docId", requirePermission("knowledge:write"), uploadLimit, async (c) => {
   const tenantId = c.var.user.tenantId;
   const kbId = c.req.param("kbId");
   const current = await getDocument({ db: c.env.DB, tenantId, kbId, documentId: c.req.param("docId") });
-  const body = await readUpload(c, ReplaceDocumentSchema);
+  const body = await readUpload(c, ReplaceDocumentSchema, MAX_BODY_BYTES);
   const outcome = await ingestDocument({
     db: c.env.DB,
     backends: c.var.services.search.backends,

@@ -3,14 +3,24 @@ import type { ValidationTargets } from "hono";
 import type { z } from "zod";
 import { badRequest } from "../errors.ts";
 import { describeIssues } from "../validation.ts";
+import { readJsonBody } from "./json-body.ts";
 
 /**
- * `zValidator` that fails with the app's 400 error, naming each bad field.
+ * `zValidator` that fails with the app's 400 error, naming each bad field. A JSON body is read
+ * first by `readJsonBody`, so a wrong Content-Type or malformed JSON is answered as what it is
+ * (415, 400 `invalid_json`) rather than as missing fields or a server error.
  *
  * @example route.post("/", validate("json", CreateKeySchema), (c) => c.req.valid("json"))
  */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
-  return zValidator(target, schema, function onInvalid(result) {
+  const check = zValidator(target, schema, function onInvalid(result) {
     if (!result.success) throw badRequest(`Invalid ${target}: ${describeIssues(result.error)}`);
   });
+  if (target !== "json") return check;
+  // The body is parsed here and cached by Hono, so `check` reads the same text without failing.
+  const checkJson: typeof check = async function checkJson(c, next) {
+    await readJsonBody(c);
+    return check(c, next);
+  };
+  return checkJson;
 }

@@ -1,3 +1,6 @@
+import { countWork } from "../work-count.ts";
+import { parseHeading } from "./headings.ts";
+
 export interface ChunkOptions {
   /** Target size in Chinese characters; other text counts three characters as one (see `weight`). */
   size: number;
@@ -21,27 +24,35 @@ const CJK_CHAR = /[\u3000-\u9fff\uff00-\uffef]/;
  * Chinese characters or 300 English words, and both languages get chunks of similar content.
  */
 export function weight(text: string): number {
-  let cjk = 0;
-  for (const char of text) if (CJK_CHAR.test(char)) cjk++;
-  return cjk + (text.length - cjk) / 3;
+  return thirds(text) / 3;
 }
 
-/** The longest prefix of `text` whose weight fits in `size`. */
+/** Three times `weight`, an integer, so that weights can be added and subtracted exactly. */
+function thirds(text: string): number {
+  countWork(text.length);
+  let cjk = 0;
+  for (const char of text) if (CJK_CHAR.test(char)) cjk++;
+  return text.length + 2 * cjk;
+}
+
+/** The longest prefix of `text` whose weight fits in `size`; visits only that prefix. */
 function prefixWithin(text: string, size: number): string {
   let total = 0;
   let end = 0;
   for (const char of text) {
-    total += CJK_CHAR.test(char) ? 1 : 1 / 3;
-    if (total > size) break;
+    total += CJK_CHAR.test(char) ? 3 : char.length;
+    if (total > size * 3) break;
     end += char.length;
   }
+  countWork(end + 1);
   return text.slice(0, Math.max(end, 1));
 }
 
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 // A sentence ends at Chinese end punctuation, at ! ? ; or at a full stop followed by a space (so
-// "1308.84" stays whole), closing quotes included, or at a line break.
-const SENTENCE_END = /([。！？；!?]+[”’"')）]*|\.+[”’"')）]*(?=\s|$))/g;
+// "1308.84" stays whole), closing quotes included, or at a line break. The lookbehind lets a run
+// of full stops be tried from its first stop only: tried from each, a long run of '.' not followed
+// by a space took quadratic time.
+const SENTENCE_END = /([。！？；!?]+[”’"')）]*|(?<!\.)\.+[”’"')）]*(?=\s|$))/g;
 
 /**
  * Splits markdown-flavoured text into chunks that never cross a heading, break only between
@@ -60,12 +71,11 @@ export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNKING
     }
   };
   for (const line of text.split("\n")) {
-    const heading = HEADING.exec(line);
+    const heading = line.startsWith("#") ? parseHeading(line) : null;
     if (heading) {
       flush();
-      const level = (heading[1] as string).length;
-      while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= level) stack.pop();
-      stack.push({ level, title: (heading[2] as string).trim() });
+      while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= heading.level) stack.pop();
+      stack.push(heading);
     } else {
       body.push(line);
     }
@@ -76,7 +86,9 @@ export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNKING
 
 function sentencesOf(section: string, size: number): string[] {
   const out: string[] = [];
+  countWork(section.length);
   for (const paragraph of section.split(/\n\s*\n/)) {
+    countWork(paragraph.length);
     for (const raw of paragraph.replace(SENTENCE_END, "$1\n").split("\n")) {
       const sentence = raw.replace(/\s+/g, " ").trim();
       if (!sentence) continue;
@@ -87,21 +99,31 @@ function sentencesOf(section: string, size: number): string[] {
   return out;
 }
 
-/** A sentence longer than a chunk is cut at clause marks (，、,:;), and only then wherever it must. */
+/**
+ * A sentence longer than a chunk is cut at clause marks (，、,:;), and only then wherever it must.
+ * The weight of the text not yet emitted is kept as a running total, so each character is weighed
+ * a bounded number of times (re-weighing the rest after each cut was quadratic on 1 MB).
+ */
 function splitLong(sentence: string, size: number): string[] {
-  if (weight(sentence) <= size) return [sentence];
+  const limit = size * 3;
+  if (thirds(sentence) <= limit) return [sentence];
   const out: string[] = [];
   let current = "";
+  let currentThirds = 0;
   for (const clause of sentence.match(/[^，、,:：]+[，、,:：]*/g) ?? [sentence]) {
-    if (current && weight(current) + weight(clause) > size) {
+    const clauseThirds = thirds(clause);
+    if (current && currentThirds + clauseThirds > limit) {
       out.push(current);
       current = "";
+      currentThirds = 0;
     }
     current += clause;
-    while (weight(current) > size) {
+    currentThirds += clauseThirds;
+    while (currentThirds > limit) {
       const head = prefixWithin(current, size);
       out.push(head);
       current = current.slice(head.length);
+      currentThirds -= thirds(head);
     }
   }
   if (current) out.push(current);

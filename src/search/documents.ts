@@ -17,7 +17,8 @@ export interface DocumentRow {
   updated_at: string;
 }
 
-const COLUMNS =
+/** The columns of a `DocumentRow`, for SELECT and RETURNING. */
+export const DOCUMENT_COLUMNS =
   "id, kb_id, title, filename, source, content_type, content_hash, size_bytes, status, error, chunk_count, generation, created_at, updated_at";
 
 /** The knowledge base's documents, by file name. */
@@ -31,7 +32,7 @@ export async function listDocuments({
   kbId: string;
 }): Promise<DocumentRow[]> {
   const { results } = await db
-    .prepare(`SELECT ${COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 ORDER BY filename`)
+    .prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 ORDER BY filename`)
     .bind(tenantId, kbId)
     .all<DocumentRow>();
   return results;
@@ -50,7 +51,7 @@ export async function getDocument({
   documentId: string;
 }): Promise<DocumentRow> {
   const row = await db
-    .prepare(`SELECT ${COLUMNS} FROM documents WHERE id = ?1 AND tenant_id = ?2 AND kb_id = ?3`)
+    .prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?1 AND tenant_id = ?2 AND kb_id = ?3`)
     .bind(documentId, tenantId, kbId)
     .first<DocumentRow>();
   if (!row) throw notFound(`No document '${documentId}' in this knowledge base.`);
@@ -73,21 +74,15 @@ export async function findDocument({
 }): Promise<{ byName: DocumentRow | null; byContent: DocumentRow | null }> {
   const [byName, byContent] = await db.batch<DocumentRow>([
     db
-      .prepare(`SELECT ${COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND filename = ?3`)
+      .prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND filename = ?3`)
       .bind(tenantId, kbId, filename),
     db
       .prepare(
-        `SELECT ${COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND content_hash = ?3 AND status = 'ready' LIMIT 1`,
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND content_hash = ?3 AND status = 'ready' LIMIT 1`,
       )
       .bind(tenantId, kbId, contentHash),
   ]);
   return { byName: byName?.results[0] ?? null, byContent: byContent?.results[0] ?? null };
-}
-
-/** The ids of a document's chunks, as the vector index knows them. */
-export async function chunkIdsOf({ db, documentId }: { db: D1Database; documentId: string }): Promise<string[]> {
-  const { results } = await db.prepare("SELECT id FROM chunks WHERE document_id = ?1").bind(documentId).all<{ id: string }>();
-  return results.map((r) => r.id);
 }
 
 /** Number of documents and chunks per knowledge base of the tenant. */

@@ -56,9 +56,19 @@ export function insertTermsStatement(db: D1Database, table: string, rows: string
     .bind(rows);
 }
 
-/** Removes a document's rows from the keyword index; must run before its chunks are deleted. */
-export function deleteDocumentTermsStatement(db: D1Database, table: string, documentId: string): D1PreparedStatement {
-  return db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?1)`).bind(documentId);
+/**
+ * Removes a document's rows from the keyword index; must run before its chunks are deleted. With
+ * `generation`, only while that is still the document's generation (see `ingestDocument`).
+ */
+export function deleteDocumentTermsStatement(
+  db: D1Database,
+  table: string,
+  documentId: string,
+  generation?: number,
+): D1PreparedStatement {
+  const sql = `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?1)`;
+  if (generation === undefined) return db.prepare(sql).bind(documentId);
+  return db.prepare(`${sql} AND EXISTS (SELECT 1 FROM documents WHERE id = ?1 AND generation = ?2)`).bind(documentId, generation);
 }
 
 async function tableExists(db: D1Database, table: string): Promise<boolean> {

@@ -1,4 +1,3 @@
-import { returningRow } from "../db.ts";
 import { conflict, notFound } from "../errors.ts";
 import type { SearchBackends } from "./backends.ts";
 import { countsByKnowledgeBase } from "./documents.ts";
@@ -48,15 +47,12 @@ export async function getKnowledgeBase({
   return kb;
 }
 
-async function assertNameFree(db: D1Database, tenantId: string, name: string, exceptId?: string) {
-  const existing = await db
-    .prepare("SELECT id FROM knowledge_bases WHERE tenant_id = ?1 AND name = ?2 AND id != ?3")
-    .bind(tenantId, name, exceptId ?? "")
-    .first();
-  if (existing) throw conflict(`A knowledge base named '${name}' already exists in your workshop.`);
-}
+const nameTaken = (name: string) => conflict(`A knowledge base named '${name}' already exists in your workshop.`);
 
-/** Creates a knowledge base; names are unique within a tenant. */
+/**
+ * Creates a knowledge base; names are unique within a tenant. One conditional statement, so two
+ * concurrent creations of one name get one 201 and one 409, never a constraint failure.
+ */
 export async function createKnowledgeBase({
   db,
   tenantId,
@@ -70,18 +66,18 @@ export async function createKnowledgeBase({
   description?: string | undefined;
   type?: KnowledgeBaseType | undefined;
 }): Promise<KnowledgeBase> {
-  await assertNameFree(db, tenantId, name);
-  const kb = await returningRow<Omit<KnowledgeBase, "document_count" | "chunk_count">>(
-    db
-      .prepare(
-        `INSERT INTO knowledge_bases (id, tenant_id, name, description, type) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING ${COLUMNS}`,
-      )
-      .bind(crypto.randomUUID(), tenantId, name, description, type),
-  );
+  const kb = await db
+    .prepare(
+      `INSERT INTO knowledge_bases (id, tenant_id, name, description, type) VALUES (?1, ?2, ?3, ?4, ?5)
+       ON CONFLICT (tenant_id, name) DO NOTHING RETURNING ${COLUMNS}`,
+    )
+    .bind(crypto.randomUUID(), tenantId, name, description, type)
+    .first<Omit<KnowledgeBase, "document_count" | "chunk_count">>();
+  if (!kb) throw nameTaken(name);
   return { ...kb, document_count: 0, chunk_count: 0 };
 }
 
-/** Renames or re-describes a knowledge base. */
+/** Renames or re-describes a knowledge base; a name another one holds is a 409, even under concurrency. */
 export async function updateKnowledgeBase({
   db,
   tenantId,
@@ -96,18 +92,26 @@ export async function updateKnowledgeBase({
   description?: string | undefined;
 }): Promise<KnowledgeBase> {
   await getKnowledgeBase({ db, tenantId, id });
-  if (name !== undefined) await assertNameFree(db, tenantId, name, id);
-  await db
+  const updated = await db
     .prepare(
-      `UPDATE knowledge_bases SET name = COALESCE(?3, name), description = COALESCE(?4, description),
-         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND tenant_id = ?2`,
+      `UPDATE OR IGNORE knowledge_bases SET name = COALESCE(?3, name), description = COALESCE(?4, description),
+         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND tenant_id = ?2 RETURNING id`,
     )
     .bind(id, tenantId, name ?? null, description ?? null)
-    .run();
+    .first();
+  // UPDATE OR IGNORE skips the row when the new name is taken; a missing row was deleted meanwhile.
+  if (!updated) {
+    await getKnowledgeBase({ db, tenantId, id });
+    throw nameTaken(name as string);
+  }
   return getKnowledgeBase({ db, tenantId, id });
 }
 
-/** Deletes a knowledge base with its documents, chunks and keyword rows in one batch, then its vectors. */
+/**
+ * Deletes a knowledge base with its documents, chunks and keyword rows in one batch, then the
+ * vectors of exactly the chunks that batch deleted: an upload landing meanwhile either lands before
+ * (and is deleted with the rest) or finds the knowledge base gone (a 404), never orphans vectors.
+ */
 export async function deleteKnowledgeBase({
   db,
   backends,
@@ -120,24 +124,16 @@ export async function deleteKnowledgeBase({
   id: string;
 }): Promise<void> {
   await getKnowledgeBase({ db, tenantId, id });
-  const { results } = await db
-    .prepare("SELECT id FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2")
-    .bind(id, tenantId)
-    .all<{ id: string }>();
   const table = await keywordTable(tenantId);
   await ensureKeywordTable(db, table);
-  await db.batch([
+  const [, deletedChunks] = await db.batch([
     db
       .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2)`)
       .bind(id, tenantId),
-    db.prepare("DELETE FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2").bind(id, tenantId),
+    db.prepare("DELETE FROM chunks WHERE kb_id = ?1 AND tenant_id = ?2 RETURNING id").bind(id, tenantId),
     db.prepare("DELETE FROM documents WHERE kb_id = ?1 AND tenant_id = ?2").bind(id, tenantId),
     db.prepare("DELETE FROM knowledge_bases WHERE id = ?1 AND tenant_id = ?2").bind(id, tenantId),
   ]);
-  await removeVectorsQuietly(
-    backends.vectorIndex,
-    tenantId,
-    results.map((r) => r.id),
-    "deleted_knowledge_base",
-  );
+  const ids = ((deletedChunks?.results ?? []) as { id: string }[]).map((r) => r.id);
+  await removeVectorsQuietly(backends.vectorIndex, tenantId, ids, "deleted_knowledge_base");
 }

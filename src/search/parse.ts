@@ -1,4 +1,6 @@
 import { AppError } from "../errors.ts";
+import { countWork } from "../work-count.ts";
+import { firstTitle } from "./headings.ts";
 
 export type ContentType = "markdown" | "text" | "html";
 
@@ -8,14 +10,14 @@ export interface ParsedDocument {
   text: string;
 }
 
-const BY_EXTENSION: Record<string, ContentType> = {
-  md: "markdown",
-  markdown: "markdown",
-  txt: "text",
-  text: "text",
-  html: "html",
-  htm: "html",
-};
+const BY_EXTENSION = new Map<string, ContentType>([
+  ["md", "markdown"],
+  ["markdown", "markdown"],
+  ["txt", "text"],
+  ["text", "text"],
+  ["html", "html"],
+  ["htm", "html"],
+]);
 
 /** The content type from an explicit value or the file name; unsupported types are a 415. */
 export function contentTypeOf(filename: string, declared?: string): ContentType {
@@ -26,7 +28,7 @@ export function contentTypeOf(filename: string, declared?: string): ContentType 
     if (mime === "text/html" || mime === "html") return "html";
   }
   const extension = filename.split(".").pop()?.toLowerCase() ?? "";
-  const type = BY_EXTENSION[extension];
+  const type = BY_EXTENSION.get(extension);
   if (!type) {
     throw new AppError(
       "unsupported_media_type",
@@ -38,44 +40,149 @@ export function contentTypeOf(filename: string, declared?: string): ContentType 
 
 /** Turns an upload into titled text. Throws a 422 when nothing readable is left. */
 export function parseDocument(filename: string, content: string, type: ContentType): ParsedDocument {
+  countWork(content.length);
   if (content.includes("\u0000"))
     throw new AppError("unparseable_document", `'${filename}' looks like a binary file, not ${type} text.`);
   const text = type === "html" ? htmlToText(content) : content.replace(/\r\n?/g, "\n");
+  countWork(text.length);
   if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError("unparseable_document", `'${filename}' contains no readable text.`);
-  const htmlTitle = type === "html" ? decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(content)?.[1] ?? "").trim() : "";
-  const heading = /^#\s+(.+)$/m.exec(text)?.[1]?.trim();
-  const title = htmlTitle || (type !== "text" ? heading : undefined) || filename.replace(/\.[^.]+$/, "");
+  const htmlTitle = type === "html" ? decodeEntities(titleElement(content)).trim() : "";
+  const heading = type !== "text" ? firstTitle(text) : undefined;
+  const title = htmlTitle || heading || filename.replace(/\.[^.]+$/, "");
   return { title, text };
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+const ENTITIES = new Map([
+  ["amp", "&"],
+  ["lt", "<"],
+  ["gt", ">"],
+  ["quot", '"'],
+  ["apos", "'"],
+  ["nbsp", " "],
+]);
 
+/**
+ * Decodes character references the way HTML does: a code point beyond U+10FFFF, a surrogate or
+ * zero becomes U+FFFD (the replacement character) instead of throwing; unknown names stay as
+ * written. The pattern is linear: each alternative is one run of one character class.
+ */
 function decodeEntities(text: string): string {
+  countWork(text.length);
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === "#") {
-      const code = name[1]?.toLowerCase() === "x" ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+      const hex = name[1]?.toLowerCase() === "x";
+      const code = Number.parseInt(name.slice(hex ? 2 : 1), hex ? 16 : 10);
+      const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+      return valid ? String.fromCodePoint(code) : "\ufffd";
     }
-    return ENTITIES[name.toLowerCase()] ?? whole;
+    return ENTITIES.get(name.toLowerCase()) ?? whole;
   });
 }
 
-/** Keeps the structure search needs (headings, paragraphs, list items) and drops markup and scripts. */
+/** The text of the first `<title>` element, found with three forward scans. */
+function titleElement(html: string): string {
+  const open = /<title\b/gi;
+  if (!open.exec(html)) return "";
+  const start = html.indexOf(">", open.lastIndex);
+  if (start < 0) return "";
+  const close = /<\/title>/gi;
+  close.lastIndex = start + 1;
+  const end = close.exec(html);
+  countWork((end ? end.index : html.length) - open.lastIndex);
+  return end ? html.slice(start + 1, end.index) : "";
+}
+
+// Elements whose content is never text a person reads.
+const HIDDEN = new Set(["script", "style", "noscript", "template", "head"]);
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "ul",
+  "ol",
+  "table",
+  "tr",
+  "blockquote",
+  "pre",
+  "header",
+  "footer",
+  "main",
+  "nav",
+]);
+const TAG_NAME = /^\/?([a-z][a-z0-9-]*)/i;
+
+/**
+ * Keeps the structure search needs (headings, paragraphs, list items) and drops markup and
+ * scripts. One forward scan over the tags: regexes with a lazy `[\s\S]*?` per tag, tried from every
+ * '<', took quadratic time on many unclosed tags; here each character is visited a bounded number
+ * of times. An unclosed comment or script hides the rest of the page, as in a browser.
+ */
 export function htmlToText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<(script|style|noscript|template|head)\b[\s\S]*?<\/\1>/gi, "")
-      .replace(/<!--[\s\S]*?-->/g, "")
-      .replace(
-        /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>/gi,
-        (_m, level: string, inner: string) => `\n\n${"#".repeat(Number(level))} ${inner.replace(/<[^>]+>/g, "").trim()}\n\n`,
-      )
-      .replace(/<li\b[^>]*>/gi, "\n- ")
-      .replace(/<br\s*\/?>/gi, "\n")
-      .replace(/<\/?(p|div|section|article|ul|ol|table|tr|blockquote|pre|header|footer|main|nav)\b[^>]*>/gi, "\n\n")
-      .replace(/<\/t[dh]>/gi, " ")
-      .replace(/<[^>]+>/g, ""),
-  )
+  const out: string[] = [];
+  let heading: { level: number; parts: string[] } | null = null;
+  const emit = (text: string) => (heading ? heading.parts.push(text) : out.push(text));
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf("<", i);
+    countWork((lt < 0 ? html.length : lt) - i + 1);
+    if (lt < 0) {
+      emit(html.slice(i));
+      break;
+    }
+    emit(html.slice(i, lt));
+    if (html.startsWith("<!--", lt)) {
+      const end = html.indexOf("-->", lt + 4);
+      countWork((end < 0 ? html.length : end) - lt);
+      if (end < 0) break;
+      i = end + 3;
+      continue;
+    }
+    const gt = html.indexOf(">", lt + 1);
+    countWork((gt < 0 ? html.length : gt) - lt);
+    // No '>' after this '<' means none after any later one either: the rest is text.
+    if (gt < 0) {
+      emit(html.slice(lt));
+      break;
+    }
+    if (gt === lt + 1) {
+      emit("<>");
+      i = gt + 1;
+      continue;
+    }
+    i = gt + 1;
+    const inside = html.slice(lt + 1, gt);
+    const name = TAG_NAME.exec(inside)?.[1]?.toLowerCase() ?? "";
+    const closing = inside.startsWith("/");
+    if (!closing && HIDDEN.has(name)) {
+      const close = new RegExp(`</${name}>`, "gi");
+      close.lastIndex = i;
+      const found = close.exec(html);
+      countWork((found ? found.index : html.length) - i);
+      if (!found) break;
+      i = close.lastIndex;
+      continue;
+    }
+    const level = /^h[1-6]$/.test(name) ? Number(name[1]) : 0;
+    if (heading) {
+      if (closing && level === heading.level) {
+        const title = heading.parts.join("").replace(/\s+/g, " ").trim();
+        heading = null;
+        out.push(`\n\n${"#".repeat(level)} ${title}\n\n`);
+      }
+      continue;
+    }
+    if (level > 0 && !closing) heading = { level, parts: [] };
+    else if (name === "li" && !closing) out.push("\n- ");
+    else if (name === "br") out.push("\n");
+    else if (BLOCKS.has(name)) out.push("\n\n");
+    else if (closing && (name === "td" || name === "th")) out.push(" ");
+  }
+  // A heading never closed is kept as plain text, as the tags around it are dropped.
+  if (heading) out.push(heading.parts.join(""));
+  const text = decodeEntities(out.join(""));
+  countWork(text.length);
+  return text
     .replace(/[ \t]+/g, " ")
     .replace(/\n[ \t]+/g, "\n")
     .replace(/\n{3,}/g, "\n\n")

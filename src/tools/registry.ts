@@ -1,8 +1,17 @@
 import { mayUseTool } from "../auth/permissions.ts";
+import { cancelActionTool } from "./cancel-action.ts";
+import { confirmActionTool } from "./confirm-action.ts";
 import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
 import { navigateSessionTool } from "./navigate-session.ts";
+import { prepareOrderTool } from "./prepare-order.ts";
+import { preparePieceRecordTool } from "./prepare-piece-record.ts";
+import { queryEmployeesTool } from "./query-employees.ts";
+import { queryOrdersTool } from "./query-orders.ts";
+import { queryPayrollTool } from "./query-payroll.ts";
+import { queryPieceRecordsTool } from "./query-piece-records.ts";
+import { queryProcessesTool } from "./query-processes.ts";
 import type { JsonSchemaTool, Tool, ToolContext, WeftTool } from "./tool.ts";
 import { externalToolName } from "./tool-names.ts";
 
@@ -12,6 +21,15 @@ export const WEFT_TOOLS: readonly WeftTool[] = [
   listKnowledgeBasesTool,
   initiateSessionTool,
   navigateSessionTool,
+  queryOrdersTool,
+  queryPieceRecordsTool,
+  queryPayrollTool,
+  queryProcessesTool,
+  queryEmployeesTool,
+  preparePieceRecordTool,
+  prepareOrderTool,
+  confirmActionTool,
+  cancelActionTool,
 ];
 
 /**

@@ -33,6 +33,7 @@ interface Fixtures {
   kbId: string;
   docId: string;
   sessionId: string;
+  staffActionId: string;
 }
 let fx: Fixtures;
 
@@ -63,6 +64,15 @@ async function staff2Key(): Promise<string> {
   const res = await call("/api/keys", { key: "dev-staff2-key", ...json("POST", { name: "matrix" }) });
   expect(res.status).toBe(201);
   return (await res.json<{ id: string }>()).id;
+}
+
+/** A fresh pending piece record of 张三, prepared by jinxiu's boss. */
+async function bossAction(): Promise<string> {
+  const result = await (await mcpClient("dev-boss-key")).callTool({
+    name: "prepare_piece_record",
+    arguments: { employee: "张三", process: "领子", quantity: 1, order: "o-jx-1" },
+  });
+  return (result.structuredContent as { action_id: string }).action_id;
 }
 
 let counter = 0;
@@ -193,6 +203,11 @@ const ROUTES: Row[] = [
     },
   },
   {
+    name: "DELETE /api/workshop (with a wrong confirmation, so nothing is deleted)",
+    expected: [400, 403, 403, 400, 403, 403],
+    run: status("/api/workshop?confirm=nope", { method: "DELETE" }),
+  },
+  {
     name: "DELETE /api/consult/trees/:id of a shipped tree",
     expected: [403, 403, 403, 403, 403, 403],
     run: status("/api/consult/trees/tech-investment", { method: "DELETE" }),
@@ -202,6 +217,22 @@ const ROUTES: Row[] = [
     expected: [404, 404, 200, 404, 404, 404],
     run: (c) => status(`/api/consultations/${fx.sessionId}`)(c),
   },
+  {
+    name: "GET /api/actions/:id of a jinxiu staff member's action",
+    expected: [404, 404, 200, 404, 404, 404],
+    run: (c) => status(`/api/actions/${fx.staffActionId}`)(c),
+  },
+  {
+    name: "POST /api/actions/:id/confirm of a jinxiu boss's action",
+    expected: [404, 200, 404, 404, 404, 404],
+    run: async (c) => status(`/api/actions/${await bossAction()}/confirm`, { method: "POST" })(c),
+  },
+  {
+    name: "POST /api/actions/:id/cancel of a jinxiu boss's action",
+    expected: [404, 200, 404, 404, 404, 404],
+    run: async (c) => status(`/api/actions/${await bossAction()}/cancel`, { method: "POST" })(c),
+  },
+  { name: "GET /api/audit", expected: [200, 200, 403, 200, 200, 403], run: status("/api/audit") },
 ];
 
 const clients = new Map<string, Client>();
@@ -215,6 +246,8 @@ async function client(caller: Caller): Promise<Client> {
 }
 
 async function toolCell(caller: Caller, name: string, args: Record<string, unknown>): Promise<Cell> {
+  const listed = (await (await client(caller)).listTools()).tools.some((t) => t.name === name);
+  if (!listed) return "unlisted";
   const result = await (await client(caller)).callTool({ name, arguments: args });
   return result.isError ? "error" : "ok";
 }
@@ -222,11 +255,15 @@ async function toolCell(caller: Caller, name: string, args: Record<string, unkno
 const TOOLS: Row[] = [
   {
     name: "tools/list",
-    expected: ["all", "all", "all", "all", "all", "all"],
+    expected: ["all", "all", "all but prepare_order", "all", "all", "all but prepare_order"],
     run: async (c) => {
       const { tools } = await (await client(c)).listTools();
       const names = tools.map((t) => t.name).sort();
-      return JSON.stringify(names) === JSON.stringify(WEFT_TOOLS.map((t) => t.name).sort()) ? "all" : names.join(",");
+      const all = WEFT_TOOLS.map((t) => t.name).sort();
+      if (JSON.stringify(names) === JSON.stringify(all)) return "all";
+      return JSON.stringify(names) === JSON.stringify(all.filter((n) => n !== "prepare_order"))
+        ? "all but prepare_order"
+        : names.join(",");
     },
   },
   {
@@ -254,6 +291,52 @@ const TOOLS: Row[] = [
     run: (c) =>
       toolCell(c, "navigate_session", { session_id: fx.sessionId, selected_option_id: "provide_more_info", user_input: "1" }),
   },
+  // The other workshop's staff key is linked to no employee, so it has no records of its own.
+  {
+    name: "query_piece_records of jinxiu's 张三",
+    expected: ["ok", "ok", "error", "error", "error", "error"],
+    run: (c) => toolCell(c, "query_piece_records", { employee: "e-jx-zhangsan" }),
+  },
+  {
+    name: "query_payroll of one's own scope",
+    expected: ["ok", "ok", "ok", "ok", "ok", "error"],
+    run: (c) => toolCell(c, "query_payroll", {}),
+  },
+  {
+    name: "query_employees of one's own scope",
+    expected: ["ok", "ok", "ok", "ok", "ok", "error"],
+    run: (c) => toolCell(c, "query_employees", {}),
+  },
+  {
+    name: "query_orders of a jinxiu order",
+    expected: ["ok", "ok", "ok", "error", "error", "error"],
+    run: (c) => toolCell(c, "query_orders", { order: "o-jx-1" }),
+  },
+  {
+    name: "query_processes",
+    expected: ["ok", "ok", "ok", "ok", "ok", "ok"],
+    run: (c) => toolCell(c, "query_processes", {}),
+  },
+  {
+    name: "prepare_piece_record for jinxiu's 张三",
+    expected: ["ok", "ok", "error", "error", "error", "error"],
+    run: (c) => toolCell(c, "prepare_piece_record", { employee: "e-jx-zhangsan", process: "领子", quantity: 1, order: "o-jx-1" }),
+  },
+  {
+    name: "prepare_order of jinxiu's style A01",
+    expected: ["ok", "ok", "unlisted", "error", "error", "unlisted"],
+    run: (c) => toolCell(c, "prepare_order", { customer: "matrix", style: "st-jx-a01", quantity: 1, due_date: "2999-01-01" }),
+  },
+  {
+    name: "confirm_action of a jinxiu boss's action",
+    expected: ["error", "ok", "error", "error", "error", "error"],
+    run: async (c) => toolCell(c, "confirm_action", { action_id: await bossAction() }),
+  },
+  {
+    name: "cancel_action of a jinxiu boss's action",
+    expected: ["error", "ok", "error", "error", "error", "error"],
+    run: async (c) => toolCell(c, "cancel_action", { action_id: await bossAction() }),
+  },
 ];
 
 beforeAll(async () => {
@@ -274,7 +357,16 @@ beforeAll(async () => {
     name: "initiate_session",
     arguments: { user_query: "你好" },
   });
-  fx = { kbId, docId, sessionId: (started.structuredContent as { session_id: string }).session_id };
+  const prepared = await (await mcpClient("dev-staff-key")).callTool({
+    name: "prepare_piece_record",
+    arguments: { process: "上袖子", quantity: 1, order: "o-jx-1" },
+  });
+  fx = {
+    kbId,
+    docId,
+    sessionId: (started.structuredContent as { session_id: string }).session_id,
+    staffActionId: (prepared.structuredContent as { action_id: string }).action_id,
+  };
 });
 
 describe("role matrix", () => {
@@ -285,6 +377,10 @@ describe("role matrix", () => {
       "keys:own": "staff",
       "keys:others": "admin",
       "trees:write": "admin",
+      "workshop:delete": "admin",
+      "business:workshop": "boss",
+      "orders:write": "boss",
+      "audit:read": "boss",
     });
   });
 

@@ -54,6 +54,23 @@ describe("shipped decision trees written by npm run dev", () => {
   });
 });
 
+describe("business records loaded by npm run dev", () => {
+  it("answers 张三这个月做了多少件 for the boss of 锦绣制衣", async () => {
+    const client = new Client({ name: "weft-e2e", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+        requestInit: { headers: { Authorization: "Bearer dev-boss-key" } },
+      }),
+    );
+    const result = await client.callTool({ name: "query_piece_records", arguments: { employee: "张三", period: "this_month" } });
+    expect(result.isError).toBeFalsy();
+    const { totals } = result.structuredContent as { totals: { records: number; pieces: number } };
+    expect(totals.records).toBeGreaterThan(0);
+    expect(totals.pieces).toBeGreaterThan(0);
+    await client.close();
+  });
+});
+
 describe("the demo seed", () => {
   it("refuses to run when ENVIRONMENT is production", () => {
     const result = spawnSync(process.execPath, ["scripts/seed.mjs"], {
@@ -78,7 +95,7 @@ describe("knowledge bases loaded by npm run dev", () => {
     };
     const zh = await ask("工资单确认后发现错了怎么办");
     expect(zh[0]?.knowledge_filename).toBe("05-工资.md");
-    expect(zh[0]?.content).toContain("撤销确认");
+    expect(zh[0]?.content).toContain("改正计件记录");
     const en = await ask("how do I revoke an API key");
     expect(en.map((r) => r.content).join("\n")).toContain("DELETE /api/keys/:id");
   });

@@ -13,6 +13,15 @@ describe("the tool registry", () => {
       "list_knowledge_bases",
       "initiate_session",
       "navigate_session",
+      "query_orders",
+      "query_piece_records",
+      "query_payroll",
+      "query_processes",
+      "query_employees",
+      "prepare_piece_record",
+      "prepare_order",
+      "confirm_action",
+      "cancel_action",
     ]);
   });
 
@@ -33,6 +42,38 @@ describe("the tool registry", () => {
     const schemas = Object.fromEntries(TOOLS.map((t) => [t.name, z.toJSONSchema(t.inputSchema)]));
     expect(schemas).toMatchInlineSnapshot(`
       {
+        "cancel_action": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "action_id": {
+              "description": "The action_id returned by prepare_piece_record or prepare_order.",
+              "maxLength": 128,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "action_id",
+          ],
+          "type": "object",
+        },
+        "confirm_action": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "action_id": {
+              "description": "The action_id returned by prepare_piece_record or prepare_order.",
+              "maxLength": 128,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "action_id",
+          ],
+          "type": "object",
+        },
         "initiate_session": {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "additionalProperties": false,
@@ -147,6 +188,328 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
+        "prepare_order": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "customer": {
+              "description": "The customer or brand that placed the order.",
+              "maxLength": 100,
+              "minLength": 1,
+              "type": "string",
+            },
+            "due_date": {
+              "description": "Due date (交货日期), YYYY-MM-DD, today or later.",
+              "type": "string",
+            },
+            "note": {
+              "description": "Fabric, colours, packing and other requirements (备注).",
+              "maxLength": 500,
+              "type": "string",
+            },
+            "quantity": {
+              "description": "Total pieces ordered, a whole number.",
+              "maximum": 1000000,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "style": {
+              "description": "The style (款式): code (A01), name (男式衬衫) or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "customer",
+            "style",
+            "quantity",
+            "due_date",
+          ],
+          "type": "object",
+        },
+        "prepare_piece_record": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "employee": {
+              "description": "Whose pieces: name, 工号 or id. Required for a boss; staff leave it out.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "order": {
+              "description": "The order: number (2026-015) or id. Leave out to use the only open order with this process.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "process": {
+              "description": "The process (工序): name (领子 finds 上领子 when it is the only match) or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "quantity": {
+              "description": "Pieces done, a whole number from 1 to 10000.",
+              "maximum": 10000,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "work_date": {
+              "description": "The day the work was done, YYYY-MM-DD; defaults to today in the workshop.",
+              "type": "string",
+            },
+          },
+          "required": [
+            "process",
+            "quantity",
+          ],
+          "type": "object",
+        },
+        "query_employees": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "cursor": {
+              "description": "next_cursor from the previous page, unchanged, for the next page.",
+              "maxLength": 400,
+              "type": "string",
+            },
+            "limit": {
+              "default": 20,
+              "description": "Rows per page (1-100, default 20).",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "name_contains": {
+              "description": "Only employees whose name contains this text.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "status": {
+              "description": "active (在职) or left (已离职). Omit for both.",
+              "enum": [
+                "active",
+                "left",
+              ],
+              "type": "string",
+            },
+          },
+          "required": [
+            "limit",
+          ],
+          "type": "object",
+        },
+        "query_orders": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "cursor": {
+              "description": "next_cursor from the previous page, unchanged, for the next page.",
+              "maxLength": 400,
+              "type": "string",
+            },
+            "customer_contains": {
+              "description": "Only orders whose customer name contains this text.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "due_from": {
+              "description": "Earliest due date, YYYY-MM-DD.",
+              "type": "string",
+            },
+            "due_to": {
+              "description": "Latest due date, YYYY-MM-DD.",
+              "type": "string",
+            },
+            "limit": {
+              "default": 20,
+              "description": "Rows per page (1-100, default 20).",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "order": {
+              "description": "One order: its number (2026-015) or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "status": {
+              "description": "pending (待生产), in_production (生产中), completed (已完成), cancelled (已取消), or open (the first two).",
+              "enum": [
+                "pending",
+                "in_production",
+                "completed",
+                "cancelled",
+                "open",
+              ],
+              "type": "string",
+            },
+            "style": {
+              "description": "Only orders of this style: code (A01) or name.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "limit",
+          ],
+          "type": "object",
+        },
+        "query_payroll": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "cursor": {
+              "description": "next_cursor from the previous page, unchanged, for the next page.",
+              "maxLength": 400,
+              "type": "string",
+            },
+            "employee": {
+              "description": "Only this employee: name, 工号 or id. Staff may leave it out.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "limit": {
+              "default": 20,
+              "description": "Rows per page (1-100, default 20).",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "month": {
+              "description": "A calendar month, YYYY-MM (for 三月 of this year: 2026-03). The workshop's local month.",
+              "pattern": "^\\d{4}-(0[1-9]|1[0-2])$",
+              "type": "string",
+            },
+          },
+          "required": [
+            "limit",
+          ],
+          "type": "object",
+        },
+        "query_piece_records": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "cursor": {
+              "description": "next_cursor from the previous page, unchanged, for the next page.",
+              "maxLength": 400,
+              "type": "string",
+            },
+            "date_from": {
+              "description": "First work date to include, YYYY-MM-DD (with or without date_to).",
+              "type": "string",
+            },
+            "date_to": {
+              "description": "Last work date to include, YYYY-MM-DD.",
+              "type": "string",
+            },
+            "employee": {
+              "description": "Only this employee: name, 工号 or id. Staff may leave it out (they only see their own).",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "group_by": {
+              "description": "Also return subtotals per employee, process, order or date.",
+              "enum": [
+                "employee",
+                "process",
+                "order",
+                "date",
+              ],
+              "type": "string",
+            },
+            "limit": {
+              "default": 20,
+              "description": "Rows per page (1-100, default 20).",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "month": {
+              "description": "A calendar month, YYYY-MM (for 三月 of this year: 2026-03). The workshop's local month.",
+              "pattern": "^\\d{4}-(0[1-9]|1[0-2])$",
+              "type": "string",
+            },
+            "order": {
+              "description": "Only this order: number (2026-015) or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "period": {
+              "description": "A period in the workshop's time zone: today, yesterday, this_week, last_week, this_month, last_month.",
+              "enum": [
+                "today",
+                "yesterday",
+                "this_week",
+                "last_week",
+                "this_month",
+                "last_month",
+              ],
+              "type": "string",
+            },
+            "process": {
+              "description": "Only this process: name (领子 finds 上领子 when it is the only match) or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "limit",
+          ],
+          "type": "object",
+        },
+        "query_processes": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "cursor": {
+              "description": "next_cursor from the previous page, unchanged, for the next page.",
+              "maxLength": 400,
+              "type": "string",
+            },
+            "include_inactive": {
+              "default": false,
+              "description": "Also list disabled (停用) processes.",
+              "type": "boolean",
+            },
+            "limit": {
+              "default": 20,
+              "description": "Rows per page (1-100, default 20).",
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "name_contains": {
+              "description": "Only processes whose name contains this text (领子).",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "style": {
+              "description": "Only this style: its code (A01) or name (男式衬衫).",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+          },
+          "required": [
+            "include_inactive",
+            "limit",
+          ],
+          "type": "object",
+        },
       }
     `);
   });
@@ -157,6 +520,260 @@ describe("the tool registry", () => {
     );
     expect(schemas).toMatchInlineSnapshot(`
       {
+        "cancel_action": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "candidates": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "id": {
+                          "type": "string",
+                        },
+                        "label": {
+                          "type": "string",
+                        },
+                      },
+                      "required": [
+                        "id",
+                        "label",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "field": {
+                    "type": "string",
+                  },
+                  "message": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "field",
+                  "message",
+                  "candidates",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "additionalProperties": false,
+              "properties": {
+                "code": {
+                  "type": "string",
+                },
+                "message": {
+                  "type": "string",
+                },
+              },
+              "required": [
+                "code",
+                "message",
+              ],
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "kind": {
+              "enum": [
+                "piece_record",
+                "order",
+              ],
+              "type": "string",
+            },
+            "preview": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "label": {
+                    "type": "string",
+                  },
+                  "value": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "label",
+                  "value",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "result": {
+              "additionalProperties": {},
+              "propertyNames": {
+                "type": "string",
+              },
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+          },
+          "required": [
+            "action_id",
+            "kind",
+            "status",
+            "summary",
+            "preview",
+            "ambiguities",
+            "created_at",
+            "expires_at",
+          ],
+          "type": "object",
+        },
+        "confirm_action": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "candidates": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "id": {
+                          "type": "string",
+                        },
+                        "label": {
+                          "type": "string",
+                        },
+                      },
+                      "required": [
+                        "id",
+                        "label",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "field": {
+                    "type": "string",
+                  },
+                  "message": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "field",
+                  "message",
+                  "candidates",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "additionalProperties": false,
+              "properties": {
+                "code": {
+                  "type": "string",
+                },
+                "message": {
+                  "type": "string",
+                },
+              },
+              "required": [
+                "code",
+                "message",
+              ],
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "kind": {
+              "enum": [
+                "piece_record",
+                "order",
+              ],
+              "type": "string",
+            },
+            "preview": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "label": {
+                    "type": "string",
+                  },
+                  "value": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "label",
+                  "value",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "result": {
+              "additionalProperties": {},
+              "propertyNames": {
+                "type": "string",
+              },
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+          },
+          "required": [
+            "action_id",
+            "kind",
+            "status",
+            "summary",
+            "preview",
+            "ambiguities",
+            "created_at",
+            "expires_at",
+          ],
+          "type": "object",
+        },
         "initiate_session": {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "additionalProperties": false,
@@ -390,6 +1007,980 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
+        "prepare_order": null,
+        "prepare_piece_record": null,
+        "query_employees": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "employees": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "employee_no": {
+                    "type": "string",
+                  },
+                  "has_login": {
+                    "type": "boolean",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "left_on": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
+                  },
+                  "name": {
+                    "type": "string",
+                  },
+                  "phone": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
+                  },
+                  "status": {
+                    "enum": [
+                      "active",
+                      "left",
+                    ],
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "name",
+                  "employee_no",
+                  "status",
+                  "left_on",
+                  "has_login",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "total": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "employees",
+            "total",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_orders": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "orders": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "customer": {
+                    "type": "string",
+                  },
+                  "due_date": {
+                    "type": "string",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "note": {
+                    "type": "string",
+                  },
+                  "order_no": {
+                    "type": "string",
+                  },
+                  "progress": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "percent": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "processes": {
+                        "items": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "name": {
+                              "type": "string",
+                            },
+                            "pieces": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "process_id": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "process_id",
+                            "name",
+                            "pieces",
+                          ],
+                          "type": "object",
+                        },
+                        "type": "array",
+                      },
+                    },
+                    "required": [
+                      "processes",
+                      "percent",
+                    ],
+                    "type": "object",
+                  },
+                  "quantity": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "status": {
+                    "enum": [
+                      "pending",
+                      "in_production",
+                      "completed",
+                      "cancelled",
+                    ],
+                    "type": "string",
+                  },
+                  "status_label": {
+                    "type": "string",
+                  },
+                  "style": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "code": {
+                        "type": "string",
+                      },
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "code",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                },
+                "required": [
+                  "id",
+                  "order_no",
+                  "customer",
+                  "style",
+                  "quantity",
+                  "due_date",
+                  "status",
+                  "status_label",
+                  "note",
+                  "progress",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "totals": {
+              "additionalProperties": false,
+              "properties": {
+                "orders": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+                "quantity": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+              },
+              "required": [
+                "orders",
+                "quantity",
+              ],
+              "type": "object",
+            },
+          },
+          "required": [
+            "orders",
+            "totals",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_payroll": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "month": {
+              "type": "string",
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "payslips": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "adjustments": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "amount": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "cents": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "yuan": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "cents",
+                            "yuan",
+                          ],
+                          "type": "object",
+                        },
+                        "kind": {
+                          "enum": [
+                            "allowance",
+                            "deduction",
+                          ],
+                          "type": "string",
+                        },
+                        "kind_label": {
+                          "type": "string",
+                        },
+                        "reason": {
+                          "type": "string",
+                        },
+                      },
+                      "required": [
+                        "kind",
+                        "kind_label",
+                        "amount",
+                        "reason",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "allowances": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "deductions": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "employee": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "employee_no": {
+                        "type": "string",
+                      },
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "name",
+                      "employee_no",
+                    ],
+                    "type": "object",
+                  },
+                  "lines": {
+                    "items": {
+                      "additionalProperties": false,
+                      "properties": {
+                        "amount": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "cents": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "yuan": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "cents",
+                            "yuan",
+                          ],
+                          "type": "object",
+                        },
+                        "pieces": {
+                          "maximum": 9007199254740991,
+                          "minimum": -9007199254740991,
+                          "type": "integer",
+                        },
+                        "process": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                            },
+                            "name": {
+                              "type": "string",
+                            },
+                            "style_code": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "id",
+                            "name",
+                            "style_code",
+                          ],
+                          "type": "object",
+                        },
+                        "unit_price": {
+                          "additionalProperties": false,
+                          "properties": {
+                            "cents": {
+                              "maximum": 9007199254740991,
+                              "minimum": -9007199254740991,
+                              "type": "integer",
+                            },
+                            "yuan": {
+                              "type": "string",
+                            },
+                          },
+                          "required": [
+                            "cents",
+                            "yuan",
+                          ],
+                          "type": "object",
+                        },
+                      },
+                      "required": [
+                        "process",
+                        "unit_price",
+                        "pieces",
+                        "amount",
+                      ],
+                      "type": "object",
+                    },
+                    "type": "array",
+                  },
+                  "net_pay": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "piece_wage": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "pieces": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                },
+                "required": [
+                  "employee",
+                  "pieces",
+                  "piece_wage",
+                  "allowances",
+                  "deductions",
+                  "net_pay",
+                  "lines",
+                  "adjustments",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "scope": {
+              "enum": [
+                "workshop",
+                "own",
+              ],
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "totals": {
+              "additionalProperties": false,
+              "properties": {
+                "allowances": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "deductions": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "employees": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+                "net_pay": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "piece_wage": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "pieces": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+              },
+              "required": [
+                "employees",
+                "pieces",
+                "piece_wage",
+                "allowances",
+                "deductions",
+                "net_pay",
+              ],
+              "type": "object",
+            },
+          },
+          "required": [
+            "month",
+            "payslips",
+            "totals",
+            "scope",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_piece_records": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "groups": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "amount": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "key": {
+                    "type": "string",
+                  },
+                  "label": {
+                    "type": "string",
+                  },
+                  "pieces": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "records": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                },
+                "required": [
+                  "records",
+                  "pieces",
+                  "amount",
+                  "key",
+                  "label",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "range": {
+              "anyOf": [
+                {
+                  "additionalProperties": false,
+                  "properties": {
+                    "from": {
+                      "type": "string",
+                    },
+                    "to": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "from",
+                    "to",
+                  ],
+                  "type": "object",
+                },
+                {
+                  "type": "null",
+                },
+              ],
+            },
+            "records": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "amount": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "employee": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "entered_by": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "order": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                      },
+                      "order_no": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "order_no",
+                    ],
+                    "type": "object",
+                  },
+                  "process": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "quantity": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "style": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "code": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "code",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "unit_price": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "cents": {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      "yuan": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "cents",
+                      "yuan",
+                    ],
+                    "type": "object",
+                  },
+                  "work_date": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "work_date",
+                  "employee",
+                  "process",
+                  "style",
+                  "order",
+                  "quantity",
+                  "unit_price",
+                  "amount",
+                  "entered_by",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "scope": {
+              "enum": [
+                "workshop",
+                "own",
+              ],
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+            "today": {
+              "type": "string",
+            },
+            "totals": {
+              "additionalProperties": false,
+              "properties": {
+                "amount": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "cents": {
+                      "maximum": 9007199254740991,
+                      "minimum": -9007199254740991,
+                      "type": "integer",
+                    },
+                    "yuan": {
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "cents",
+                    "yuan",
+                  ],
+                  "type": "object",
+                },
+                "pieces": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+                "records": {
+                  "maximum": 9007199254740991,
+                  "minimum": -9007199254740991,
+                  "type": "integer",
+                },
+              },
+              "required": [
+                "records",
+                "pieces",
+                "amount",
+              ],
+              "type": "object",
+            },
+          },
+          "required": [
+            "records",
+            "totals",
+            "range",
+            "scope",
+            "next_cursor",
+            "today",
+            "time_zone",
+          ],
+          "type": "object",
+        },
+        "query_processes": {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "additionalProperties": false,
+          "properties": {
+            "next_cursor": {
+              "type": [
+                "string",
+                "null",
+              ],
+            },
+            "processes": {
+              "items": {
+                "additionalProperties": false,
+                "properties": {
+                  "active": {
+                    "type": "boolean",
+                  },
+                  "id": {
+                    "type": "string",
+                  },
+                  "name": {
+                    "type": "string",
+                  },
+                  "style": {
+                    "additionalProperties": false,
+                    "properties": {
+                      "code": {
+                        "type": "string",
+                      },
+                      "id": {
+                        "type": "string",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                    },
+                    "required": [
+                      "id",
+                      "code",
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                  "unit_price_cents": {
+                    "maximum": 9007199254740991,
+                    "minimum": -9007199254740991,
+                    "type": "integer",
+                  },
+                  "unit_price_yuan": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "id",
+                  "name",
+                  "style",
+                  "unit_price_cents",
+                  "unit_price_yuan",
+                  "active",
+                ],
+                "type": "object",
+              },
+              "type": "array",
+            },
+            "total": {
+              "maximum": 9007199254740991,
+              "minimum": -9007199254740991,
+              "type": "integer",
+            },
+          },
+          "required": [
+            "processes",
+            "total",
+            "next_cursor",
+          ],
+          "type": "object",
+        },
       }
     `);
   });
@@ -403,5 +1994,20 @@ describe("the tool registry", () => {
       expect(staff).toContain(tool.name);
       expect(boss).toContain(tool.name);
     }
+  });
+
+  it("marks business reads read-only and writes not, and offers prepare_order to a boss only", async () => {
+    const byName = new Map(TOOLS.map((t) => [t.name, t]));
+    for (const name of ["query_orders", "query_piece_records", "query_payroll", "query_processes", "query_employees"]) {
+      expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(true);
+    }
+    for (const name of ["prepare_piece_record", "prepare_order", "confirm_action", "cancel_action"]) {
+      expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(false);
+    }
+    expect(byName.get("confirm_action")?.description).toMatch(/never on your own initiative/i);
+    const names = async (user: UserContext) =>
+      (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).map((t) => t.name);
+    expect(await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" })).not.toContain("prepare_order");
+    expect(await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" })).toContain("prepare_order");
   });
 });

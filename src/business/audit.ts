@@ -1,0 +1,57 @@
+import type { BusinessService } from "../services.ts";
+import { decodeCursor, page } from "./cursor.ts";
+
+export interface AuditEntry {
+  id: string;
+  user_id: string;
+  user_name: string | null;
+  action_id: string;
+  kind: string;
+  entity_id: string;
+  values: unknown;
+  created_at: string;
+}
+
+/** A page of the workshop's executed writes, newest first. */
+export async function listAudit({
+  business,
+  tenantId,
+  limit,
+  cursor,
+}: {
+  business: BusinessService;
+  tenantId: string;
+  limit: number;
+  cursor?: string | undefined;
+}): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
+  const after = cursor ? decodeCursor(cursor, 2).map(String) : null;
+  const { results } = await business.db
+    .prepare(
+      `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.created_at
+         FROM business_audit a LEFT JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
+        WHERE a.tenant_id = ?1 ${after ? "AND (a.created_at, a.id) < (?2, ?3)" : ""}
+        ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit + 1}`,
+    )
+    .bind(tenantId, ...(after ?? []))
+    .all<{
+      id: string;
+      user_id: string;
+      user_name: string | null;
+      action_id: string;
+      kind: string;
+      entity_id: string;
+      values_json: string;
+      created_at: string;
+    }>();
+  const items = results.map((r) => ({
+    id: r.id,
+    user_id: r.user_id,
+    user_name: r.user_name,
+    action_id: r.action_id,
+    kind: r.kind,
+    entity_id: r.entity_id,
+    values: JSON.parse(r.values_json) as unknown,
+    created_at: r.created_at,
+  }));
+  return page(items, limit, (r) => [r.created_at, r.id]);
+}

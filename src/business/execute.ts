@@ -1,0 +1,237 @@
+import type { ActionOwner, OrderWrite, PieceRecordWrite, PreparedWrite } from "./action-types.ts";
+import { localDate } from "./local-time.ts";
+import { yuan } from "./money.ts";
+import { ORDER_STATUS_LABELS, type OrderStatus } from "./orders.ts";
+
+/** The outcome of executing a write: what was written, or why it may no longer be. */
+export type Execution = { ok: true; result: Record<string, unknown> } | { ok: false; message: string };
+
+/**
+ * Executes a confirmed write in one D1 batch (one transaction): the row, its side effects and its
+ * audit entry. Each statement is conditional on what prepare checked still holding and on this
+ * action not having written before, so a race with a change, or a retry after a crash, writes
+ * nothing twice. A D1 failure throws and leaves nothing behind.
+ */
+export async function executeWrite({
+  db,
+  actionId,
+  owner,
+  write,
+  now,
+}: {
+  db: D1Database;
+  actionId: string;
+  owner: ActionOwner;
+  write: PreparedWrite;
+  now: Date;
+}): Promise<Execution> {
+  return write.kind === "piece_record"
+    ? executePieceRecord({ db, actionId, owner, write })
+    : executeOrder({ db, actionId, owner, write, now });
+}
+
+async function executePieceRecord({
+  db,
+  actionId,
+  owner,
+  write,
+}: {
+  db: D1Database;
+  actionId: string;
+  owner: ActionOwner;
+  write: PieceRecordWrite;
+}): Promise<Execution> {
+  const done = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
+  if (done) return { ok: true, result: done };
+  const stale = await pieceRecordStale({ db, tenantId: owner.tenantId, write });
+  if (stale) return { ok: false, message: stale };
+  const id = `pr-${actionId}`;
+  const values = [
+    id,
+    owner.tenantId,
+    write.employeeId,
+    write.processId,
+    write.orderId,
+    write.quantity,
+    write.unitPriceCents,
+    write.workDate,
+    owner.userId,
+    actionId,
+  ];
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date, entered_by, action_id)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+          WHERE EXISTS (SELECT 1 FROM employees WHERE id = ?3 AND tenant_id = ?2 AND status = 'active')
+            AND EXISTS (SELECT 1 FROM processes WHERE id = ?4 AND tenant_id = ?2 AND active = 1 AND unit_price_cents = ?7)
+            AND EXISTS (SELECT 1 FROM orders WHERE id = ?5 AND tenant_id = ?2 AND status IN ('pending', 'in_production'))
+            AND NOT EXISTS (SELECT 1 FROM piece_records WHERE action_id = ?10)`,
+      )
+      .bind(...values),
+    // The guide: an order becomes 生产中 once someone records pieces for it.
+    db
+      .prepare(
+        `UPDATE orders SET status = 'in_production'
+          WHERE id = ?1 AND tenant_id = ?2 AND status = 'pending' AND EXISTS (SELECT 1 FROM piece_records WHERE id = ?3)`,
+      )
+      .bind(write.orderId, owner.tenantId, id),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json)
+         SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'piece_record', id,
+                json_object('employee_id', employee_id, 'process_id', process_id, 'order_id', order_id, 'quantity', quantity,
+                            'unit_price_cents', unit_price_cents, 'work_date', work_date)
+           FROM piece_records WHERE id = ?1`,
+      )
+      .bind(id, owner.userId, actionId),
+  ]);
+  const row = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
+  if (!row) {
+    // Something changed between the check above and the batch.
+    return {
+      ok: false,
+      message: (await pieceRecordStale({ db, tenantId: owner.tenantId, write })) ?? "The record could not be written.",
+    };
+  }
+  return { ok: true, result: row };
+}
+
+/** The row this action wrote, if it wrote one (a retry after a crash finds it here). */
+async function writtenPieceRecord({
+  db,
+  actionId,
+  tenantId,
+}: {
+  db: D1Database;
+  actionId: string;
+  tenantId: string;
+}): Promise<Record<string, unknown> | null> {
+  const row = await db
+    .prepare(
+      `SELECT r.id, r.quantity, r.unit_price_cents, r.work_date, e.name AS employee, p.name AS process, o.order_no
+         FROM piece_records r JOIN employees e ON e.id = r.employee_id JOIN processes p ON p.id = r.process_id
+         JOIN orders o ON o.id = r.order_id
+        WHERE r.action_id = ?1 AND r.tenant_id = ?2`,
+    )
+    .bind(actionId, tenantId)
+    .first<{
+      id: string;
+      quantity: number;
+      unit_price_cents: number;
+      work_date: string;
+      employee: string;
+      process: string;
+      order_no: string;
+    }>();
+  if (!row) return null;
+  const cents = row.quantity * row.unit_price_cents;
+  return {
+    piece_record_id: row.id,
+    employee: row.employee,
+    process: row.process,
+    order_no: row.order_no,
+    quantity: row.quantity,
+    work_date: row.work_date,
+    amount: { cents, yuan: yuan(cents) },
+  };
+}
+
+/** Why a prepared piece record may no longer be written, or `null` if it still may. */
+async function pieceRecordStale({
+  db,
+  tenantId,
+  write,
+}: {
+  db: D1Database;
+  tenantId: string;
+  write: PieceRecordWrite;
+}): Promise<string | null> {
+  const [employee, process, order] = await db.batch<Record<string, unknown>>([
+    db.prepare("SELECT name, status FROM employees WHERE id = ?1 AND tenant_id = ?2").bind(write.employeeId, tenantId),
+    db
+      .prepare("SELECT name, unit_price_cents, active FROM processes WHERE id = ?1 AND tenant_id = ?2")
+      .bind(write.processId, tenantId),
+    db.prepare("SELECT order_no, status FROM orders WHERE id = ?1 AND tenant_id = ?2").bind(write.orderId, tenantId),
+  ]);
+  const e = employee?.results[0];
+  const p = process?.results[0];
+  const o = order?.results[0];
+  if (e?.status !== "active") return "The employee has left or no longer exists since this was prepared. Nothing was written.";
+  if (p?.active !== 1) return "The process has been disabled since this was prepared. Nothing was written.";
+  if (Number(p.unit_price_cents) !== write.unitPriceCents) {
+    return `The unit price of ${String(p.name)} changed from ${yuan(write.unitPriceCents)} to ${yuan(Number(p.unit_price_cents))} 元/件 since this was prepared. Nothing was written: prepare it again so the user sees the new amount.`;
+  }
+  if (!o || (o.status !== "pending" && o.status !== "in_production")) {
+    const label = o ? ORDER_STATUS_LABELS[o.status as OrderStatus] : "deleted";
+    return `Order ${o ? String(o.order_no) : ""} is now ${label} and takes no more piece records. Nothing was written.`;
+  }
+  return null;
+}
+
+async function executeOrder({
+  db,
+  actionId,
+  owner,
+  write,
+  now,
+}: {
+  db: D1Database;
+  actionId: string;
+  owner: ActionOwner;
+  write: OrderWrite;
+  now: Date;
+}): Promise<Execution> {
+  const id = `ord-${actionId}`;
+  const year = localDate(now, write.timeZone).slice(0, 4);
+  // The number is the year and the next sequence in it, computed inside the insert so two orders
+  // confirmed at once cannot take the same number.
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, status, note, created_by, action_id)
+         SELECT ?1, ?2, ?3 || '-' || printf('%03d', COALESCE((SELECT MAX(CAST(substr(order_no, 6) AS INTEGER)) FROM orders
+                                                             WHERE tenant_id = ?2 AND order_no LIKE ?3 || '-%'), 0) + 1),
+                ?4, ?5, ?6, ?7, 'pending', ?8, ?9, ?10
+          WHERE EXISTS (SELECT 1 FROM styles WHERE id = ?5 AND tenant_id = ?2)
+            AND NOT EXISTS (SELECT 1 FROM orders WHERE action_id = ?10)`,
+      )
+      .bind(
+        id,
+        owner.tenantId,
+        year,
+        write.customer,
+        write.styleId,
+        write.quantity,
+        write.dueDate,
+        write.note,
+        owner.userId,
+        actionId,
+      ),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json)
+         SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'order', id,
+                json_object('order_no', order_no, 'customer', customer, 'style_id', style_id, 'quantity', quantity,
+                            'due_date', due_date, 'note', note)
+           FROM orders WHERE id = ?1`,
+      )
+      .bind(id, owner.userId, actionId),
+  ]);
+  const row = await db
+    .prepare("SELECT id, order_no, customer, quantity, due_date FROM orders WHERE action_id = ?1 AND tenant_id = ?2")
+    .bind(actionId, owner.tenantId)
+    .first<{ id: string; order_no: string; customer: string; quantity: number; due_date: string }>();
+  if (!row) return { ok: false, message: "The style of this order no longer exists. Nothing was written." };
+  return {
+    ok: true,
+    result: {
+      order_id: row.id,
+      order_no: row.order_no,
+      customer: row.customer,
+      quantity: row.quantity,
+      due_date: row.due_date,
+      status: "pending",
+    },
+  };
+}

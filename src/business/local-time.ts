@@ -1,0 +1,100 @@
+import { AppError } from "../errors.ts";
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The calendar date (`YYYY-MM-DD`) at `now` in the workshop's time zone: "today" and "this month"
+ * are the workshop's, not UTC's.
+ */
+export function localDate(now: Date, timeZone: string): string {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    formatters.set(timeZone, format);
+  }
+  const parts = new Map(format.formatToParts(now).map((p) => [p.type, p.value]));
+  return `${parts.get("year")}-${parts.get("month")}-${parts.get("day")}`;
+}
+
+/** Whether `YYYY-MM-DD` names a real calendar day. */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+/** The day `days` after (or before, when negative) a `YYYY-MM-DD` date. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The `YYYY-MM` month `months` after (or before) the month of a date or month. */
+export function addMonths(monthOrDate: string, months: number): string {
+  const year = Number(monthOrDate.slice(0, 4));
+  const month = Number(monthOrDate.slice(5, 7)) - 1 + months;
+  const d = new Date(Date.UTC(year, month, 1));
+  return d.toISOString().slice(0, 7);
+}
+
+/** First and last day of a `YYYY-MM` month. */
+export function monthRange(month: string): DateRange {
+  return { from: `${month}-01`, to: addDays(`${addMonths(month, 1)}-01`, -1) };
+}
+
+/** An inclusive range of workshop-local dates. */
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+export const PERIODS = ["today", "yesterday", "this_week", "last_week", "this_month", "last_month"] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** The dates a named period covers, seen from the workshop's `today`. Weeks start on Monday. */
+export function periodRange(period: Period, today: string): DateRange {
+  const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+  switch (period) {
+    case "today":
+      return { from: today, to: today };
+    case "yesterday":
+      return { from: addDays(today, -1), to: addDays(today, -1) };
+    case "this_week":
+      return { from: addDays(today, -weekday), to: addDays(today, 6 - weekday) };
+    case "last_week":
+      return { from: addDays(today, -weekday - 7), to: addDays(today, -weekday - 1) };
+    case "this_month":
+      return monthRange(today.slice(0, 7));
+    case "last_month":
+      return monthRange(addMonths(today, -1));
+  }
+}
+
+/**
+ * The date range a query asks for: a named period, a month, or explicit bounds; at most one of
+ * them. `null` when none is given (no date filter).
+ */
+export function resolveDates(
+  input: {
+    period?: Period | undefined;
+    month?: string | undefined;
+    date_from?: string | undefined;
+    date_to?: string | undefined;
+  },
+  today: string,
+): DateRange | null {
+  const given = [input.period, input.month, input.date_from ?? input.date_to].filter((v) => v !== undefined).length;
+  if (given > 1) {
+    throw new AppError("invalid_input", "Give at most one of period, month, or date_from/date_to.");
+  }
+  if (input.period) return periodRange(input.period, today);
+  if (input.month) return monthRange(input.month);
+  if (input.date_from || input.date_to) {
+    const range = { from: input.date_from ?? "0000-01-01", to: input.date_to ?? "9999-12-31" };
+    if (range.from > range.to) throw new AppError("invalid_input", "date_from is after date_to.");
+    return range;
+  }
+  return null;
+}

@@ -1,0 +1,152 @@
+import type { BusinessService } from "../services.ts";
+import { decodeCursor, page } from "./cursor.ts";
+import { monthRange } from "./local-time.ts";
+import { money } from "./money.ts";
+
+type Money = { cents: number; yuan: string };
+
+export interface PayrollLine {
+  process: { id: string; name: string; style_code: string };
+  unit_price: Money;
+  pieces: number;
+  amount: Money;
+}
+
+export interface PayrollAdjustment {
+  kind: "allowance" | "deduction";
+  kind_label: "补贴" | "扣款";
+  amount: Money;
+  reason: string;
+}
+
+/** One employee's pay for a month: piece wages + allowances − deductions. */
+export interface Payslip {
+  employee: { id: string; name: string; employee_no: string };
+  pieces: number;
+  piece_wage: Money;
+  allowances: Money;
+  deductions: Money;
+  net_pay: Money;
+  lines: PayrollLine[];
+  adjustments: PayrollAdjustment[];
+}
+
+/**
+ * Payroll for one workshop and month (`YYYY-MM`, the workshop's local month): piece wages from
+ * each record's quantity × the unit price recorded with it, then 补贴 added and 扣款 taken off.
+ * One payslip per employee who has records or adjustments that month, by employee number.
+ */
+export async function queryPayroll({
+  business,
+  tenantId,
+  month,
+  employeeId,
+  limit,
+  cursor,
+}: {
+  business: BusinessService;
+  tenantId: string;
+  month: string;
+  employeeId?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}): Promise<{
+  items: Payslip[];
+  next_cursor: string | null;
+  totals: { employees: number; pieces: number; piece_wage: Money; allowances: Money; deductions: Money; net_pay: Money };
+}> {
+  const { from, to } = monthRange(month);
+  const one = (clause: string) => (employeeId ? ` AND ${clause}` : "");
+  const db = business.db;
+  const [lines, adjustments, employees] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT r.employee_id, r.process_id, p.name, s.code, r.unit_price_cents, SUM(r.quantity) AS pieces
+           FROM piece_records r
+           JOIN processes p ON p.id = r.process_id AND p.tenant_id = r.tenant_id
+           JOIN styles s ON s.id = p.style_id AND s.tenant_id = r.tenant_id
+          WHERE r.tenant_id = ?1 AND r.work_date BETWEEN ?2 AND ?3${one("r.employee_id = ?4")}
+          GROUP BY r.employee_id, r.process_id, r.unit_price_cents ORDER BY s.code, p.sort_order, r.unit_price_cents`,
+      )
+      .bind(tenantId, from, to, ...(employeeId ? [employeeId] : [])),
+    db
+      .prepare(
+        `SELECT employee_id, kind, amount_cents, reason FROM payroll_adjustments
+          WHERE tenant_id = ?1 AND month = ?2${one("employee_id = ?3")} ORDER BY created_at, id`,
+      )
+      .bind(tenantId, month, ...(employeeId ? [employeeId] : [])),
+    db
+      .prepare(`SELECT id, name, employee_no FROM employees WHERE tenant_id = ?1${one("id = ?2")}`)
+      .bind(tenantId, ...(employeeId ? [employeeId] : [])),
+  ]);
+  const slips = new Map<string, Payslip>();
+  const names = new Map((employees?.results ?? []).map((e) => [String(e.id), e]));
+  const slipOf = (id: string): Payslip => {
+    let slip = slips.get(id);
+    if (!slip) {
+      const e = names.get(id) ?? {};
+      slip = {
+        employee: { id, name: String(e.name ?? ""), employee_no: String(e.employee_no ?? "") },
+        pieces: 0,
+        piece_wage: money(0),
+        allowances: money(0),
+        deductions: money(0),
+        net_pay: money(0),
+        lines: [],
+        adjustments: [],
+      };
+      slips.set(id, slip);
+    }
+    return slip;
+  };
+  for (const l of lines?.results ?? []) {
+    const slip = slipOf(String(l.employee_id));
+    const pieces = Number(l.pieces);
+    const cents = pieces * Number(l.unit_price_cents);
+    slip.lines.push({
+      process: { id: String(l.process_id), name: String(l.name), style_code: String(l.code) },
+      unit_price: money(Number(l.unit_price_cents)),
+      pieces,
+      amount: money(cents),
+    });
+    slip.pieces += pieces;
+    slip.piece_wage = money(slip.piece_wage.cents + cents);
+  }
+  for (const a of adjustments?.results ?? []) {
+    const slip = slipOf(String(a.employee_id));
+    const kind = a.kind as PayrollAdjustment["kind"];
+    const cents = Number(a.amount_cents);
+    slip.adjustments.push({
+      kind,
+      kind_label: kind === "allowance" ? "补贴" : "扣款",
+      amount: money(cents),
+      reason: String(a.reason),
+    });
+    if (kind === "allowance") slip.allowances = money(slip.allowances.cents + cents);
+    else slip.deductions = money(slip.deductions.cents + cents);
+  }
+  const all = [...slips.values()]
+    .map((s) => ({ ...s, net_pay: money(s.piece_wage.cents + s.allowances.cents - s.deductions.cents) }))
+    .sort((a, b) => cmp(a.employee.employee_no, b.employee.employee_no) || cmp(a.employee.id, b.employee.id));
+  const sum = (f: (s: Payslip) => number) => all.reduce((n, s) => n + f(s), 0);
+  const totals = {
+    employees: all.length,
+    pieces: sum((s) => s.pieces),
+    piece_wage: money(sum((s) => s.piece_wage.cents)),
+    allowances: money(sum((s) => s.allowances.cents)),
+    deductions: money(sum((s) => s.deductions.cents)),
+    net_pay: money(sum((s) => s.net_pay.cents)),
+  };
+  let rest = all;
+  if (cursor) {
+    const [no, id] = decodeCursor(cursor, 2).map(String) as [string, string];
+    rest = all.filter(
+      (s) => cmp(s.employee.employee_no, no) > 0 || (s.employee.employee_no === no && cmp(s.employee.id, id) > 0),
+    );
+  }
+  return { ...page(rest.slice(0, limit + 1), limit, (s) => [s.employee.employee_no, s.employee.id]), totals };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

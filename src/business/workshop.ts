@@ -1,0 +1,50 @@
+// Role rules live in one table (auth/permissions.ts); it holds rules, not requests, so domains may ask it.
+import { can } from "../auth/permissions.ts";
+import { AppError } from "../errors.ts";
+import type { BusinessService } from "../services.ts";
+import type { UserContext } from "../user-context.ts";
+import { localDate } from "./local-time.ts";
+
+/** Who is asking, as the business queries need it: the workshop's time zone and "today" there. */
+export interface Caller {
+  user: UserContext;
+  timeZone: string;
+  today: string;
+  /** The employee row of the caller, when their account is linked to one. */
+  employeeId: string | null;
+  /** Whether the caller sees the whole workshop (boss, admin) or only their own records (staff). */
+  seesAll: boolean;
+}
+
+/** Loads the caller's workshop time zone and employee link in one round trip. */
+export async function callerOf({ business, user }: { business: BusinessService; user: UserContext }): Promise<Caller> {
+  const row = await business.db
+    .prepare(
+      `SELECT t.time_zone, (SELECT e.id FROM employees e WHERE e.tenant_id = t.id AND e.user_id = ?2) AS employee_id
+         FROM tenants t WHERE t.id = ?1`,
+    )
+    .bind(user.tenantId, user.userId)
+    .first<{ time_zone: string; employee_id: string | null }>();
+  if (!row) throw new AppError("not_found", "Your workshop no longer exists.");
+  return {
+    user,
+    timeZone: row.time_zone,
+    today: localDate(business.clock(), row.time_zone),
+    employeeId: row.employee_id,
+    seesAll: can(user, "business:workshop"),
+  };
+}
+
+/**
+ * The employee a staff caller is limited to. Staff without a linked employee row see nothing and
+ * may write nothing, rather than everything.
+ */
+export function ownEmployeeId(caller: Caller): string {
+  if (!caller.employeeId) {
+    throw new AppError(
+      "forbidden",
+      "Your account is not linked to an employee of this workshop, so there are no records of yours. Ask your boss to link it.",
+    );
+  }
+  return caller.employeeId;
+}

@@ -1,0 +1,17 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
+import { listAudit } from "../business/audit.ts";
+import { AuditQuerySchema } from "./audit.schema.ts";
+import { validate } from "./validate.ts";
+
+/** `GET /api/audit`: the workshop's executed writes, newest first, paged (boss and admin). */
+export const auditRoutes = new Hono<AppEnv>();
+
+auditRoutes.use(bearerAuth(), requirePermission("audit:read"));
+
+auditRoutes.get("/", validate("query", AuditQuerySchema), async (c) => {
+  const { limit, cursor } = c.req.valid("query");
+  const result = await listAudit({ business: c.var.services.business, tenantId: c.var.user.tenantId, limit, cursor });
+  return c.json({ entries: result.items, next_cursor: result.next_cursor });
+});

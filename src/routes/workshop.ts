@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { apiKeyCache } from "../auth/key-cache.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
+import { badRequest } from "../errors.ts";
+import { deleteTenant } from "../tenants.ts";
+import { validate } from "./validate.ts";
+import { DeleteWorkshopSchema } from "./workshop.schema.ts";
+
+/**
+ * `/api/workshop`: the caller's own workshop. `DELETE ?confirm=<workshop id>` lets its admin close
+ * it, deleting everything it holds; nobody can name another workshop here.
+ */
+export const workshopRoutes = new Hono<AppEnv>();
+
+workshopRoutes.use(bearerAuth(), requirePermission("workshop:delete"));
+
+workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) => {
+  const tenantId = c.var.user.tenantId;
+  if (c.req.valid("query").confirm !== tenantId) {
+    throw badRequest(`To delete your workshop and everything in it, repeat its id: ?confirm=${tenantId}.`);
+  }
+  const deleted = await deleteTenant({ db: c.env.DB, backends: c.var.services.search.backends, tenantId });
+  apiKeyCache.forgetTenant(tenantId);
+  return c.json({ id: tenantId, deleted: true, ...deleted });
+});

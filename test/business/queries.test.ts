@@ -1,0 +1,323 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ADMIN, BOSS, fails, OTHER_BOSS, ok, STAFF, shanghaiToday } from "./run.ts";
+
+type Money = { cents: number; yuan: string };
+interface Records {
+  records: {
+    id: string;
+    work_date: string;
+    employee: { id: string; name: string };
+    process: { name: string };
+    quantity: number;
+    amount: Money;
+  }[];
+  totals: { records: number; pieces: number; amount: Money };
+  groups?: { key: string; label: string; pieces: number; amount: Money }[];
+  next_cursor: string | null;
+  range: { from: string; to: string } | null;
+  scope: string;
+  today: string;
+}
+
+async function sql<T>(query: string, ...params: (string | number)[]): Promise<T> {
+  return (await env.DB.prepare(query)
+    .bind(...params)
+    .first<T>()) as T;
+}
+
+describe("query_piece_records", () => {
+  it("answers how many pieces 张三 did this month, with totals over all his records", async () => {
+    const today = shanghaiToday();
+    const month = today.slice(0, 7);
+    const expected = await sql<{ n: number; pieces: number; cents: number }>(
+      "SELECT COUNT(*) AS n, SUM(quantity) AS pieces, SUM(quantity * unit_price_cents) AS cents FROM piece_records WHERE employee_id = 'e-jx-zhangsan' AND work_date BETWEEN ?1 AND ?2",
+      `${month}-01`,
+      `${month}-31`,
+    );
+    const result = await ok<Records>(BOSS, "query_piece_records", { employee: "张三", period: "this_month", limit: 5 });
+    expect(result.range?.from).toBe(`${month}-01`);
+    expect(result.today).toBe(today);
+    expect(result.totals.records).toBe(expected.n);
+    expect(result.totals.pieces).toBe(expected.pieces);
+    expect(result.totals.amount.cents).toBe(expected.cents);
+    expect(result.totals.amount.yuan).toBe((expected.cents / 100).toFixed(2));
+    expect(result.records.length).toBe(Math.min(5, expected.n));
+    expect(result.records.every((r) => r.employee.name === "张三" && r.work_date.startsWith(month))).toBe(true);
+  });
+
+  it("pages with a cursor through every record exactly once, newest first", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let total = 0;
+    do {
+      const page: Records = await ok<Records>(BOSS, "query_piece_records", {
+        employee: "e-jx-zhangsan",
+        month: shanghaiToday().slice(0, 7),
+        limit: 7,
+        ...(cursor ? { cursor } : {}),
+      });
+      total = page.totals.records;
+      seen.push(...page.records.map((r) => r.id));
+      const dates = page.records.map((r) => r.work_date);
+      expect([...dates].sort().reverse()).toEqual(dates);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen.length).toBe(total);
+    expect(new Set(seen).size).toBe(total);
+  });
+
+  it("refuses a cursor that was not ours", async () => {
+    const failure = await fails(BOSS, "query_piece_records", { cursor: "bm90LWEtY3Vyc29y" });
+    expect(failure.code).toBe("invalid_input");
+  });
+
+  it("filters by process (领子 finds 上领子), order and dates, and groups per employee", async () => {
+    const byProcess = await ok<Records>(BOSS, "query_piece_records", { process: "领子", limit: 100 });
+    expect(byProcess.records.every((r) => r.process.name === "上领子")).toBe(true);
+    expect(byProcess.totals.records).toBeGreaterThan(0);
+
+    const today = shanghaiToday();
+    const day = await ok<Records>(BOSS, "query_piece_records", { date_from: today, date_to: today, group_by: "employee" });
+    expect(day.records.every((r) => r.work_date === today)).toBe(true);
+    const groupSum = (day.groups ?? []).reduce((n, g) => n + g.pieces, 0);
+    expect(groupSum).toBe(day.totals.pieces);
+
+    const order = await ok<Records>(BOSS, "query_piece_records", {
+      order: "2026-003".replace("2026", today.slice(0, 4)),
+      limit: 1,
+    });
+    const expected = await sql<{ n: number }>("SELECT COUNT(*) AS n FROM piece_records WHERE order_id = 'o-jx-3'");
+    expect(order.totals.records).toBe(expected.n);
+  });
+
+  it("treats a process name shared by several styles as all of them", async () => {
+    const cutting = await ok<Records>(BOSS, "query_piece_records", { process: "裁剪", limit: 1 });
+    const expected = await sql<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM piece_records r JOIN processes p ON p.id = r.process_id WHERE r.tenant_id = 't-jinxiu' AND p.name = '裁剪'",
+    );
+    expect(cutting.totals.records).toBe(expected.n);
+  });
+
+  it("returns candidates for an ambiguous name and close names for an unknown one", async () => {
+    const ambiguous = await fails(BOSS, "query_piece_records", { employee: "张" });
+    expect(ambiguous.code).toBe("ambiguous_name");
+    expect(ambiguous.message).toContain("张三");
+    expect(ambiguous.message).toContain("张敏");
+    const longer = await fails(BOSS, "query_piece_records", { employee: "张三丰" });
+    expect(longer.code).toBe("unknown_name");
+    expect(longer.message).toContain("张三");
+    const missing = await fails(BOSS, "query_piece_records", { employee: "王五" });
+    expect(missing.code).toBe("unknown_name");
+    expect(missing.message).toContain("王芳");
+  });
+
+  it("refuses period and month together", async () => {
+    expect((await fails(BOSS, "query_piece_records", { period: "today", month: "2026-03" })).code).toBe("invalid_input");
+    expect((await fails(BOSS, "query_piece_records", { month: "2026-13" })).code).toBe("invalid_input");
+    expect((await fails(BOSS, "query_piece_records", { date_from: "2026-02-30" })).code).toBe("invalid_input");
+  });
+
+  it("shows staff only their own records and refuses to show them anyone else's", async () => {
+    const own = await ok<Records>(STAFF, "query_piece_records", { limit: 100 });
+    expect(own.scope).toBe("own");
+    expect(own.records.every((r) => r.employee.name === "李娟")).toBe(true);
+    const expected = await sql<{ n: number }>("SELECT COUNT(*) AS n FROM piece_records WHERE employee_id = 'e-jx-lijuan'");
+    expect(own.totals.records).toBe(expected.n);
+    expect((await fails(STAFF, "query_piece_records", { employee: "张三" })).code).toBe("forbidden");
+    const grouped = await ok<Records>(STAFF, "query_piece_records", { group_by: "employee" });
+    expect(grouped.groups?.map((g) => g.label)).toEqual(["李娟"]);
+  });
+
+  it("lets an admin see the workshop as a boss does", async () => {
+    const result = await ok<Records>(ADMIN, "query_piece_records", { employee: "张三", limit: 1 });
+    expect(result.scope).toBe("workshop");
+    expect(result.totals.records).toBeGreaterThan(0);
+  });
+
+  it("never finds another workshop's employee, process or order", async () => {
+    // 华美服饰 has its own 张三; asking by 锦绣's employee id finds nothing there.
+    const theirs = await ok<Records>(OTHER_BOSS, "query_piece_records", { employee: "张三", limit: 100 });
+    expect(theirs.records.every((r) => r.employee.id === "e-hm-zhangsan")).toBe(true);
+    expect((await fails(OTHER_BOSS, "query_piece_records", { employee: "e-jx-zhangsan" })).code).toBe("unknown_name");
+    expect((await fails(OTHER_BOSS, "query_piece_records", { order: "o-jx-1" })).code).toBe("unknown_name");
+    expect((await fails(OTHER_BOSS, "query_piece_records", { process: "合肩缝" })).code).toBe("unknown_name");
+    expect((await fails(BOSS, "query_payroll", { employee: "e-hm-zhoumei" })).code).toBe("unknown_name");
+  });
+
+  it("counts a record on the 1st of the month in the workshop's month, not UTC's", async () => {
+    // 2026-03-31T17:00Z is already 2026-04-01 01:00 in Shanghai.
+    const now = new Date("2026-03-31T17:00:00Z");
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date) SELECT 'pr-tz-test', 't-other', 'e-hm-zhoumei', id, 'o-hm-1', 7, 30, '2026-04-01' FROM processes WHERE tenant_id = 't-other' AND name = '锁边'",
+      ),
+    ]);
+    const thisMonth = await ok<Records>(
+      OTHER_BOSS,
+      "query_piece_records",
+      { employee: "周梅", period: "this_month", limit: 100 },
+      now,
+    );
+    expect(thisMonth.today).toBe("2026-04-01");
+    expect(thisMonth.range).toEqual({ from: "2026-04-01", to: "2026-04-30" });
+    expect(thisMonth.records.map((r) => r.id)).toContain("pr-tz-test");
+    const today = await ok<Records>(OTHER_BOSS, "query_piece_records", { employee: "周梅", period: "today" }, now);
+    expect(today.records.map((r) => r.id)).toEqual(["pr-tz-test"]);
+    const lastMonth = await ok<Records>(
+      OTHER_BOSS,
+      "query_piece_records",
+      { employee: "周梅", period: "last_month", limit: 100 },
+      now,
+    );
+    expect(lastMonth.range).toEqual({ from: "2026-03-01", to: "2026-03-31" });
+    expect(lastMonth.records.map((r) => r.id)).not.toContain("pr-tz-test");
+  });
+});
+
+interface Payroll {
+  month: string;
+  payslips: {
+    employee: { name: string };
+    pieces: number;
+    piece_wage: Money;
+    allowances: Money;
+    deductions: Money;
+    net_pay: Money;
+    lines: { pieces: number; amount: Money }[];
+  }[];
+  totals: { employees: number; net_pay: Money; pieces: number };
+  next_cursor: string | null;
+  scope: string;
+}
+
+describe("query_payroll", () => {
+  it("answers 三月工资: piece wage from records, plus allowances, minus deductions", async () => {
+    const year = Number(shanghaiToday().slice(0, 4));
+    const march = `${Number(shanghaiToday().slice(5, 7)) >= 3 ? year : year - 1}-03`;
+    const result = await ok<Payroll>(BOSS, "query_payroll", { month: march, employee: "张三" });
+    const slip = result.payslips[0];
+    expect(slip?.employee.name).toBe("张三");
+    const expected = await sql<{ pieces: number; cents: number }>(
+      "SELECT SUM(quantity) AS pieces, SUM(quantity * unit_price_cents) AS cents FROM piece_records WHERE employee_id = 'e-jx-zhangsan' AND work_date LIKE ?1",
+      `${march}-%`,
+    );
+    expect(slip?.pieces).toBe(expected.pieces);
+    expect(slip?.piece_wage.cents).toBe(expected.cents);
+    expect(slip?.allowances.cents).toBe(10000);
+    expect(slip?.deductions.cents).toBe(20000);
+    expect(slip?.net_pay.cents).toBe(expected.cents + 10000 - 20000);
+    expect(slip?.lines.reduce((n, l) => n + l.amount.cents, 0)).toBe(expected.cents);
+  });
+
+  it("lists every employee of the month for a boss, in pages, with totals over all of them", async () => {
+    const first = await ok<Payroll>(BOSS, "query_payroll", { limit: 2 });
+    expect(first.payslips).toHaveLength(2);
+    expect(first.next_cursor).toBeTruthy();
+    const rest = await ok<Payroll>(BOSS, "query_payroll", { limit: 100, cursor: first.next_cursor });
+    const names = [...first.payslips, ...rest.payslips].map((s) => s.employee.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBe(first.totals.employees);
+    expect(names).toContain("张三");
+  });
+
+  it("shows staff only their own pay", async () => {
+    const own = await ok<Payroll>(STAFF, "query_payroll", {});
+    expect(own.scope).toBe("own");
+    expect(own.payslips.map((s) => s.employee.name)).toEqual(["李娟"]);
+    expect((await fails(STAFF, "query_payroll", { employee: "张三" })).code).toBe("forbidden");
+  });
+});
+
+describe("query_orders, query_processes, query_employees", () => {
+  it("filters orders by status and customer, with progress and totals", async () => {
+    const open = await ok<{
+      orders: { order_no: string; status: string; progress: { percent: number; processes: unknown[] } }[];
+      totals: { orders: number };
+    }>(STAFF, "query_orders", { status: "open" });
+    expect(open.orders.every((o) => o.status === "pending" || o.status === "in_production")).toBe(true);
+    expect(open.totals.orders).toBe(open.orders.length);
+    expect(open.orders.find((o) => o.status === "in_production")?.progress.processes.length).toBeGreaterThan(0);
+    const byCustomer = await ok<{ orders: { customer: string }[] }>(BOSS, "query_orders", { customer_contains: "海澜" });
+    expect(byCustomer.orders.map((o) => o.customer)).toEqual(["海澜"]);
+    const paged = await ok<{ orders: unknown[]; next_cursor: string | null }>(BOSS, "query_orders", { limit: 2 });
+    expect(paged.orders).toHaveLength(2);
+    const next = await ok<{ orders: unknown[] }>(BOSS, "query_orders", { limit: 100, cursor: paged.next_cursor });
+    expect(paged.orders.length + next.orders.length).toBe(5);
+  });
+
+  it("lists processes with prices in cents and yuan, by style", async () => {
+    const a01 = await ok<{ processes: { name: string; unit_price_cents: number; unit_price_yuan: string }[] }>(
+      STAFF,
+      "query_processes",
+      {
+        style: "男式衬衫",
+      },
+    );
+    const collar = a01.processes.find((p) => p.name === "上领子");
+    expect(collar).toMatchObject({ unit_price_cents: 80, unit_price_yuan: "0.80" });
+    expect(a01.processes).toHaveLength(7);
+  });
+
+  it("shows a boss every employee and staff only themselves, without phone numbers", async () => {
+    const all = await ok<{ employees: { name: string; phone?: string }[]; total: number }>(BOSS, "query_employees", {
+      status: "active",
+    });
+    expect(all.employees.map((e) => e.name)).toContain("张三");
+    expect(all.employees.map((e) => e.name)).not.toContain("陈静");
+    expect(all.employees[0]?.phone).toBeTruthy();
+    const own = await ok<{ employees: { name: string; phone?: string }[] }>(STAFF, "query_employees", {});
+    expect(own.employees.map((e) => e.name)).toEqual(["李娟"]);
+    expect(own.employees[0]).not.toHaveProperty("phone");
+    const other = await ok<{ employees: { name: string }[] }>(OTHER_BOSS, "query_employees", {});
+    expect(other.employees.map((e) => e.name).sort()).toEqual(["周梅", "张三"].sort());
+  });
+
+  it("pages processes and employees with a cursor, and refuses another workshop's style", async () => {
+    const first = await ok<{ processes: { id: string }[]; total: number; next_cursor: string | null }>(BOSS, "query_processes", {
+      limit: 5,
+    });
+    const rest = await ok<{ processes: { id: string }[]; next_cursor: string | null }>(BOSS, "query_processes", {
+      limit: 100,
+      cursor: first.next_cursor,
+    });
+    const ids = [...first.processes, ...rest.processes].map((p) => p.id);
+    expect(ids.length).toBe(first.total);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(rest.next_cursor).toBeNull();
+
+    const people = await ok<{ employees: { id: string }[]; total: number; next_cursor: string | null }>(BOSS, "query_employees", {
+      limit: 3,
+    });
+    const more = await ok<{ employees: { id: string }[] }>(BOSS, "query_employees", { limit: 100, cursor: people.next_cursor });
+    expect(people.employees.length + more.employees.length).toBe(people.total);
+    expect((await fails(OTHER_BOSS, "query_processes", { style: "A01" })).code).toBe("unknown_name");
+  });
+});
+
+describe("the workshop's time zone at a month boundary", () => {
+  // 2026-04-30T16:30Z is already 2026-05-01 00:30 in Shanghai.
+  const now = new Date("2026-04-30T16:30:00Z");
+
+  it("makes payroll default to the workshop's month", async () => {
+    const payroll = await ok<{ month: string; today: string }>(OTHER_BOSS, "query_payroll", {}, now);
+    expect(payroll).toMatchObject({ month: "2026-05", today: "2026-05-01" });
+  });
+
+  it("dates a piece record on the workshop's today and refuses its tomorrow", async () => {
+    const action = await ok<{ preview: { label: string; value: string }[] }>(
+      OTHER_BOSS,
+      "prepare_piece_record",
+      { employee: "周梅", process: "锁边", quantity: 5 },
+      now,
+    );
+    expect(action.preview.find((f) => f.label === "日期")?.value).toBe("2026-05-01");
+    const tomorrow = await fails(
+      OTHER_BOSS,
+      "prepare_piece_record",
+      { employee: "周梅", process: "锁边", quantity: 5, work_date: "2026-05-02" },
+      now,
+    );
+    expect(tomorrow.code).toBe("invalid_input");
+  });
+});

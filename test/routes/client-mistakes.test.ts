@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers.ts";
+
+interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+async function newKb(name: string): Promise<string> {
+  const res = await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name }) });
+  return (await res.json<{ id: string }>()).id;
+}
+
+/** Every route that reads a JSON body, with the key allowed to call it. */
+let routeSets = 0;
+async function jsonRoutes() {
+  const kb = await newKb(`坏请求-${routeSets++}`);
+  const doc = await call(`/api/knowledge-bases/${kb}/documents`, {
+    method: "POST",
+    key: "dev-boss-key",
+    body: JSON.stringify({ filename: "a.md", content: "# 标题\n\n正文。" }),
+  });
+  const docId = (await doc.json<{ document: { id: string } }>()).document.id;
+  return [
+    { method: "POST", path: "/api/v1/knowledge-search", key: "dev-staff-key" },
+    { method: "POST", path: "/api/keys", key: "dev-boss-key" },
+    { method: "POST", path: "/api/knowledge-bases", key: "dev-boss-key" },
+    { method: "PATCH", path: `/api/knowledge-bases/${kb}`, key: "dev-boss-key" },
+    { method: "PUT", path: "/api/consult/trees", key: "dev-admin-key" },
+    { method: "POST", path: `/api/knowledge-bases/${kb}/documents`, key: "dev-boss-key" },
+    { method: "PUT", path: `/api/knowledge-bases/${kb}/documents/${docId}`, key: "dev-boss-key" },
+  ];
+}
+
+describe("a client's mistakes are 4xx that say what is wrong", () => {
+  it("answers invalid JSON on every JSON route with 400 invalid_json", async () => {
+    for (const route of await jsonRoutes()) {
+      for (const body of ["{bad", "", "   ", '{"question": "x"} trailing', '{"top_k": NaN}', "[1,]"]) {
+        const res = await call(route.path, { method: route.method, key: route.key, body });
+        const label = `${route.method} ${route.path} ${JSON.stringify(body)}`;
+        expect(res.status, label).toBe(400);
+        expect((await res.json<ErrorBody>()).error.code, label).toBe("invalid_json");
+      }
+    }
+  });
+
+  it("names a missing or wrong Content-Type instead of complaining about fields", async () => {
+    for (const route of await jsonRoutes()) {
+      const missing = await call(route.path, {
+        method: route.method,
+        key: route.key,
+        body: new TextEncoder().encode('{"name":"x"}'),
+      });
+      expect(missing.status, route.path).toBe(415);
+      expect((await missing.json<ErrorBody>()).error.message).toMatch(/Content-Type.*no Content-Type was sent/);
+      const wrong = await call(route.path, {
+        method: route.method,
+        key: route.key,
+        body: '{"name":"x"}',
+        headers: { "Content-Type": "text/plain" },
+      });
+      expect(wrong.status, route.path).toBe(415);
+      expect((await wrong.json<ErrorBody>()).error.message).toContain("got 'text/plain'");
+    }
+  });
+
+  it("refuses a JSON body above the route's limit with 413", async () => {
+    const res = await call("/api/v1/knowledge-search", {
+      method: "POST",
+      key: "dev-staff-key",
+      body: JSON.stringify({ question: "x".repeat(1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it("answers a multipart upload with a JSON body, no boundary or a truncated body with 400", async () => {
+    const kb = await newKb("坏表单");
+    const path = `/api/knowledge-bases/${kb}/documents`;
+    const form = new FormData();
+    form.append("file", new File(["# 标题\n\n".concat("正文。".repeat(200))], "a.md", { type: "text/markdown" }));
+    const real = new Request("http://x", { method: "POST", body: form });
+    const bytes = new Uint8Array(await real.arrayBuffer());
+    const type = real.headers.get("Content-Type") as string;
+    const cases: [string, string, BodyInit][] = [
+      ["json body", "multipart/form-data; boundary=abc", '{"filename":"a.md","content":"x"}'],
+      ["no boundary", "multipart/form-data", bytes],
+      ["truncated", type, bytes.slice(0, Math.floor(bytes.length / 2))],
+      ["wrong boundary", "multipart/form-data; boundary=other", bytes],
+    ];
+    for (const [label, contentType, body] of cases) {
+      const res = await call(path, { method: "POST", key: "dev-boss-key", body, headers: { "Content-Type": contentType } });
+      expect(res.status, label).toBe(400);
+      expect((await res.json<ErrorBody>()).error.message, label).toMatch(/multipart|boundary|form field/);
+    }
+  });
+
+  it("states the limit when a batch has more than 100 documents", async () => {
+    const kb = await newKb("太多文档");
+    const documents = Array.from({ length: 101 }, (_, i) => ({ filename: `${i}.md`, content: `# 第${i}篇\n\n正文。` }));
+    const res = await call(`/api/knowledge-bases/${kb}/documents`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({ documents }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json<ErrorBody>()).error.message).toContain("at most 100 documents per request");
+  });
+
+  it("gives each document of a batch its own status and still indexes the good ones", async () => {
+    const kb = await newKb("逐个状态");
+    const res = await call(`/api/knowledge-bases/${kb}/documents`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({
+        documents: [
+          { filename: "good.md", content: "# 好的\n\n这是一篇好文档。" },
+          { content: "没有文件名" },
+          "not an object",
+          { filename: "scan.pdf", content: "%PDF" },
+          { filename: "binary.txt", content: "\u0000\u0001" },
+          { filename: "entity.html", content: "<p>码点太大 &#x110000; 仍然可读</p>" },
+          { filename: "good2.md", content: "# 也好\n\n另一篇好文档。" },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const { results } = await res.json<{
+      results: { index: number; filename: string | null; status: string; error?: { code: string } }[];
+    }>();
+    expect(results.map((r) => [r.index, r.filename, r.status, r.error?.code])).toEqual([
+      [0, "good.md", "created", undefined],
+      [1, null, "failed", "invalid_input"],
+      [2, null, "failed", "invalid_input"],
+      [3, "scan.pdf", "failed", "unsupported_media_type"],
+      [4, "binary.txt", "failed", "unparseable_document"],
+      [5, "entity.html", "created", undefined],
+      [6, "good2.md", "created", undefined],
+    ]);
+    const { documents } = await (await call(`/api/knowledge-bases/${kb}/documents`, { key: "dev-boss-key" })).json<{
+      documents: { filename: string; status: string }[];
+    }>();
+    expect(documents.filter((d) => d.status === "ready").map((d) => d.filename)).toEqual(["entity.html", "good.md", "good2.md"]);
+  });
+
+  it("decodes an HTML character reference beyond U+10FFFF as U+FFFD", async () => {
+    const kb = await newKb("字符引用");
+    const res = await call(`/api/knowledge-bases/${kb}/documents`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({ filename: "e.html", content: "<p>甲 &#x110000; 乙 &#99999999999; 丙 &#xD800; 丁 &#0;</p>" }),
+    });
+    expect(res.status).toBe(201);
+    const search = await call("/api/v1/knowledge-search", {
+      method: "POST",
+      key: "dev-staff-key",
+      body: JSON.stringify({ question: "甲乙丙丁", knowledge_base_ids: [kb], search_mode: "keyword", min_score: 0 }),
+    });
+    const { results } = await search.json<{ results: { content: string }[] }>();
+    expect(results[0]?.content).toBe("甲 \ufffd 乙 \ufffd 丙 \ufffd 丁 \ufffd");
+  });
+});

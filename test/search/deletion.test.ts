@@ -1,0 +1,154 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { demoSeedStatements } from "../../scripts/demo-data.ts";
+import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
+import { keywordTable } from "../../src/search/keyword-index.ts";
+import { call } from "../helpers.ts";
+
+const GUIDE = "# 裁剪手册\n\n## 排料\n\n排料时先铺面料，再按纸样排版。\n\n## 验片\n\n裁好的衣片要逐片检查尺寸。\n";
+
+async function newKb(name: string, key = "dev-boss-key"): Promise<string> {
+  const res = await call("/api/knowledge-bases", { method: "POST", key, body: JSON.stringify({ name }) });
+  expect(res.status).toBe(201);
+  return (await res.json<{ id: string }>()).id;
+}
+
+async function upload(kbId: string, filename: string, content: string, key = "dev-boss-key") {
+  const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
+    method: "POST",
+    key,
+    body: JSON.stringify({ filename, content }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json<{ document: { id: string; chunk_count: number } }>()).document;
+}
+
+/** What both indexes hold for a tenant: all its keyword rows, and how many of `chunkIds` have vectors. */
+async function indexed(tenantId: string, chunkIds: string[]) {
+  const table = await keywordTable(tenantId);
+  const fts = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
+  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(tenantId));
+  const vectors = await runInDurableObject(stub, async (_instance, state) => {
+    const ids = JSON.stringify(chunkIds);
+    return state.storage.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM vectors WHERE id IN (SELECT value FROM json_each(?))", ids)
+      .one().n;
+  });
+  return { keywordRows: fts?.n ?? 0, vectors };
+}
+
+async function chunkIdsOf(documentId: string): Promise<string[]> {
+  const { results } = await env.DB.prepare("SELECT id FROM chunks WHERE document_id = ?").bind(documentId).all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+/** A workshop of its own, with an admin and a boss, so deleting it touches no other test. */
+async function newWorkshop(id: string) {
+  const statements = [
+    env.DB.prepare("INSERT INTO tenants (id, name) VALUES (?1, ?1)").bind(id),
+    env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?1, ?2, 'admin', 'admin')").bind(`${id}-admin`, id),
+    env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?1, ?2, 'boss', 'boss')").bind(`${id}-boss`, id),
+  ];
+  for (const role of ["admin", "boss"]) {
+    const key = `${id}-${role}-key`;
+    statements.push(
+      env.DB.prepare(
+        "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (?1, ?2, ?3, 'test', ?4, ?5)",
+      ).bind(`k-${id}-${role}`, id, `${id}-${role}`, visiblePrefix(key), await hashApiKey(key)),
+    );
+  }
+  await env.DB.batch(statements);
+  return { admin: `${id}-admin-key`, boss: `${id}-boss-key` };
+}
+
+describe("deleting removes keyword rows and vectors too", () => {
+  it("deletes a document from both indexes, leaving its neighbours", async () => {
+    const kb = await newKb("删除-文档");
+    const gone = await upload(kb, "a.md", GUIDE);
+    const kept = await upload(kb, "b.md", GUIDE.replace("裁剪", "缝纫"));
+    const goneIds = await chunkIdsOf(gone.id);
+    const keptIds = await chunkIdsOf(kept.id);
+    const before = await indexed("t-jinxiu", goneIds);
+    expect(before.vectors).toBe(goneIds.length);
+    const res = await call(`/api/knowledge-bases/${kb}/documents/${gone.id}`, { method: "DELETE", key: "dev-boss-key" });
+    expect(res.status).toBe(200);
+    const table = await keywordTable("t-jinxiu");
+    const rowsOf = async (ids: string[]) =>
+      (
+        await env.DB.prepare(
+          `SELECT COUNT(*) AS n FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE id IN (SELECT value FROM json_each(?1)))`,
+        )
+          .bind(JSON.stringify(ids))
+          .first<{ n: number }>()
+      )?.n;
+    expect(before.keywordRows - (await indexed("t-jinxiu", goneIds)).keywordRows).toBe(goneIds.length);
+    expect((await indexed("t-jinxiu", goneIds)).vectors).toBe(0);
+    expect(await rowsOf(keptIds)).toBe(keptIds.length);
+    expect((await indexed("t-jinxiu", keptIds)).vectors).toBe(keptIds.length);
+  });
+
+  it("deletes a knowledge base from both indexes", async () => {
+    const kb = await newKb("删除-知识库");
+    const doc = await upload(kb, "a.md", GUIDE);
+    const ids = await chunkIdsOf(doc.id);
+    const before = await indexed("t-jinxiu", ids);
+    expect(before.vectors).toBe(ids.length);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
+    const after = await indexed("t-jinxiu", ids);
+    expect(before.keywordRows - after.keywordRows).toBe(ids.length);
+    expect(after.vectors).toBe(0);
+  });
+
+  it("lets a workshop's admin delete the workshop: its rows, keyword rows, vectors and keys, and nothing of others", async () => {
+    const keys = await newWorkshop("t-closing");
+    const kb = await newKb("要关闭的知识库", keys.boss);
+    const doc = await upload(kb, "a.md", GUIDE, keys.boss);
+    const ids = await chunkIdsOf(doc.id);
+    expect(await indexed("t-closing", ids)).toEqual({ keywordRows: ids.length, vectors: ids.length });
+    const othersBefore = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
+      n: number;
+    }>();
+
+    expect((await call("/api/workshop?confirm=t-closing", { method: "DELETE", key: keys.boss })).status).toBe(403);
+    expect((await call("/api/workshop?confirm=t-jinxiu", { method: "DELETE", key: keys.admin })).status).toBe(400);
+    const res = await call("/api/workshop?confirm=t-closing", { method: "DELETE", key: keys.admin });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: "t-closing", deleted: true, knowledge_bases: 1, documents: 1, chunks: ids.length });
+
+    expect(await indexed("t-closing", ids)).toEqual({ keywordRows: 0, vectors: 0 });
+    for (const table of ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks"]) {
+      const column = table === "tenants" ? "id" : "tenant_id";
+      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = 't-closing'`).first<{ n: number }>();
+      expect(row?.n, table).toBe(0);
+    }
+    expect((await call("/api/knowledge-bases", { key: keys.boss })).status).toBe(401);
+    const othersAfter = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
+      n: number;
+    }>();
+    expect(othersAfter?.n).toBe(othersBefore?.n);
+  });
+});
+
+describe("seeding again", () => {
+  it("keeps every knowledge base, document, index row and key a user created", async () => {
+    const kb = await newKb("重启后还在");
+    const doc = await upload(kb, "a.md", GUIDE);
+    const ids = await chunkIdsOf(doc.id);
+    const created = await call("/api/keys", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "laptop" }) });
+    const { key } = await created.json<{ key: string }>();
+    const before = await indexed("t-jinxiu", ids);
+
+    await env.DB.batch((await demoSeedStatements()).map((sql) => env.DB.prepare(sql)));
+
+    expect(await indexed("t-jinxiu", ids)).toEqual(before);
+    const res = await call(`/api/knowledge-bases/${kb}/documents/${doc.id}`, { key: "dev-boss-key" });
+    expect(await res.json()).toMatchObject({ status: "ready", chunk_count: ids.length });
+    expect((await call("/api/knowledge-bases", { key })).status).toBe(200);
+    const search = await call("/api/v1/knowledge-search", {
+      method: "POST",
+      key: "dev-staff-key",
+      body: JSON.stringify({ question: "排料", knowledge_base_ids: [kb], search_mode: "keyword" }),
+    });
+    expect((await search.json<{ results: unknown[] }>()).results.length).toBeGreaterThan(0);
+  });
+});
