@@ -70,13 +70,19 @@ export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, o
     void sendMessage({ text }, { body: { kbIds: chosen.map((kb) => kb.id) } });
   };
 
-  const onDecide = async (actionId: string, decision: "confirm" | "cancel") => {
+  /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
+  const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
       const outcome = await decideAction(chatId, actionId, decision);
-      setMessages((current) => withActionOutcome(current, actionId, outcome));
+      if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
+      setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
+      return outcome.recorded ? null : t.actionNotRecorded;
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 401) onUnauthorized();
-      else throw failure;
+      if (failure instanceof ApiError && failure.status === 401) {
+        onUnauthorized();
+        return null;
+      }
+      throw failure;
     }
   };
 

@@ -11,18 +11,21 @@ export function ConfirmCard({
   onDecide,
 }: {
   data: ConfirmCardData;
-  onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<void>;
+  /** Decides the action; resolves to a notice to show (nothing decided, or not recorded), or null. */
+  onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
 }) {
   const { t, lang } = useI18n();
   const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   const expires = new Date(data.expiresAt);
   const expiresText = Number.isNaN(expires.getTime())
     ? ""
     : expires.toLocaleString(lang === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
   const decide = async (decision: "confirm" | "cancel") => {
     setBusy(true);
+    setNotice(null);
     try {
-      await onDecide(data.actionId, decision);
+      setNotice(await onDecide(data.actionId, decision));
     } finally {
       setBusy(false);
     }
@@ -55,6 +58,11 @@ export function ConfirmCard({
             ))}
           </ul>
         </div>
+      )}
+      {notice && (
+        <p className="error-text" role="alert">
+          {notice}
+        </p>
       )}
       {data.status === "pending" ? (
         <footer>

@@ -12,7 +12,7 @@ interface Props {
   /** True when this is the last message and nothing is streaming: only then do consultation options answer. */
   canAnswer: boolean;
   onOption: (description: string) => void;
-  onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<void>;
+  onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
 }
 
 function ConsultationOptions({
