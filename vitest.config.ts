@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -6,6 +6,9 @@ import { defineConfig } from "vitest/config";
 const trees = readdirSync("./knowledge/trees")
   .filter((f) => /\.(json|ya?ml)$/.test(f))
   .map((file_name) => ({ file_name, content: readFileSync(`./knowledge/trees/${file_name}`, "utf8") }));
+
+// wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
+mkdirSync("./dist/web", { recursive: true });
 
 // A fixed key for tests only; `npm run dev` and production each have their own.
 const TEST_SECRETS_KEY = "dGVzdC1vbmx5LWtleS1mb3Itd2VmdC1mZWRlcmF0aW9uIQ==";

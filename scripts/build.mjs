@@ -1,11 +1,14 @@
-// npm run build: bundle the production Worker offline (wrangler deploy --dry-run) and report its size.
+// npm run build: build the browser UI, bundle the production Worker offline (wrangler deploy --dry-run)
+// and report its size.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { buildWeb } from "./build-web.mjs";
 import { ROOT, requireNode22, wrangler } from "./lib.mjs";
 
 requireNode22();
+await buildWeb();
 const outdir = join(ROOT, "dist", "worker");
 wrangler(["deploy", "--dry-run", "--env", "production", "--outdir", outdir], { quiet: true });
 

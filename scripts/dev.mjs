@@ -1,5 +1,6 @@
-// npm run dev: apply migrations, load demo data, start wrangler dev, load knowledge, serve.
+// npm run dev: build the browser UI, apply migrations, load demo data, start wrangler dev, load knowledge, serve.
 
+import { buildWeb } from "./build-web.mjs";
 import { ensureDevSecrets } from "./dev-vars.mjs";
 import { shipTrees } from "./knowledge-ship.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
@@ -13,6 +14,8 @@ const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
 const baseUrl = `http://127.0.0.1:${port}`;
 
 if (ensureDevSecrets()) console.log("Wrote a local MCP_SECRETS_KEY into .dev.vars.");
+console.log("Building the browser UI...");
+await buildWeb();
 console.log("Applying D1 migrations (local)...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });
@@ -45,6 +48,7 @@ const knowledgeBases = [
 ];
 console.log(`
 Weft is running at http://localhost:${port}
+  Web chat:      http://localhost:${port}/   (sign in as boss / boss123)
   MCP endpoint:  http://localhost:${port}/mcp   (Authorization: Bearer <key>)
   Health:        http://localhost:${port}/healthz
   Decision trees (shipped): ${trees.join(", ") || "none"}

@@ -1,0 +1,70 @@
+// What a Confirm or Cancel click does: the actions route decides, the chat route records the outcome.
+import { ApiError, api } from "./api.ts";
+import type { ActionStatus } from "./chat-types.ts";
+
+const STATUSES = new Set<ActionStatus>(["pending", "confirmed", "cancelled", "expired", "failed"]);
+
+export interface ActionOutcome {
+  status: ActionStatus;
+  result?: string;
+  /** False when the stored conversation could not be updated (a reload would show the card as pending). */
+  recorded: boolean;
+}
+
+/** A line for the card from the action route's answer: its message, why it failed, or what was written. */
+function resultText(body: Record<string, unknown>): string | undefined {
+  if (typeof body.message === "string") return body.message;
+  const error = body.error as { message?: unknown } | undefined;
+  if (typeof error?.message === "string") return error.message;
+  if (typeof body.result === "string") return body.result;
+  if (typeof body.result !== "object" || body.result === null) return undefined;
+  const pairs = Object.entries(body.result as Record<string, unknown>)
+    // Internal ids mean nothing to a person reading the card; the written values do.
+    .filter(([key, value]) => !/(^|_)id$/.test(key) && value !== null && typeof value !== "object")
+    .slice(0, 6)
+    .map(([key, value]) => `${key}: ${String(value)}`);
+  return pairs.length ? pairs.join(", ") : undefined;
+}
+
+function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> {
+  // A lapsed session must reach the sign-in screen, not be shown as a failed action.
+  if (error instanceof ApiError && error.status === 401) throw error;
+  if (!(error instanceof ApiError) || error.status >= 500 || error.status === 429) {
+    // Nothing was decided (the network or the server failed): the action is still pending.
+    return { status: "pending", result: error instanceof Error ? error.message : String(error) };
+  }
+  // A refusal may say where the action really stands (already cancelled, refused as stale, ...).
+  const details = (error.body as { error?: { details?: { action?: { status?: unknown } } } } | undefined)?.error?.details;
+  const known = details?.action?.status;
+  if (typeof known === "string" && STATUSES.has(known as ActionStatus) && known !== "pending") {
+    return { status: known as ActionStatus, result: error.message };
+  }
+  if (error.status === 410 || error.code.includes("expired")) return { status: "expired", result: error.message };
+  return { status: "failed", result: error.message };
+}
+
+/**
+ * Confirms or cancels a pending action through `POST /api/actions/:id/{confirm,cancel}`, then records
+ * the outcome in the chat with `POST /api/chats/:chatId/actions/:actionId`, so a reload shows it.
+ * When nothing was decided (network or server failure) the outcome stays `pending`, unrecorded,
+ * with the reason in `result`, so the person can try again.
+ */
+export async function decideAction(chatId: string, actionId: string, decision: "confirm" | "cancel"): Promise<ActionOutcome> {
+  let outcome: Omit<ActionOutcome, "recorded">;
+  try {
+    const body = await api.decideAction(actionId, decision);
+    const status =
+      typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
+    outcome = { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body) };
+  } catch (error) {
+    outcome = outcomeOfError(error);
+  }
+  if (outcome.status === "pending") return { ...outcome, recorded: false };
+  try {
+    await api.recordAction(chatId, actionId, outcome.result === undefined ? { status: outcome.status } : outcome);
+    return { ...outcome, recorded: true };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw error;
+    return { ...outcome, recorded: false };
+  }
+}

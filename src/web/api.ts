@@ -1,0 +1,102 @@
+// The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
+import type { ActionStatus } from "./chat-types.ts";
+
+export type Role = "admin" | "boss" | "staff";
+
+export interface User {
+  id: string;
+  name: string;
+  role: Role;
+  tenant_id: string;
+  tenant_name: string;
+}
+
+export interface ChatSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeBase {
+  id: string;
+  name: string;
+  description: string;
+  type: string;
+  document_count: number;
+}
+
+export interface ModelInfo {
+  id: string;
+  offline: boolean;
+  label: string;
+}
+
+/** A failed request: the HTTP status, Weft's error code and its message (safe to show). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly retryAfterSeconds: number | undefined;
+  readonly body: unknown;
+
+  constructor(status: number, code: string, message: string, body: unknown, retryAfterSeconds?: number) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.body = body;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+function errorOf(status: number, body: unknown, retryAfter: string | null): ApiError {
+  const error = typeof body === "object" && body !== null && "error" in body ? (body as { error: unknown }).error : undefined;
+  const fields = typeof error === "object" && error !== null ? (error as { code?: unknown; message?: unknown }) : {};
+  const code = typeof fields.code === "string" ? fields.code : `http_${status}`;
+  const message = typeof fields.message === "string" ? fields.message : `HTTP ${status}`;
+  const seconds = retryAfter === null ? undefined : Number.parseInt(retryAfter, 10);
+  return new ApiError(status, code, message, body, Number.isFinite(seconds) ? seconds : undefined);
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers:
+      body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (an export, or a proxy's error page): keep the text.
+  }
+  if (!res.ok) throw errorOf(res.status, parsed, res.headers.get("Retry-After"));
+  return parsed as T;
+}
+
+const enc = encodeURIComponent;
+
+/** Every route the UI calls, in one place, shaped as the chat contract in the README describes. */
+export const api = {
+  me: () => request<{ user: User }>("GET", "/api/auth/me"),
+  login: (username: string, password: string) => request<{ user: User }>("POST", "/api/auth/login", { username, password }),
+  logout: () => request<unknown>("POST", "/api/auth/logout"),
+  model: () => request<ModelInfo>("GET", "/api/chat/model"),
+  knowledgeBases: () => request<{ knowledge_bases: KnowledgeBase[] }>("GET", "/api/knowledge-bases"),
+  listChats: ({ q, cursor, limit = 30 }: { q?: string; cursor?: string; limit?: number }) => {
+    const params = new URLSearchParams({ limit: String(limit) });
+    if (q) params.set("q", q);
+    if (cursor) params.set("cursor", cursor);
+    return request<{ chats: ChatSummary[]; next_cursor: string | null }>("GET", `/api/chats?${params}`);
+  },
+  getChat: (id: string) => request<{ id: string; title: string; messages: unknown[] }>("GET", `/api/chats/${enc(id)}`),
+  renameChat: (id: string, title: string) => request<unknown>("PATCH", `/api/chats/${enc(id)}`, { title }),
+  deleteChat: (id: string) => request<unknown>("DELETE", `/api/chats/${enc(id)}`),
+  decideAction: (actionId: string, decision: "confirm" | "cancel") =>
+    request<Record<string, unknown>>("POST", `/api/actions/${enc(actionId)}/${decision}`),
+  recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
+    request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
+};

@@ -1,0 +1,53 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { api, type User } from "./api.ts";
+import { ChatShell } from "./chat-shell.tsx";
+import { applyLang, I18nContext, initialLang, type Lang, messagesFor } from "./i18n.ts";
+import { SignIn } from "./sign-in.tsx";
+
+type Auth = { state: "checking" } | { state: "signed-out"; expired?: boolean } | { state: "signed-in"; user: User };
+
+/** The whole UI: the language, and who is signed in (asked of the server once, then kept in state). */
+export function App() {
+  const [lang, setLangState] = useState<Lang>(initialLang);
+  const [auth, setAuth] = useState<Auth>({ state: "checking" });
+
+  const setLang = useCallback((next: Lang) => {
+    applyLang(next);
+    setLangState(next);
+  }, []);
+  const i18n = useMemo(() => ({ lang, t: messagesFor(lang), setLang }), [lang, setLang]);
+
+  useEffect(() => {
+    applyLang(initialLang());
+    api
+      .me()
+      .then(({ user }) => setAuth({ state: "signed-in", user }))
+      .catch(() => setAuth({ state: "signed-out" }));
+  }, []);
+
+  // Stable across renders and languages: the chat screen's effects depend on it.
+  const onUnauthorized = useCallback(() => setAuth({ state: "signed-out", expired: true }), []);
+  const signOut = useCallback(async () => {
+    try {
+      await api.logout();
+    } finally {
+      setAuth({ state: "signed-out" });
+      history.replaceState(null, "", location.pathname);
+    }
+  }, []);
+
+  return (
+    <I18nContext.Provider value={i18n}>
+      {auth.state === "checking" && <p className="muted center">…</p>}
+      {auth.state === "signed-out" && (
+        <SignIn
+          notice={auth.expired ? i18n.t.sessionExpired : undefined}
+          onSignedIn={(user) => setAuth({ state: "signed-in", user })}
+        />
+      )}
+      {auth.state === "signed-in" && (
+        <ChatShell user={auth.user} onSignOut={() => void signOut()} onUnauthorized={onUnauthorized} />
+      )}
+    </I18nContext.Provider>
+  );
+}

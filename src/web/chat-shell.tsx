@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from "react";
+import { ApiError, api, type KnowledgeBase, type ModelInfo, type User } from "./api.ts";
+import type { WeftMessage } from "./chat-types.ts";
+import { ChatView } from "./chat-view.tsx";
+import { useI18n } from "./i18n.ts";
+import { Sidebar } from "./sidebar.tsx";
+import { useChatList } from "./use-chat-list.ts";
+
+type Current = { id: string; messages: WeftMessage[] } | { id: string; messages: null; failed: boolean };
+
+const HASH = /^#chat=([A-Za-z0-9_-]{1,100})$/;
+
+function chatIdFromHash(): string | null {
+  return HASH.exec(location.hash)?.[1] ?? null;
+}
+
+function showInHash(id: string) {
+  history.replaceState(null, "", `#chat=${id}`);
+}
+
+/** The signed-in screen: header, chat list, and the open conversation (kept in the URL so a reload reopens it). */
+export function ChatShell({
+  user,
+  onSignOut,
+  onUnauthorized,
+}: {
+  user: User;
+  onSignOut: () => void;
+  onUnauthorized: () => void;
+}) {
+  const { t, lang, setLang } = useI18n();
+  const list = useChatList(onUnauthorized);
+  const [current, setCurrent] = useState<Current>(() => ({ id: crypto.randomUUID(), messages: [] }));
+  const [knowledgeBases, setKnowledgeBases] = useState<KnowledgeBase[]>([]);
+  const [model, setModel] = useState<ModelInfo | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  const newChat = useCallback(() => {
+    const id = crypto.randomUUID();
+    setCurrent({ id, messages: [] });
+    history.replaceState(null, "", location.pathname);
+    setMenuOpen(false);
+  }, []);
+
+  const open = useCallback(
+    async (id: string) => {
+      setCurrent({ id, messages: null, failed: false });
+      setMenuOpen(false);
+      showInHash(id);
+      try {
+        const chat = await api.getChat(id);
+        setCurrent((c) => (c.id === id ? { id, messages: chat.messages as WeftMessage[] } : c));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) onUnauthorized();
+        else setCurrent((c) => (c.id === id ? { id, messages: null, failed: true } : c));
+      }
+    },
+    [onUnauthorized],
+  );
+
+  useEffect(() => {
+    const fromHash = chatIdFromHash();
+    if (fromHash) void open(fromHash);
+    api
+      .knowledgeBases()
+      .then((r) => setKnowledgeBases(r.knowledge_bases))
+      .catch((error) => error instanceof ApiError && error.status === 401 && onUnauthorized());
+    api
+      .model()
+      .then(setModel)
+      .catch(() => setModel(null));
+  }, [open, onUnauthorized]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setMenuOpen(false);
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [menuOpen]);
+
+  const refreshList = list.refresh;
+  const onTurnEnd = useCallback(() => {
+    showInHash(current.id);
+    void refreshList();
+  }, [current.id, refreshList]);
+
+  return (
+    <div className={`shell${menuOpen ? " menu-open" : ""}`}>
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="sidebar"
+          aria-label={menuOpen ? t.closeMenu : t.menu}
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          ☰
+        </button>
+        <h1>Weft</h1>
+        <span className="who" title={user.tenant_name}>
+          {user.name} · {t.roles[user.role] ?? user.role} · {user.tenant_name}
+        </span>
+        <button
+          type="button"
+          className="secondary lang"
+          lang={lang === "zh" ? "en" : "zh-CN"}
+          aria-label={t.switchLanguageLabel}
+          onClick={() => setLang(lang === "zh" ? "en" : "zh")}
+        >
+          {t.switchLanguage}
+        </button>
+        <button type="button" className="secondary" onClick={onSignOut}>
+          {t.signOut}
+        </button>
+      </header>
+      {model?.offline && (
+        <p className="offline-notice" role="note" data-model={model.id} title={model.label}>
+          {t.offlineModel}
+        </p>
+      )}
+      <div className="body">
+        <aside id="sidebar" className="sidebar">
+          <Sidebar
+            list={list}
+            currentId={current.id}
+            onSelect={(id) => void open(id)}
+            onNew={newChat}
+            onDeleted={(id) => id === current.id && newChat()}
+          />
+        </aside>
+        <main className="main">
+          {current.messages ? (
+            <ChatView
+              key={current.id}
+              chatId={current.id}
+              initialMessages={current.messages}
+              knowledgeBases={knowledgeBases}
+              onTurnEnd={onTurnEnd}
+              onUnauthorized={onUnauthorized}
+            />
+          ) : (
+            <p className="muted center">{current.failed ? t.chatLoadFailed : t.loading}</p>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+// The shapes the chat stream carries beyond plain text, as the chat contract in the README fixes them.
+import type { UIMessage } from "ai";
+
+export type ActionStatus = "pending" | "confirmed" | "cancelled" | "expired" | "failed";
+
+/** A pending write, shown as a card with Confirm and Cancel; its part id is the action id. */
+export interface ConfirmCardData {
+  actionId: string;
+  summary: string;
+  preview: { label: string; value: string }[];
+  ambiguities: { field: string; message: string; candidates: { id: string; label: string }[] }[];
+  expiresAt: string;
+  status: ActionStatus;
+  result?: string;
+}
+
+export type WeftMessage = UIMessage<unknown, { "confirm-card": ConfirmCardData }>;
+export type WeftPart = WeftMessage["parts"][number];
+
+/** What `initiate_session` and `navigate_session` return: a step of a guided consultation. */
+export interface ConsultationStep {
+  session_id: string;
+  response: string;
+  current_step: string;
+  options: { id: string; description: string }[];
+  is_complete: boolean;
+}
+
+const CONSULTATION_TOOLS = new Set(["initiate_session", "navigate_session"]);
+
+/** The consultation step in a tool's output, or null when the tool is not a consultation or the output is not one. */
+export function consultationStep(toolName: string, output: unknown): ConsultationStep | null {
+  if (!CONSULTATION_TOOLS.has(toolName) || typeof output !== "object" || output === null) return null;
+  const o = output as Partial<ConsultationStep>;
+  if (typeof o.response !== "string" || !Array.isArray(o.options)) return null;
+  const options = o.options.filter(
+    (opt): opt is { id: string; description: string } =>
+      typeof opt === "object" && opt !== null && typeof opt.id === "string" && typeof opt.description === "string",
+  );
+  return {
+    session_id: String(o.session_id ?? ""),
+    response: o.response,
+    current_step: String(o.current_step ?? ""),
+    options,
+    is_complete: o.is_complete === true,
+  };
+}
+
+/** The messages with one confirm card's status (and result) replaced; every other part is kept as it is. */
+export function withActionOutcome(
+  messages: WeftMessage[],
+  actionId: string,
+  outcome: { status: ActionStatus; result?: string },
+): WeftMessage[] {
+  return messages.map((message) => {
+    if (!message.parts.some((p) => p.type === "data-confirm-card" && p.id === actionId)) return message;
+    return {
+      ...message,
+      parts: message.parts.map((p) =>
+        p.type === "data-confirm-card" && p.id === actionId ? { ...p, data: { ...p.data, ...outcome } } : p,
+      ),
+    };
+  });
+}

@@ -1,0 +1,130 @@
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { decideAction } from "./action-outcome.ts";
+import { ApiError, type KnowledgeBase } from "./api.ts";
+import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
+import { type ChosenKb, Composer } from "./composer.tsx";
+import { useI18n } from "./i18n.ts";
+import { MessageView } from "./message-view.tsx";
+
+interface Props {
+  chatId: string;
+  initialMessages: WeftMessage[];
+  knowledgeBases: KnowledgeBase[];
+  /** Called when a reply ends, so the sidebar can show a new or retitled chat. */
+  onTurnEnd: () => void;
+  /** Called on any sign that the session has ended (a 401). */
+  onUnauthorized: () => void;
+}
+
+/** The transport throws the response body as the message: Weft's JSON error body, or a stream's error text. */
+function describeError(error: Error): { code?: string; message: string } {
+  try {
+    const body = JSON.parse(error.message) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.message === "string") {
+      return { code: typeof body.error.code === "string" ? body.error.code : undefined, message: body.error.message };
+    }
+  } catch {
+    // Plain text, as a stream's error part carries it.
+  }
+  return { message: error.message };
+}
+
+/** One conversation: its messages as they stream, the composer, and the confirm-card round trip. */
+export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
+  const { t } = useI18n();
+  const [chosen, setChosen] = useState<ChosenKb[]>([]);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<WeftMessage>({
+        api: "/api/chat",
+        credentials: "same-origin",
+        // The server keeps the history and reads only the new message, so only that one is sent.
+        prepareSendMessagesRequest: ({ id, messages, body }) => ({ body: { id, message: messages.at(-1), ...body } }),
+      }),
+    [],
+  );
+  const { messages, sendMessage, status, stop, setMessages, error, clearError } = useChat<WeftMessage>({
+    id: chatId,
+    messages: initialMessages,
+    transport,
+    onFinish: () => onTurnEnd(),
+  });
+  const bottom = useRef<HTMLDivElement>(null);
+  const busy = status === "submitted" || status === "streaming";
+
+  const problem = error ? describeError(error) : null;
+  useEffect(() => {
+    if (problem?.code === "unauthorized") onUnauthorized();
+  }, [problem?.code, onUnauthorized]);
+
+  const lastLength = messages.at(-1)?.parts.length ?? 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message or a part arrives, not on every render.
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [messages.length, lastLength]);
+
+  const send = (text: string) => {
+    clearError();
+    void sendMessage({ text }, { body: { kbIds: chosen.map((kb) => kb.id) } });
+  };
+
+  /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
+  const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
+    try {
+      const outcome = await decideAction(chatId, actionId, decision);
+      if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
+      setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
+      return outcome.recorded ? null : t.actionNotRecorded;
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 401) {
+        onUnauthorized();
+        return null;
+      }
+      throw failure;
+    }
+  };
+
+  return (
+    <div className="chat-view">
+      <div className="messages" role="log" aria-live="polite">
+        {messages.length === 0 && <p className="empty">{t.emptyChat}</p>}
+        {messages.map((message, index) => {
+          const last = index === messages.length - 1;
+          return (
+            <MessageView
+              key={message.id}
+              message={message}
+              streaming={last && status === "streaming" && message.role === "assistant"}
+              canAnswer={last && !busy}
+              onOption={send}
+              onDecide={onDecide}
+            />
+          );
+        })}
+        {status === "submitted" && <p className="thinking">…</p>}
+        {problem && (
+          <div className="error-banner" role="alert">
+            <span>
+              {t.errorTitle}
+              {problem.message}
+            </span>
+            <button type="button" className="secondary" onClick={clearError}>
+              {t.dismiss}
+            </button>
+          </div>
+        )}
+        <div ref={bottom} />
+      </div>
+      <Composer
+        knowledgeBases={knowledgeBases}
+        chosen={chosen}
+        onChoose={setChosen}
+        busy={busy}
+        onSend={send}
+        onStop={() => void stop()}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from "react";
+import type { ConfirmCardData } from "./chat-types.ts";
+import { useI18n } from "./i18n.ts";
+
+/**
+ * A pending write from a prepare tool. Only a person's click confirms it: Confirm and Cancel call the
+ * actions route (through `onDecide`), then the card shows the outcome in place of the buttons.
+ */
+export function ConfirmCard({
+  data,
+  onDecide,
+}: {
+  data: ConfirmCardData;
+  /** Decides the action; resolves to a notice to show (nothing decided, or not recorded), or null. */
+  onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
+}) {
+  const { t, lang } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const expires = new Date(data.expiresAt);
+  const expiresText = Number.isNaN(expires.getTime())
+    ? ""
+    : expires.toLocaleString(lang === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
+  const decide = async (decision: "confirm" | "cancel") => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      setNotice(await onDecide(data.actionId, decision));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="confirm-card" data-action-id={data.actionId} data-status={data.status} aria-label={t.confirmTitle}>
+      <header>
+        <strong>{data.summary}</strong>
+        <span className={`badge status-${data.status}`}>{t.actionStatus[data.status] ?? data.status}</span>
+      </header>
+      {data.preview.length > 0 && (
+        <dl>
+          {data.preview.map((row) => (
+            <div key={row.label}>
+              <dt>{row.label}</dt>
+              <dd>{row.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {data.ambiguities.length > 0 && (
+        <div className="ambiguities">
+          <p>{t.ambiguities}</p>
+          <ul>
+            {data.ambiguities.map((a) => (
+              <li key={a.field}>
+                {a.message}
+                {a.candidates.length > 0 && `: ${a.candidates.map((c) => c.label).join("、")}`}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {notice && (
+        <p className="error-text" role="alert">
+          {notice}
+        </p>
+      )}
+      {data.status === "pending" ? (
+        <footer>
+          {expiresText && <small>{t.expiresAt(expiresText)}</small>}
+          <div className="actions">
+            <button type="button" className="secondary" disabled={busy} onClick={() => decide("cancel")}>
+              {t.cancelAction}
+            </button>
+            <button type="button" className="primary" disabled={busy} onClick={() => decide("confirm")}>
+              {t.confirm}
+            </button>
+          </div>
+        </footer>
+      ) : (
+        data.result && <p className="action-result">{data.result}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+// Debian's Chromium, driven by playwright-core, for the browser tests: a fresh profile per launch,
+// no GPU, no network besides the server under test.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Saves a PNG of the page under test/artifacts/ (git-ignored). */
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts Chromium with its own user-data dir and one page at the given viewport. */
+export async function launchBrowser(viewport: { width: number; height: number }, label: string): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), "weft-chromium-"));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport,
+    locale: "zh-CN",
+    timezoneId: "Asia/Shanghai",
+    // No sliding sidebar or fading text half-way through a screenshot.
+    reducedMotion: "reduce",
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    shot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS, `${label}-${name}.png`), fullPage: false });
+    },
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,249 @@
+// The browser UI against `npm run dev`, in Debian's Chromium: sign-in, a streamed answer with a
+// citation, the @ knowledge-base picker (keyboard and IME), a confirm card, the record in a
+// follow-up, and the conversation after a reload; at desktop and at phone width.
+import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
+import type { Page, Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Browser, launchBrowser } from "./browser.ts";
+
+const baseUrl = inject("baseUrl");
+
+const QUESTION = "首件检验怎么做？";
+/** A citation names the document it quotes: a numbered reference or a source line. */
+const CITATION = /\[\d+\]|来源|引用|《[^》]+》/;
+const KB_NAME = "车间系统使用手册";
+const PREPARE = (qty: number) => `给张三记今天上领子 ${qty} 件`;
+const FOLLOW_UP = "张三今天做了多少件";
+const CONSULTATION = "裤腰的地方老是跳针";
+
+const messageBox = (page: Page) => page.getByRole("combobox", { name: "消息" });
+const lastAnswer = (page: Page) => page.locator("article.from-assistant").last();
+
+const answers = (page: Page) => page.locator("article.from-assistant");
+
+/** Waits for a new answer (more than `before`) to finish (the Send button is back) and returns its text. */
+async function replyAfter(page: Page, before: number): Promise<string> {
+  await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
+  await page.locator("button.send").waitFor({ timeout: 30_000 });
+  return (await lastAnswer(page).textContent()) ?? "";
+}
+
+/** Types a message with the keyboard and sends it with Enter: the /api/chat request, and the reply's text once it ends. */
+async function ask(page: Page, text: string): Promise<{ request: Request; reply: () => Promise<string> }> {
+  const before = await answers(page).count();
+  await messageBox(page).focus();
+  await page.keyboard.type(text);
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/chat") && r.method() === "POST");
+  await page.keyboard.press("Enter");
+  return { request: await request, reply: () => replyAfter(page, before) };
+}
+
+/** Signs in with the keyboard alone: the username field has the focus, Tab moves to the password, Enter submits. */
+async function signIn(page: Page, shot: Browser["shot"]) {
+  await page.goto(baseUrl);
+  await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("username");
+  await shot("1-sign-in");
+  await page.keyboard.type("boss");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("boss123");
+  await page.keyboard.press("Enter");
+  await page.locator(".topbar").waitFor();
+  await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("王老板");
+}
+
+/** The UI message stream's chunks in an SSE body, read with the `ai` package's own parser. */
+async function streamChunks(sse: string): Promise<UIMessageChunk[]> {
+  const stream = new Response(sse).body as ReadableStream<Uint8Array>;
+  const chunks: UIMessageChunk[] = [];
+  for await (const result of parseJsonEventStream({ stream, schema: uiMessageChunkSchema })) {
+    if (!result.success) throw result.error;
+    chunks.push(result.value);
+  }
+  return chunks;
+}
+
+async function chatFlow(browser: Browser, width: number) {
+  const { page, shot } = browser;
+  await signIn(page, shot);
+  await expect.poll(() => page.locator(".offline-notice").textContent()).toContain("离线模型");
+
+  // A question, answered as a stream in the AI SDK's UI message protocol, with a citation.
+  const responseArrived = page.waitForResponse((r) => r.url().endsWith("/api/chat"));
+  const question = await ask(page, QUESTION);
+  const response = await responseArrived;
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("text/event-stream");
+  expect(response.headers()["x-vercel-ai-ui-message-stream"]).toBe("v1");
+  expect(await question.reply()).toMatch(CITATION);
+  const chunks = await streamChunks((await response.body()).toString("utf8"));
+  expect(chunks.filter((c) => c.type === "text-delta").length).toBeGreaterThan(1);
+  expect(chunks.at(-1)?.type).toBe("finish");
+  await shot("2-answer");
+
+  // @ picks a knowledge base with the keyboard; the chosen one is a removable tag sent as kbIds.
+  await messageBox(page).focus();
+  await page.keyboard.type("@");
+  const options = page.getByRole("option");
+  await expect.poll(() => options.count()).toBeGreaterThan(1);
+  await page.keyboard.press("ArrowDown");
+  await expect.poll(() => options.nth(1).getAttribute("aria-selected")).toBe("true");
+  await page.keyboard.press("ArrowUp");
+  await expect.poll(() => options.nth(0).getAttribute("aria-selected")).toBe("true");
+  await page.keyboard.press("Escape");
+  await expect.poll(() => page.getByRole("listbox").count()).toBe(0);
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type(`@${KB_NAME.slice(0, 4)}`);
+  await expect.poll(() => options.first().textContent()).toContain(KB_NAME);
+  await shot("3-picker");
+  await page.keyboard.press("Enter");
+  const tag = page.locator(".kb-tag");
+  await expect.poll(() => tag.textContent()).toContain(KB_NAME);
+  expect(await messageBox(page).inputValue()).toBe("");
+  const kbId = await tag.getAttribute("data-kb-id");
+
+  // A prepare: the confirm card comes with Confirm and Cancel; the request carried the chosen base.
+  const quantity = 700 + (width % 97);
+  const prepare = await ask(page, PREPARE(quantity));
+  const sent = JSON.parse(prepare.request.postData() ?? "{}");
+  expect(sent).toMatchObject({ kbIds: [kbId], message: { role: "user", parts: [{ type: "text", text: PREPARE(quantity) }] } });
+  expect(sent.messages).toBeUndefined();
+  const card = page.locator(".confirm-card").last();
+  await card.waitFor({ timeout: 30_000 });
+  expect(await card.getAttribute("data-status")).toBe("pending");
+  await prepare.reply();
+  await card.scrollIntoViewIfNeeded();
+  await shot("4-confirm-card");
+  const confirmed = page.waitForResponse((r) => /\/api\/actions\/[^/]+\/confirm$/.test(r.url()));
+  await card.getByRole("button", { name: "确认" }).focus();
+  await page.keyboard.press("Enter");
+  expect((await confirmed).status()).toBe(200);
+  await expect.poll(() => card.getAttribute("data-status")).toBe("confirmed");
+  await shot("5-confirmed");
+
+  // A consultation's options are buttons; a click sends the option's text as the next message.
+  await (await ask(page, CONSULTATION)).reply();
+  const option = lastAnswer(page).locator(".consultation .options button").first();
+  const optionText = (await option.textContent()) ?? "";
+  expect(optionText.length).toBeGreaterThan(0);
+  const optionSent = page.waitForRequest((r) => r.url().endsWith("/api/chat") && r.method() === "POST");
+  const beforeOption = await answers(page).count();
+  await option.click();
+  expect(JSON.parse((await optionSent).postData() ?? "{}").message.parts).toEqual([{ type: "text", text: optionText }]);
+  await replyAfter(page, beforeOption);
+  await expect.poll(() => page.locator("article.from-user .user-text").last().textContent()).toBe(optionText);
+  await shot("5b-consultation");
+
+  // The record shows in a follow-up query.
+  expect(await (await ask(page, FOLLOW_UP)).reply()).toContain(String(quantity));
+  await shot("6-follow-up");
+
+  // A reload reopens the conversation from the URL, confirm card included, and lists it in the sidebar.
+  await page.reload();
+  await page.locator(".topbar").waitFor();
+  await expect.poll(() => page.locator("article.from-user").first().textContent()).toContain(QUESTION);
+  await expect.poll(() => page.locator(".confirm-card").last().getAttribute("data-status")).toBe("confirmed");
+  if (await page.locator(".menu-toggle").isVisible()) await page.locator(".menu-toggle").click();
+  const listed = page.locator(".chat-list .chat-title");
+  await expect.poll(() => listed.first().textContent()).toContain(QUESTION.slice(0, 4));
+  await shot("7-after-reload");
+
+  // Nothing is wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}
+
+describe("the web chat in Chromium", () => {
+  let desktop: Browser;
+  let phone: Browser;
+
+  beforeAll(async () => {
+    desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
+    phone = await launchBrowser({ width: 375, height: 740 }, "phone");
+  });
+
+  afterAll(async () => {
+    await desktop?.close();
+    await phone?.close();
+  });
+
+  it("signs in, streams a cited answer, picks a knowledge base, confirms a record, and finds it all after a reload", async () => {
+    await chatFlow(desktop, 1280);
+  }, 180_000);
+
+  it("does the same at a 375-pixel phone width", async () => {
+    await chatFlow(phone, 375);
+  }, 180_000);
+
+  it("filters, renames, switches and deletes chats from the sidebar, and switches to English", async () => {
+    const { page, shot } = desktop;
+    await page.goto(baseUrl);
+    await page.locator(".topbar, .sign-in").first().waitFor();
+    if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
+    await page.locator(".new-chat").click();
+    const marker = `筛选测试 ${Date.now()}`;
+    await (await ask(page, marker)).reply();
+    const titles = page.locator(".chat-list .chat-title");
+    await expect.poll(() => titles.first().textContent()).toContain("筛选测试");
+
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("筛选测试");
+    await expect.poll(() => titles.count()).toBe(1);
+    await page
+      .getByRole("button", { name: /^重命名:/ })
+      .first()
+      .click();
+    const renamed = `改名 ${Date.now()}`;
+    await page.getByRole("textbox", { name: "新标题" }).fill(renamed);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => titles.first().textContent()).toBe(renamed);
+
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("");
+    await expect.poll(() => titles.count()).toBeGreaterThan(1);
+    await page.locator(".chat-list .chat-title", { hasText: QUESTION }).first().click();
+    await expect.poll(() => page.locator("article.from-user").first().textContent()).toContain(QUESTION);
+
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill(renamed);
+    await expect.poll(() => titles.count()).toBe(1);
+    await page
+      .getByRole("button", { name: /^删除:/ })
+      .first()
+      .click();
+    await page.locator(".chat-item.confirming").getByRole("button", { name: "删除" }).click();
+    await expect.poll(() => titles.count()).toBe(0);
+    await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("");
+
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    await shot("9-english");
+    await page.getByRole("button", { name: "切换到中文" }).click();
+    await page.getByRole("button", { name: "退出登录" }).waitFor();
+  });
+
+  it("never opens the @ picker, picks or sends while an input method is composing", async () => {
+    const { page, shot } = desktop;
+    await page.goto(baseUrl);
+    await page.locator(".topbar, .sign-in").first().waitFor();
+    if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
+    await page.locator(".new-chat").click();
+    const box = messageBox(page);
+    await box.focus();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Input.imeSetComposition", { text: "@", selectionStart: 1, selectionEnd: 1 });
+    await cdp.send("Input.imeSetComposition", { text: "@zhi", selectionStart: 4, selectionEnd: 4 });
+    // Enter while composing commits the composition in the IME; the page must neither pick nor send.
+    await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 229 });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 229 });
+    expect(await page.getByRole("listbox").count()).toBe(0);
+    await cdp.send("Input.insertText", { text: "@质" });
+    await shot("8-ime");
+    expect(await page.getByRole("listbox").count()).toBe(0);
+    expect(await box.inputValue()).toBe("@质");
+    expect(await page.locator("article.from-user").count()).toBe(0);
+
+    // The same characters typed without an input method do open it.
+    await box.fill("");
+    await page.keyboard.type("@");
+    await expect.poll(() => page.getByRole("option").count()).toBeGreaterThan(0);
+    await page.keyboard.press("Escape");
+  });
+});
