@@ -9,6 +9,8 @@ const trees = readdirSync("./knowledge/trees")
 
 // wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
 mkdirSync("./dist/web", { recursive: true });
+// A fixed key for tests only; `npm run dev` and production each have their own.
+const TEST_SECRETS_KEY = "dGVzdC1vbmx5LWtleS1mb3Itd2VmdC1mZWRlcmF0aW9uIQ==";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -16,7 +18,15 @@ export default defineConfig(async () => {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, TEST_TREES: trees, ENVIRONMENT: "test" } },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_TREES: trees,
+            ENVIRONMENT: "test",
+            MCP_SECRETS_KEY: TEST_SECRETS_KEY,
+            MCP_CALL_TIMEOUT_MS: "1500",
+          },
+        },
       }),
     ],
     test: {

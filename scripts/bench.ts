@@ -4,6 +4,7 @@
 import { benchBusiness } from "./bench/business.ts";
 import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
+import { benchFederation } from "./bench/federation.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
@@ -17,6 +18,7 @@ try {
   if (!only || only === "search") await benchSearch(server.baseUrl);
   if (!only || only === "chat") await benchChat(server.baseUrl);
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
+  if (!only || only === "federation") await benchFederation(server.baseUrl);
 } finally {
   await server.stop();
 }

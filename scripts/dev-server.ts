@@ -1,7 +1,7 @@
 // Starts `npm run dev` (the README's first command) on a free port with its own state folder, for
 // the end-to-end tests and the benchmarks. The caller stops it with `stop()`.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,8 @@ export interface DevServer {
   baseUrl: string;
   /** The server's local state folder (WEFT_STATE_DIR), for scripts that write to its database. */
   stateDir: string;
+  /** Everything the server printed, for tests that check what reaches the logs. */
+  logFile: string;
   /** Everything the server printed until it was ready (stdout and stderr). */
   startOutput: string;
   stop(): Promise<void>;
@@ -46,6 +48,14 @@ export async function startDevServer({
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  const logFile = join(stateDir, "dev-server.log");
+  // Output can still arrive after the process exits; once stop() has run, it is dropped.
+  let removed = false;
+  const record = (chunk: Buffer) => {
+    if (!removed) appendFileSync(logFile, chunk);
+  };
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
   const stop = async () => {
     if (child.pid && child.exitCode === null) {
       try {
@@ -55,6 +65,7 @@ export async function startDevServer({
       }
       await new Promise((resolve) => child.once("exit", resolve));
     }
+    removed = true;
     if (!givenStateDir) rmSync(stateDir, { recursive: true, force: true });
   };
   let output = "";
@@ -79,5 +90,5 @@ export async function startDevServer({
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, startOutput: output, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, startOutput: output, stop };
 }

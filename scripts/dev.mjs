@@ -1,6 +1,7 @@
 // npm run dev: build the browser UI, apply migrations, load demo data, start wrangler dev, load knowledge, serve.
 
 import { buildWeb } from "./build-web.mjs";
+import { ensureDevSecrets } from "./dev-vars.mjs";
 import { shipTrees } from "./knowledge-ship.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
 import { loadDocuments, loadFaqs } from "./load-knowledge.mjs";
@@ -14,6 +15,7 @@ const baseUrl = `http://127.0.0.1:${port}`;
 
 console.log("Building the browser UI...");
 await buildWeb();
+if (ensureDevSecrets()) console.log("Wrote a local MCP_SECRETS_KEY into .dev.vars.");
 console.log("Applying D1 migrations (local)...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });

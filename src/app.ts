@@ -17,6 +17,9 @@ import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { mcpOAuthRoutes } from "./routes/mcp-oauth.ts";
+import { mcpProxyRoutes } from "./routes/mcp-proxy.ts";
+import { mcpServerRoutes } from "./routes/mcp-servers.ts";
 import { synonymRoutes } from "./routes/synonyms.ts";
 import { workshopRoutes } from "./routes/workshop.ts";
 import { buildServices } from "./services.ts";
@@ -61,6 +64,9 @@ app.route("/api/consultations", consultationRoutes);
 app.route("/api/workshop", workshopRoutes);
 app.route("/api/actions", actionRoutes);
 app.route("/api/audit", auditRoutes);
+app.route("/api/mcp/servers", mcpServerRoutes);
+app.route("/api/mcp/oauth", mcpOAuthRoutes);
+app.route("/api/mcp/proxy", mcpProxyRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(

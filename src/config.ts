@@ -16,6 +16,10 @@ const ConfigSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
+  MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  MCP_SECRETS_KEY: z.string().optional(),
   // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
   SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
@@ -45,6 +49,15 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  federation: {
+    /** `MCP_ALLOW_LOCAL_URLS`: external servers on http://localhost and 127.0.0.1 are allowed. */
+    allowLocalUrls: boolean;
+    toolListTtlSeconds: number;
+    /** The longest a call to an external tool may take, start to end. */
+    callTimeoutMs: number;
+    /** `MCP_SECRETS_KEY`, base64: encrypts header secrets. Absent, servers with headers cannot be used. */
+    secretsKey: string | undefined;
+  };
   /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
   scoreCalibration: boolean;
 }
@@ -85,6 +98,12 @@ export function readConfig(env: Env): Config {
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    federation: {
+      allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
+      toolListTtlSeconds: vars.MCP_TOOL_LIST_TTL_SECONDS,
+      callTimeoutMs: vars.MCP_CALL_TIMEOUT_MS,
+      secretsKey: vars.MCP_SECRETS_KEY || undefined,
+    },
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }

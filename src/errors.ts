@@ -9,6 +9,7 @@ const STATUS = {
   invalid_json: 400,
   invalid_input: 400,
   invalid_option: 400,
+  unsafe_url: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

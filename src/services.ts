@@ -1,7 +1,9 @@
 import type { PendingAction } from "./business/pending-action.ts";
 import type { Config } from "./config.ts";
 import type { ConsultSession } from "./consult/consult-session.ts";
-import { type ExternalToolProvider, NO_EXTERNAL_TOOLS } from "./federation/external-tools.ts";
+import type { ExternalToolProvider } from "./federation/external-tools.ts";
+import { registryToolProvider } from "./federation/provider.ts";
+import { type FederationService, federationLimits } from "./federation/service.ts";
 import { type SearchBackends, searchBackends } from "./search/backends.ts";
 import type { ChunkOptions } from "./search/chunker.ts";
 
@@ -36,12 +38,24 @@ export interface Services {
   search: SearchService;
   consult: ConsultService;
   business: BusinessService;
-  /** The workshop's tools from external MCP servers. */
+  /** The registry of the workshop's external MCP servers. */
+  federation: FederationService;
+  /** The workshop's tools from external MCP servers, as the face building these services serves them. */
   external: ExternalToolProvider;
 }
 
+/** Which face the services are wired for: `/mcp` re-exposes only servers marked `expose_on_mcp`. */
+export type Face = "mcp" | "chat";
+
 /** Wires every domain service from the bindings and the parsed configuration. */
-export function buildServices(env: Env, config: Config): Services {
+export function buildServices(env: Env, config: Config, { face = "chat" }: { face?: Face } = {}): Services {
+  const federation: FederationService = {
+    db: env.DB,
+    allowLocalUrls: config.federation.allowLocalUrls,
+    secretsKey: config.federation.secretsKey,
+    toolListTtlSeconds: config.federation.toolListTtlSeconds,
+    ...federationLimits(config.federation.callTimeoutMs),
+  };
   return {
     search: { db: env.DB, backends: searchBackends(env, config), chunking: config.chunking },
     consult: { db: env.DB, sessions: env.CONSULT_SESSION, ttlSeconds: config.consultSessionTtlSeconds },
@@ -51,6 +65,12 @@ export function buildServices(env: Env, config: Config): Services {
       ttlSeconds: config.pendingActionTtlSeconds,
       clock: () => new Date(),
     },
-    external: NO_EXTERNAL_TOOLS,
+    federation,
+    external: registryToolProvider(federation, face),
   };
+}
+
+/** The same services with external tools served as `face` serves them (`/mcp`: only servers marked `expose_on_mcp`). */
+export function servicesForFace(services: Services, face: Face): Services {
+  return { ...services, external: registryToolProvider(services.federation, face) };
 }

@@ -27,7 +27,15 @@ export interface OrderWrite {
   timeZone: string;
 }
 
-export type PreparedWrite = PieceRecordWrite | OrderWrite;
+/** A call to an external MCP server's tool that may change things, waiting for its user's yes. */
+export interface ExternalCallWrite {
+  kind: "external_call";
+  serverId: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+}
+
+export type PreparedWrite = PieceRecordWrite | OrderWrite | ExternalCallWrite;
 export type ActionKind = PreparedWrite["kind"];
 
 /** Who prepared an action: only they may see, confirm or cancel it. */

@@ -1,4 +1,4 @@
-import type { ActionOwner, OrderWrite, PieceRecordWrite, PreparedWrite } from "./action-types.ts";
+import type { ActionOwner, ExternalCallWrite, OrderWrite, PieceRecordWrite, PreparedWrite } from "./action-types.ts";
 import { localDate } from "./local-time.ts";
 import { yuan } from "./money.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "./orders.ts";
@@ -18,13 +18,17 @@ export async function executeWrite({
   owner,
   write,
   now,
+  runExternal = async () => ({ ok: false, message: "External tool calls cannot be confirmed here." }),
 }: {
   db: D1Database;
   actionId: string;
   owner: ActionOwner;
   write: PreparedWrite;
   now: Date;
+  /** Runs a confirmed external tool call (the federation domain's, wired by the caller). */
+  runExternal?: (input: { actionId: string; owner: ActionOwner; write: ExternalCallWrite }) => Promise<Execution>;
 }): Promise<Execution> {
+  if (write.kind === "external_call") return runExternal({ actionId, owner, write });
   return write.kind === "piece_record"
     ? executePieceRecord({ db, actionId, owner, write })
     : executeOrder({ db, actionId, owner, write, now });

@@ -1,6 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
+import { configFor } from "../config.ts";
+import { confirmedCallRunner } from "../federation/confirmed-call.ts";
 import { log } from "../log.ts";
 import { failure, type RpcResult, success } from "../rpc-result.ts";
+import { buildServices } from "../services.ts";
 import type { ActionOwner, ActionStatus, ActionView, Prepared } from "./action-types.ts";
 import { executeWrite } from "./execute.ts";
 
@@ -93,6 +96,7 @@ export class PendingAction extends DurableObject<Env> {
         owner,
         write: action.write,
         now: new Date(),
+        runExternal: confirmedCallRunner(buildServices(this.env, configFor(this.env)).federation),
       });
     } catch (error) {
       // Nothing was written (the batch is one transaction): the action stays pending, to be confirmed again.

@@ -1,11 +1,32 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
+import { convertToFunctionSchema } from "../federation/function-schema.ts";
 import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
-import { type PendingAction, pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
+import { type JsonSchema, type PendingAction, pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
 
 // A write is confirmed or cancelled by the user's click on its card, never by the model, so the
 // chat does not offer these tools to the model at all.
 const USER_ONLY = new Set(["confirm_action", "cancel_action"]);
+
+const schemas = new WeakMap<Tool, JsonSchema>();
+
+/**
+ * A tool's input as JSON Schema for a model, built once per tool and isolate. An external server's
+ * schema is converted to what function calling accepts (references inlined, cycles cut); the
+ * runtime still checks the arguments against the server's own schema.
+ */
+function inputSchemaOf(t: Tool): JsonSchema {
+  let schema = schemas.get(t);
+  if (!schema) {
+    if (t.kind === "weft") schema = inputJsonSchema(t);
+    else {
+      const converted = convertToFunctionSchema(t.inputSchema);
+      schema = converted.ok ? converted.parameters : t.inputSchema;
+    }
+    schemas.set(t, schema);
+  }
+  return schema;
+}
 
 /** What the model reads after preparing a write: what will happen, and that the user decides. */
 export function pendingForModel(action: PendingAction) {
@@ -49,7 +70,7 @@ export function modelTools({
       tool({
         title: t.title,
         description: t.description,
-        inputSchema: jsonSchema<Record<string, unknown>>(inputJsonSchema(t) as Parameters<typeof jsonSchema>[0]),
+        inputSchema: jsonSchema<Record<string, unknown>>(inputSchemaOf(t) as Parameters<typeof jsonSchema>[0]),
         async execute(input: Record<string, unknown>) {
           const outcome = await runTool(t, ctx, input);
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);

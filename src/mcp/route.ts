@@ -6,6 +6,7 @@ import { cors } from "hono/cors";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { checkOrigin, originAllowed } from "../auth/origin.ts";
+import { servicesForFace } from "../services.ts";
 import { toolContext } from "../tools/context.ts";
 import { toolsFor } from "../tools/registry.ts";
 import { checkEnvelope, type JsonRpcError, jsonRpcError } from "./envelope.ts";
@@ -50,7 +51,8 @@ mcpRoutes.post(
       user: c.var.user,
       requestId: c.var.requestId,
       signal: c.req.raw.signal,
-      services: c.var.services,
+      // /mcp re-exposes only the external servers a boss marked for it.
+      services: servicesForFace(c.var.services, "mcp"),
     });
     const server = buildMcpServer(await toolsFor(ctx), ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

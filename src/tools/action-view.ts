@@ -4,7 +4,7 @@ import { ACTION_STATUSES } from "../business/action-types.ts";
 /** A pending action as confirm_action and cancel_action return it. */
 export const ActionViewSchema = z.object({
   action_id: z.string(),
-  kind: z.enum(["piece_record", "order"]),
+  kind: z.enum(["piece_record", "order", "external_call"]),
   status: z.enum(ACTION_STATUSES),
   summary: z.string(),
   preview: z.array(z.object({ label: z.string(), value: z.string() })),

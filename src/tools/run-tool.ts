@@ -57,6 +57,13 @@ function checkJsonInput(tool: Extract<Tool, { kind: "json-schema" }>, input: unk
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new AppError("invalid_input", `Invalid arguments for ${tool.name}: expected an object.`);
   }
+  const unknown = unknownFields(tool.inputSchema, value as Record<string, unknown>);
+  if (unknown.length) {
+    throw new AppError(
+      "invalid_input",
+      `Invalid arguments for ${tool.name}: unknown field(s) ${unknown.slice(0, 10).join(", ")}.`,
+    );
+  }
   let validator = validators.get(tool.inputSchema);
   if (!validator) {
     validator = new Validator(tool.inputSchema, "2020-12", false);
@@ -75,6 +82,18 @@ function checkJsonInput(tool: Extract<Tool, { kind: "json-schema" }>, input: unk
     );
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Top-level fields the schema does not declare, when it declares some and says nothing about
+ * others: most servers' schemas leave `additionalProperties` out, and an agent's typo should still
+ * be named rather than silently dropped by the server.
+ */
+function unknownFields(schema: JsonSchema, value: Record<string, unknown>): string[] {
+  const properties = schema.properties;
+  if (schema.additionalProperties !== undefined || schema.patternProperties !== undefined) return [];
+  if (!properties || typeof properties !== "object") return [];
+  return Object.keys(value).filter((key) => !Object.hasOwn(properties, key));
 }
 
 function toFailure(tool: Tool, ctx: ToolContext, error: unknown): ToolOutcome {

@@ -5,6 +5,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     stateDir: string;
+    logFile: string;
   }
 }
 
@@ -15,6 +16,7 @@ export async function setup(project: TestProject) {
   server = await startDevServer();
   project.provide("baseUrl", server.baseUrl);
   project.provide("stateDir", server.stateDir);
+  project.provide("logFile", server.logFile);
 }
 
 /** Stops what setup started, by its process group, and removes its state. */

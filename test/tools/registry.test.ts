@@ -592,6 +592,7 @@ describe("the tool registry", () => {
               "enum": [
                 "piece_record",
                 "order",
+                "external_call",
               ],
               "type": "string",
             },
@@ -719,6 +720,7 @@ describe("the tool registry", () => {
               "enum": [
                 "piece_record",
                 "order",
+                "external_call",
               ],
               "type": "string",
             },

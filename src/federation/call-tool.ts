@@ -1,0 +1,35 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolOutput } from "../tools/tool.ts";
+import type { ServerRecord } from "./server-store.ts";
+import { contact, type FederationService } from "./service.ts";
+import { upstreamError } from "./upstream-error.ts";
+
+const MAX_ERROR_TEXT = 1_000;
+
+/**
+ * Calls one tool on a registered server with already-checked arguments and turns its answer into
+ * a tool output: structured content when the server gave some, its content blocks otherwise, and
+ * the text blocks as text. A result the server marks `isError` is a 502 carrying its text.
+ */
+export async function callExternalTool(
+  service: FederationService,
+  server: ServerRecord,
+  toolName: string,
+  args: Record<string, unknown>,
+): Promise<ToolOutput> {
+  const { value } = await contact(service, server, service.limits, (client, options) =>
+    client.callTool({ name: toolName, arguments: args }, undefined, options),
+  );
+  const result = value as CallToolResult;
+  const text = (result.content ?? [])
+    .filter((block): block is Extract<typeof block, { type: "text" }> => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
+  if (result.isError) {
+    throw upstreamError(`${server.name}/${toolName} failed: ${text.slice(0, MAX_ERROR_TEXT) || "no reason given"}`, {
+      retryable: false,
+    });
+  }
+  const structured = result.structuredContent ?? { content: result.content ?? [] };
+  return { kind: "result", structured, ...(text ? { text } : {}) };
+}

@@ -1,0 +1,139 @@
+import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import pkg from "../../package.json" with { type: "json" };
+import { AppError } from "../errors.ts";
+import { type FetchLimits, guardedFetch } from "./guarded-fetch.ts";
+import { upstreamError } from "./upstream-error.ts";
+
+export type TransportKind = "streamable-http" | "sse";
+
+/** Where and how to reach an external server: its URL, its (decrypted) headers, the transport that worked last. */
+export interface Upstream {
+  url: string;
+  headers: Record<string, string>;
+  transport: TransportKind | null;
+  /** For servers signed in through OAuth: the SDK adds the token and refreshes it. */
+  authProvider?: OAuthClientProvider;
+}
+
+/** What one contact with a server gave: the value, the transport used, and how long it took. */
+export interface Contact<T> {
+  value: T;
+  transport: TransportKind;
+  latencyMs: number;
+}
+
+/**
+ * Connects to an external MCP server with the SDK's `Client` (Streamable HTTP, falling back to the
+ * older HTTP+SSE transport when the server answers the POST with a 4xx), runs `use`, and closes.
+ * Every request goes through `guardedFetch`; `use` gets the remaining time budget for its requests.
+ * Failures come out as `upstream_failed` (502) with details, or `unsafe_url`.
+ */
+export async function withUpstream<T>(
+  upstream: Upstream,
+  limits: FetchLimits,
+  use: (client: Client, options: { timeout: number }) => Promise<T>,
+  { onToolsChanged }: { onToolsChanged?: () => void } = {},
+): Promise<Contact<T>> {
+  const started = Date.now();
+  // Until the server has answered `initialize`, an answer must start within the connect timeout;
+  // after that a tool may take the whole budget, since a JSON-mode server sends headers only at the end.
+  let answerWithinMs = limits.connectTimeoutMs;
+  const guarded = (url: string | URL, init?: RequestInit) =>
+    guardedFetch(url, init ?? {}, { ...limits, connectTimeoutMs: answerWithinMs });
+  const budget = () => ({ timeout: Math.max(1, limits.totalTimeoutMs - (Date.now() - started)) });
+  const attempt = async (kind: TransportKind): Promise<Contact<T>> => {
+    const client = new Client(
+      { name: "weft", version: pkg.version },
+      { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    );
+    if (onToolsChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, async () => onToolsChanged());
+    const url = new URL(upstream.url);
+    const requestInit = { headers: upstream.headers };
+    const authProvider = upstream.authProvider ? { authProvider: upstream.authProvider } : {};
+    const transport =
+      kind === "streamable-http"
+        ? new StreamableHTTPClientTransport(url, { fetch: guarded, requestInit, redirectPolicy: "follow", ...authProvider })
+        : new SSEClientTransport(url, {
+            fetch: guarded,
+            requestInit,
+            eventSourceInit: { fetch: guarded },
+            redirectPolicy: "follow",
+          });
+    try {
+      answerWithinMs = limits.connectTimeoutMs;
+      await client.connect(transport, budget());
+      answerWithinMs = limits.totalTimeoutMs;
+      const value = await use(client, budget());
+      return { value, transport: kind, latencyMs: Date.now() - started };
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  };
+  try {
+    if (upstream.transport === "sse") return await attempt("sse");
+    try {
+      return await attempt("streamable-http");
+    } catch (error) {
+      const status = error instanceof StreamableHTTPError ? error.code : undefined;
+      // Servers that only speak the 2024-11-05 transport refuse the POST (404, 405, 400).
+      if (
+        upstream.transport === null &&
+        status !== undefined &&
+        status >= 400 &&
+        status < 500 &&
+        status !== 401 &&
+        status !== 403
+      ) {
+        return await attempt("sse");
+      }
+      throw error;
+    }
+  } catch (error) {
+    throw asUpstreamFailure(error, new URL(upstream.url).host, limits.totalTimeoutMs);
+  }
+}
+
+/** Any failure of a contact as an `AppError` a person can read; the original stays the cause, for logs. */
+function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {
+  const found = findAppError(error);
+  if (found) return found;
+  if (error instanceof UnauthorizedError) {
+    return upstreamError(`${host} needs signing in again (POST /api/mcp/servers/:id/sign-in).`, {
+      statusCode: 401,
+      retryable: false,
+      cause: error,
+    });
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout)
+      return upstreamError(`${host} did not answer within ${totalMs} ms.`, { cause: error });
+    return upstreamError(`${host} answered with an error: ${error.message.slice(0, 300)}`, { retryable: false, cause: error });
+  }
+  if (error instanceof StreamableHTTPError || hasStatus(error)) {
+    const statusCode = (error as { code?: number }).code;
+    const refused = statusCode === 401 || statusCode === 403;
+    return upstreamError(
+      refused
+        ? `${host} refused the credentials (HTTP ${statusCode}); check the server's headers.`
+        : `${host} answered HTTP ${statusCode ?? "error"}.`,
+      { statusCode, retryable: !refused && (statusCode === undefined || statusCode >= 500), cause: error },
+    );
+  }
+  return upstreamError(`${host} could not be used as an MCP server.`, { cause: error });
+}
+
+function hasStatus(error: unknown): boolean {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === "number";
+}
+
+function findAppError(error: unknown): AppError | undefined {
+  for (let current = error, i = 0; current && i < 5; current = (current as { cause?: unknown }).cause, i++) {
+    if (current instanceof AppError) return current;
+  }
+  return undefined;
+}

@@ -1,0 +1,149 @@
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import { sha256Hex } from "../sha256.ts";
+import { guardedFetch } from "./guarded-fetch.ts";
+import { type OAuthRecord, StoredOAuthProvider } from "./oauth-provider.ts";
+import { saveOAuth, saveSignInState, takeSignInState } from "./oauth-store.ts";
+import { openJson, sealJson } from "./secrets.ts";
+import type { ServerRecord } from "./server-store.ts";
+import type { FederationService } from "./service.ts";
+import { upstreamError } from "./upstream-error.ts";
+import { checkOutboundUrl } from "./url-guard.ts";
+
+/** How long a sign-in link works. */
+const SIGN_IN_TTL_SECONDS = 600;
+
+/** Where the provider sends the boss back: `/api/mcp/oauth/callback` on the origin they called. */
+export function callbackUrl(requestUrl: string): string {
+  return new URL("/api/mcp/oauth/callback", requestUrl).href;
+}
+
+function oauthBinding(server: Pick<ServerRecord, "tenantId" | "id">): string {
+  return `${server.tenantId}/${server.id}/oauth`;
+}
+
+/** The server's stored OAuth record, opened; empty when it has none. */
+export async function loadOAuth(service: FederationService, server: ServerRecord): Promise<OAuthRecord | undefined> {
+  if (!server.oauthSealed) return undefined;
+  return (await openJson({
+    secret: service.secretsKey,
+    sealed: server.oauthSealed,
+    binding: oauthBinding(server),
+  })) as OAuthRecord;
+}
+
+/** Seals and stores what the provider now knows, and whether a person must sign in again. */
+export async function storeOAuth(service: FederationService, server: ServerRecord, provider: StoredOAuthProvider): Promise<void> {
+  await saveOAuth({
+    db: service.db,
+    tenantId: server.tenantId,
+    id: server.id,
+    sealed: await sealJson({ secret: service.secretsKey, value: provider.record, binding: oauthBinding(server) }),
+    needsSignIn: provider.authorizationUrl !== undefined || !provider.record.tokens,
+  });
+}
+
+/** `fetch` for the SDK's OAuth requests: discovery documents name URLs too, so every one is checked. */
+function oauthFetch(service: FederationService) {
+  return (url: string | URL, init?: RequestInit) =>
+    guardedFetch(url, init ?? {}, { ...service.limits, allowLocal: service.allowLocalUrls });
+}
+
+function randomState(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
+}
+
+/**
+ * Starts the MCP authorization flow for a server (protected-resource and authorization-server
+ * discovery, dynamic client registration, PKCE) and returns the URL to send the boss to. The
+ * state that comes back on the callback is stored only as a hash, for ten minutes, for one use.
+ */
+export async function startSignIn(service: FederationService, server: ServerRecord, redirectUrl: string): Promise<string> {
+  checkOutboundUrl(server.url, { allowLocal: service.allowLocalUrls });
+  const previous = await loadOAuth(service, server).catch(() => undefined);
+  const record: OAuthRecord = { redirectUrl };
+  // A client registered for the same callback can be used again; tokens never carry over.
+  if (previous?.redirectUrl === redirectUrl && previous.clientInformation) record.clientInformation = previous.clientInformation;
+  const state = randomState();
+  const provider = new StoredOAuthProvider(record, state);
+  try {
+    await auth(provider, { serverUrl: server.url, fetchFn: oauthFetch(service) });
+  } catch (error) {
+    throw asSignInFailure(error, server);
+  }
+  const authorizationUrl = provider.authorizationUrl;
+  if (!authorizationUrl) throw upstreamError(`${server.name} did not ask for a sign-in.`, { retryable: false });
+  // The boss's browser opens this link: only a web page, never `javascript:` or another scheme.
+  const local = service.allowLocalUrls && ["localhost", "127.0.0.1"].includes(authorizationUrl.hostname);
+  if (authorizationUrl.protocol !== "https:" && !(local && authorizationUrl.protocol === "http:")) {
+    throw upstreamError(`${server.name}'s authorization server gave a sign-in link that is not https.`, { retryable: false });
+  }
+  await storeOAuth(service, server, provider);
+  await saveSignInState({
+    db: service.db,
+    tenantId: server.tenantId,
+    id: server.id,
+    stateHash: await sha256Hex(state),
+    ttlSeconds: SIGN_IN_TTL_SECONDS,
+  });
+  return authorizationUrl.href;
+}
+
+/** Finishes a sign-in from the provider's callback: the code is exchanged for tokens, which are sealed and stored. */
+export async function finishSignIn(
+  service: FederationService,
+  { state, code }: { state: string; code: string },
+): Promise<ServerRecord> {
+  const server = await takeSignInState({ db: service.db, stateHash: await sha256Hex(state) });
+  const record = await loadOAuth(service, server);
+  if (!record) throw new AppError("not_found", "This sign-in link is unknown, used or expired. Start the sign-in again.");
+  const provider = new StoredOAuthProvider(record);
+  try {
+    await auth(provider, { serverUrl: server.url, authorizationCode: code, fetchFn: oauthFetch(service) });
+  } catch (error) {
+    throw asSignInFailure(error, server);
+  }
+  await storeOAuth(service, server, provider);
+  return server;
+}
+
+/**
+ * Revokes a server's tokens at its authorization server (RFC 7009) when it advertises a revocation
+ * endpoint. Best effort: a server being deleted is deleted even if revocation fails.
+ */
+export async function revokeTokens(service: FederationService, server: ServerRecord): Promise<void> {
+  try {
+    const record = await loadOAuth(service, server);
+    const metadata = record?.discoveryState?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined;
+    const endpoint = metadata?.revocation_endpoint;
+    const clientId = record?.clientInformation?.client_id;
+    if (!record?.tokens || !endpoint || !clientId) return;
+    const fetchFn = oauthFetch(service);
+    for (const [token, hint] of [
+      [record.tokens.refresh_token, "refresh_token"],
+      [record.tokens.access_token, "access_token"],
+    ] as const) {
+      if (!token) continue;
+      const body = new URLSearchParams({ token, token_type_hint: hint, client_id: clientId });
+      const res = await fetchFn(endpoint, {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
+      await res.body?.cancel();
+    }
+  } catch (error) {
+    log("warn", "mcp_oauth_revoke_failed", { server_id: server.id, tenant_id: server.tenantId, error });
+  }
+}
+
+function asSignInFailure(error: unknown, server: ServerRecord): AppError {
+  if (error instanceof AppError) return error;
+  const reason = error instanceof Error ? error.message.slice(0, 300) : "unknown failure";
+  return upstreamError(`Signing in to ${server.name} failed: ${reason}`, { retryable: false, cause: error });
+}

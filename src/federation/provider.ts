@@ -1,0 +1,101 @@
+import { holdAction, pendingResult } from "../business/actions.ts";
+import { log } from "../log.ts";
+import type { ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { UserContext } from "../user-context.ts";
+import { callExternalTool } from "./call-tool.ts";
+import type { ExternalTool, ExternalToolProvider } from "./external-tools.ts";
+import { type CachedTool, listServers, type ServerRecord } from "./server-store.ts";
+import { type FederationService, isFresh, refreshTools } from "./service.ts";
+
+/** After a failed contact, a server is not tried again while serving a face for this long. */
+const RETRY_AFTER_MS = 30_000;
+
+/**
+ * Whether this caller may use a tool: a workshop's staff only tools the server marks read-only;
+ * anything that may write (or says nothing) needs a boss, until writes are confirmed by the user.
+ */
+export function mayUse(user: UserContext, tool: CachedTool): boolean {
+  return user.role !== "staff" || tool.annotations.readOnlyHint === true;
+}
+
+/**
+ * The workshop's external tools, from the registry: enabled servers (only those with
+ * `expose_on_mcp` when `face` is `mcp`), each server's cached tool list, refreshed when older than
+ * the TTL. A server that is down, slow or recently failing is left out (and logged); it never fails
+ * the whole list.
+ */
+export function registryToolProvider(service: FederationService, face: "mcp" | "chat"): ExternalToolProvider {
+  return {
+    async toolsFor(user) {
+      const servers = (await listServers({ db: service.db, tenantId: user.tenantId, enabledOnly: true })).filter(
+        (server) => face !== "mcp" || server.exposeOnMcp,
+      );
+      const lists = await Promise.all(servers.map((server) => toolsOf(service, server)));
+      return servers.flatMap((server, i) =>
+        (lists[i] ?? []).filter((tool) => mayUse(user, tool)).map((tool) => asExternalTool(service, server, tool)),
+      );
+    },
+  };
+}
+
+async function toolsOf(service: FederationService, server: ServerRecord): Promise<CachedTool[]> {
+  if (isFresh(server, service.toolListTtlSeconds)) return server.tools ?? [];
+  const failedRecently =
+    server.lastErrorAt !== null &&
+    Date.now() - Date.parse(server.lastErrorAt) < RETRY_AFTER_MS &&
+    (server.lastSuccessAt === null || server.lastErrorAt > server.lastSuccessAt);
+  if (failedRecently) return [];
+  try {
+    return (await refreshTools(service, server, service.listLimits)).tools;
+  } catch (error) {
+    log("warn", "mcp_tools_left_out", { server_id: server.id, tenant_id: server.tenantId, error });
+    return [];
+  }
+}
+
+const MAX_PREVIEW_VALUE = 200;
+
+async function holdCall(
+  ctx: ToolContext,
+  server: ServerRecord,
+  tool: CachedTool,
+  input: Record<string, unknown>,
+): Promise<ToolOutput> {
+  const preview = [
+    { label: "外部服务", value: server.name },
+    { label: "工具", value: tool.title ?? tool.name },
+    ...Object.entries(input).map(([label, value]) => ({
+      label,
+      value: (typeof value === "string" ? value : JSON.stringify(value)).slice(0, MAX_PREVIEW_VALUE),
+    })),
+  ];
+  const view = await holdAction({
+    business: ctx.services.business,
+    user: ctx.user,
+    prepared: {
+      kind: "external_call",
+      write: { kind: "external_call", serverId: server.id, toolName: tool.name, arguments: input },
+      summary: `调用外部工具：${server.name} 的 ${tool.title ?? tool.name}${tool.annotations.destructiveHint === false ? "" : "（可能修改或删除数据）"}`,
+      preview,
+      ambiguities: [],
+    },
+  });
+  return { kind: "pending_action", action: pendingResult(view) };
+}
+
+function asExternalTool(service: FederationService, server: ServerRecord, tool: CachedTool): ExternalTool {
+  return {
+    server: server.name,
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations,
+    // A tool the server does not declare read-only may change things: the user confirms it first,
+    // through the same pending action and confirm card as Weft's own writes.
+    call: (ctx, input) =>
+      tool.annotations.readOnlyHint === true
+        ? callExternalTool(service, server, tool.name, input)
+        : holdCall(ctx, server, tool, input),
+  };
+}

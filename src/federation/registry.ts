@@ -1,0 +1,123 @@
+import type { UserContext } from "../user-context.ts";
+import { sealHeaders } from "./secrets.ts";
+import { getServer, insertServer, newServerId, type ServerRecord, updateServer } from "./server-store.ts";
+import type { FederationService } from "./service.ts";
+import { sealBinding } from "./service.ts";
+import { checkOutboundUrl } from "./url-guard.ts";
+
+/** A server as the workshop's settings show it: header names, never their values. */
+export interface ServerView {
+  id: string;
+  name: string;
+  url: string;
+  header_names: string[];
+  enabled: boolean;
+  expose_on_mcp: boolean;
+  transport: string | null;
+  auth: "headers" | "oauth";
+  health: {
+    status: "ok" | "failing" | "unknown" | "needs_sign_in";
+    last_success_at: string | null;
+    last_error: string | null;
+    last_error_at: string | null;
+    tool_count: number | null;
+    latency_ms: number | null;
+    tools_fetched_at: string | null;
+  };
+  created_at: string;
+  updated_at: string;
+}
+
+/** The public view of a stored server. */
+export function serverView(server: ServerRecord): ServerView {
+  const failing = server.lastErrorAt !== null && (server.lastSuccessAt === null || server.lastErrorAt > server.lastSuccessAt);
+  return {
+    id: server.id,
+    name: server.name,
+    url: server.url,
+    header_names: server.headerNames,
+    enabled: server.enabled,
+    expose_on_mcp: server.exposeOnMcp,
+    transport: server.transport,
+    auth: server.authType,
+    health: {
+      status: server.needsSignIn ? "needs_sign_in" : failing ? "failing" : server.lastSuccessAt ? "ok" : "unknown",
+      last_success_at: server.lastSuccessAt,
+      last_error: server.lastError,
+      last_error_at: server.lastErrorAt,
+      tool_count: server.toolCount,
+      latency_ms: server.latencyMs,
+      tools_fetched_at: server.toolsFetchedAt,
+    },
+    created_at: server.createdAt,
+    updated_at: server.updatedAt,
+  };
+}
+
+/** Registers a server for the caller's workshop: URL checked, header values sealed. */
+export async function registerServer({
+  service,
+  user,
+  input,
+}: {
+  service: FederationService;
+  user: UserContext;
+  input: {
+    name: string;
+    url: string;
+    headers?: Record<string, string>;
+    enabled: boolean;
+    expose_on_mcp: boolean;
+    auth: "headers" | "oauth";
+  };
+}): Promise<ServerRecord> {
+  const url = checkOutboundUrl(input.url, { allowLocal: service.allowLocalUrls }).href;
+  const id = newServerId();
+  const headers = input.headers ?? {};
+  const headerNames = Object.keys(headers);
+  const headersSealed = headerNames.length
+    ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding({ tenantId: user.tenantId, id }) })
+    : null;
+  return insertServer({
+    db: service.db,
+    record: {
+      id,
+      tenantId: user.tenantId,
+      name: input.name,
+      url,
+      headerNames,
+      headersSealed,
+      enabled: input.enabled,
+      exposeOnMcp: input.expose_on_mcp,
+      authType: input.auth,
+    },
+  });
+}
+
+/** Changes a server of the caller's workshop; a new URL is checked, new headers replace the old ones. */
+export async function changeServer({
+  service,
+  user,
+  id,
+  input,
+}: {
+  service: FederationService;
+  user: UserContext;
+  id: string;
+  input: { name?: string; url?: string; headers?: Record<string, string> | null; enabled?: boolean; expose_on_mcp?: boolean };
+}): Promise<ServerRecord> {
+  const existing = await getServer({ db: service.db, tenantId: user.tenantId, id });
+  const changes: Parameters<typeof updateServer>[0]["changes"] = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.url !== undefined) changes.url = checkOutboundUrl(input.url, { allowLocal: service.allowLocalUrls }).href;
+  if (input.enabled !== undefined) changes.enabled = input.enabled;
+  if (input.expose_on_mcp !== undefined) changes.exposeOnMcp = input.expose_on_mcp;
+  if (input.headers !== undefined) {
+    const headers = input.headers ?? {};
+    changes.headerNames = Object.keys(headers);
+    changes.headersSealed = changes.headerNames.length
+      ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding(existing) })
+      : null;
+  }
+  return updateServer({ db: service.db, tenantId: user.tenantId, id, changes });
+}

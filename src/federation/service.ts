@@ -1,0 +1,161 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { log } from "../log.ts";
+import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
+import { type Contact, type Upstream, withUpstream } from "./mcp-connection.ts";
+import { loadOAuth, storeOAuth } from "./oauth.ts";
+import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { scrubError, scrubValue, secretsOf } from "./redact.ts";
+import { openHeaders } from "./secrets.ts";
+import { type CachedTool, markToolsStale, recordFailure, recordSuccess, type ServerRecord } from "./server-store.ts";
+import { upstreamError } from "./upstream-error.ts";
+import { checkOutboundUrl } from "./url-guard.ts";
+
+/** What the federation domain runs on, wired once per request from the bindings and configuration. */
+export interface FederationService {
+  db: D1Database;
+  allowLocalUrls: boolean;
+  secretsKey: string | undefined;
+  toolListTtlSeconds: number;
+  /** Limits for calls; listing for a face uses `listLimits`, tighter, so a slow server never stalls it. */
+  limits: Omit<FetchLimits, "allowLocal">;
+  listLimits: Omit<FetchLimits, "allowLocal">;
+}
+
+/** The limits: a call may take `callTimeoutMs`; listing tools while serving a face at most 4 s. */
+export function federationLimits(callTimeoutMs: number): Pick<FederationService, "limits" | "listLimits"> {
+  const listMs = Math.min(4_000, callTimeoutMs);
+  return {
+    limits: {
+      ...DEFAULT_LIMITS,
+      connectTimeoutMs: Math.min(DEFAULT_LIMITS.connectTimeoutMs, callTimeoutMs),
+      totalTimeoutMs: callTimeoutMs,
+    },
+    listLimits: { ...DEFAULT_LIMITS, connectTimeoutMs: Math.min(3_000, listMs), totalTimeoutMs: listMs },
+  };
+}
+
+const MAX_TOOLS = 500;
+const MAX_PAGES = 10;
+const MAX_DESCRIPTION = 4_000;
+const MAX_CACHED_BYTES = 1_000_000;
+
+/**
+ * The server's URL re-checked under today's rules, its headers decrypted and, for an OAuth server,
+ * its tokens loaded into a provider the SDK refreshes through: ready to connect.
+ */
+export async function upstreamOf(
+  service: FederationService,
+  server: ServerRecord,
+): Promise<{ upstream: Upstream; oauth?: StoredOAuthProvider }> {
+  checkOutboundUrl(server.url, { allowLocal: service.allowLocalUrls });
+  const headers = server.headersSealed
+    ? await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) })
+    : {};
+  const upstream: Upstream = { url: server.url, headers, transport: server.transport };
+  if (server.authType !== "oauth") return { upstream };
+  const record = await loadOAuth(service, server);
+  if (!record?.tokens) {
+    throw upstreamError(`${server.name} needs signing in (POST /api/mcp/servers/${server.id}/sign-in).`, {
+      statusCode: 401,
+      retryable: false,
+    });
+  }
+  const oauth = new StoredOAuthProvider(record);
+  return { upstream: { ...upstream, authProvider: oauth }, oauth };
+}
+
+/** What a server's sealed headers are bound to: its workshop and id. */
+export function sealBinding(server: Pick<ServerRecord, "tenantId" | "id">): string {
+  return `${server.tenantId}/${server.id}`;
+}
+
+/**
+ * Connects to a server and runs `use`, recording health either way (latency and transport on
+ * success, a safe message on failure). A tool-list-changed notification marks the cache stale.
+ */
+export async function contact<T>(
+  service: FederationService,
+  server: ServerRecord,
+  limits: Omit<FetchLimits, "allowLocal">,
+  use: (client: Client, options: { timeout: number }) => Promise<T>,
+  recordTools?: (value: T) => CachedTool[],
+): Promise<Contact<T>> {
+  const where = { db: service.db, tenantId: server.tenantId, id: server.id };
+  let oauth: StoredOAuthProvider | undefined;
+  let secrets: string[] = [];
+  const tokens = () => [oauth?.record.tokens?.access_token, oauth?.record.tokens?.refresh_token];
+  try {
+    const prepared = await upstreamOf(service, server);
+    oauth = prepared.oauth;
+    secrets = secretsOf(prepared.upstream.headers, tokens());
+    let changed = false;
+    const contacted = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
+      onToolsChanged: () => {
+        changed = true;
+      },
+    });
+    // Tokens may have been refreshed during the contact: the new ones are secrets too.
+    secrets = secretsOf(prepared.upstream.headers, tokens());
+    const value = scrubValue(contacted.value, secrets);
+    if (typeof value === "string" && typeof contacted.value !== "string") {
+      throw upstreamError(`${server.name} answered with something that could not be cleaned of secrets.`, { retryable: false });
+    }
+    const result = { ...contacted, value: value as T };
+    await recordSuccess({
+      ...where,
+      latencyMs: result.latencyMs,
+      transport: result.transport,
+      tools: recordTools?.(result.value),
+    });
+    if (changed) await markToolsStale(where);
+    return result;
+  } catch (caught) {
+    const error = scrubError(caught, secretsOf({}, tokens()).concat(secrets));
+    const message = error instanceof Error ? error.message : "unknown failure";
+    log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
+    await recordFailure({ ...where, message });
+    throw error;
+  } finally {
+    // Refreshed tokens, or the news that a person must sign in again, are kept either way.
+    if (oauth && (oauth.changed || oauth.authorizationUrl)) await storeOAuth(service, server, oauth);
+  }
+}
+
+/** Lists a server's tools now (every page, bounded) and caches them with when they were fetched. */
+export async function refreshTools(
+  service: FederationService,
+  server: ServerRecord,
+  limits = service.limits,
+): Promise<{ tools: CachedTool[]; latencyMs: number }> {
+  const result = await contact(service, server, limits, listAllTools, (tools) => tools);
+  return { tools: result.value, latencyMs: result.latencyMs };
+}
+
+async function listAllTools(client: Client, options: { timeout: number }): Promise<CachedTool[]> {
+  const tools: CachedTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page++) {
+    const listed = await client.listTools(cursor ? { cursor } : {}, options);
+    for (const tool of listed.tools.slice(0, MAX_TOOLS - tools.length)) {
+      tools.push({
+        name: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        description: (tool.description ?? "").slice(0, MAX_DESCRIPTION),
+        inputSchema: tool.inputSchema,
+        annotations: { ...(tool.annotations ?? {}) },
+      });
+    }
+    cursor = listed.nextCursor;
+    if (!cursor) break;
+  }
+  if (JSON.stringify(tools).length > MAX_CACHED_BYTES) {
+    throw upstreamError(`The server's tool list is larger than ${MAX_CACHED_BYTES} bytes.`, { retryable: false });
+  }
+  return tools;
+}
+
+/** Whether the cached tool list is younger than the TTL. */
+export function isFresh(server: ServerRecord, ttlSeconds: number, now = Date.now()): boolean {
+  if (!server.tools || !server.toolsFetchedAt) return false;
+  return now - Date.parse(server.toolsFetchedAt) < ttlSeconds * 1000;
+}

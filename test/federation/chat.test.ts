@@ -1,0 +1,100 @@
+import { env } from "cloudflare:test";
+import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from "@ai-sdk/provider";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { chatResponse } from "../../src/chat/agent.ts";
+import { toolsFor } from "../../src/tools/registry.ts";
+import type { UserContext } from "../../src/user-context.ts";
+import { assembled, readChunks } from "../chat/stream.ts";
+import { call } from "../helpers.ts";
+import { installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
+
+const BOSS: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
+const USAGE = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+const step = (...parts: LanguageModelV4StreamPart[]): LanguageModelV4StreamResult => ({
+  stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([{ type: "stream-start", warnings: [] }, ...parts]),
+});
+const toolCall = (toolName: string, input: unknown): LanguageModelV4StreamPart => ({
+  type: "tool-call",
+  toolCallId: `c-${toolName}`,
+  toolName,
+  input: JSON.stringify(input),
+});
+const finish = (unified: "stop" | "tool-calls"): LanguageModelV4StreamPart => ({
+  type: "finish",
+  usage: USAGE,
+  finishReason: { unified, raw: undefined },
+});
+const answer = (words: string): LanguageModelV4StreamPart[] => [
+  { type: "text-start", id: "t" },
+  { type: "text-delta", id: "t", delta: words },
+  { type: "text-end", id: "t" },
+];
+
+async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
+  const pending: Promise<unknown>[] = [];
+  const res = await chatResponse({
+    env,
+    waitUntil: (p) => pending.push(p),
+    user: BOSS,
+    requestId: "fed-chat",
+    chatId,
+    message: { id: crypto.randomUUID(), text },
+    model: () => model,
+    toolsFor,
+  });
+  const chunks = await readChunks(res);
+  await Promise.all(pending);
+  return { chunks, message: await assembled(chunks) };
+}
+
+beforeAll(async () => {
+  installFakeNetwork();
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+  const res = await call("/api/mcp/servers", {
+    method: "POST",
+    key: "dev-boss-key",
+    body: JSON.stringify({ name: "notes", url: UPSTREAM, expose_on_mcp: false }),
+  });
+  expect(res.status).toBe(201);
+});
+
+describe("external tools in the chat, with a scripted model", () => {
+  it("offers an enabled server's tools under the naming rule with converted schemas, and runs a read-only one", async () => {
+    const model = new MockLanguageModelV4({
+      doStream: [
+        step(toolCall("mcp_notes_echo", { message: "你好" }), finish("tool-calls")),
+        step(...answer("好了"), finish("stop")),
+      ],
+    });
+    const { message } = await turn(model, "fed-chat-echo", "回声一下");
+    const offered = model.doStreamCalls[0]?.tools ?? [];
+    expect(offered.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["mcp_notes_echo", "mcp_notes_add_note", "mcp_notes_tree"]),
+    );
+    // The recursive schema reaches the model converted: the cycle cut, no $defs or $ref left.
+    const tree = offered.find((t) => t.name === "mcp_notes_tree") as { inputSchema: unknown } | undefined;
+    expect(JSON.stringify(tree?.inputSchema)).not.toMatch(/\$ref|\$defs/);
+    const part = message.parts.find((p) => p.type === "tool-mcp_notes_echo") as { state: string; output: unknown };
+    expect(part.state).toBe("output-available");
+    expect(JSON.stringify(part.output)).toContain("echo: 你好");
+  });
+
+  it("turns a tool that may write into a confirm card instead of running it", async () => {
+    const model = new MockLanguageModelV4({
+      doStream: [
+        step(toolCall("mcp_notes_add_note", { text: "明天交货" }), finish("tool-calls")),
+        step(...answer("请确认"), finish("stop")),
+      ],
+    });
+    const { chunks } = await turn(model, "fed-chat-note", "记个备注");
+    const card = chunks.find((c) => c.type === "data-confirm-card") as
+      | { data: { summary: string; preview: unknown[] } }
+      | undefined;
+    expect(card?.data.summary).toContain("notes");
+    expect(card?.data.preview).toContainEqual({ label: "text", value: "明天交货" });
+  });
+});

@@ -1,0 +1,143 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { vi } from "vitest";
+import { z } from "zod";
+
+export const UPSTREAM = "https://tools.example.com/mcp";
+export const DOWN = "https://down.example.com/mcp";
+export const REDIRECTING = "https://redirect.example.com/mcp";
+export const CHANGING = "https://changing.example.com/mcp";
+
+/** Requests the fake servers received, for assertions on what Weft sent. */
+export const received: Request[] = [];
+/** The names of the tools called on the fake server, in order (plain strings: readable from any context). */
+export const calledTools: string[] = [];
+
+const TREE_SCHEMA = {
+  type: "object",
+  $defs: {
+    Node: {
+      type: "object",
+      properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } },
+    },
+  },
+  properties: { root: { $ref: "#/$defs/Node", description: "the tree" } },
+  required: ["root"],
+};
+
+/** A real SDK MCP server, built per request (stateless, JSON answers), with the tools the tests need. */
+function upstreamServer(): McpServer {
+  const server = new McpServer({ name: "fake-upstream", version: "1.0.0" });
+  server.registerTool(
+    "echo",
+    {
+      description: "Echoes a message.",
+      inputSchema: { message: z.string().describe("what to echo") },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ message }) => ({ content: [{ type: "text", text: `echo: ${message}` }] }),
+  );
+  server.registerTool(
+    "add_note",
+    {
+      description: "Adds a note.",
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
+    async ({ text }) => ({ content: [{ type: "text", text: "saved" }], structuredContent: { saved: text } }),
+  );
+  server.registerTool(
+    "fail",
+    { description: "Always fails.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async () => ({ isError: true, content: [{ type: "text", text: "the database is on fire" }] }),
+  );
+  server.registerTool(
+    "whoami",
+    { description: "Repeats the credential it received.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => {
+      const auth = String(extra.requestInfo?.headers.authorization ?? "none");
+      return { content: [{ type: "text", text: `you sent ${auth}` }], structuredContent: { auth } };
+    },
+  );
+  server.registerTool(
+    "leaky_fail",
+    { description: "Fails, quoting the credential.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => ({
+      isError: true,
+      content: [{ type: "text", text: `bad key ${String(extra.requestInfo?.headers.authorization ?? "")}` }],
+    }),
+  );
+  server.registerTool(
+    "hang",
+    { description: "Never answers.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    () => new Promise(() => {}),
+  );
+  server.registerTool(
+    "huge",
+    { description: "Answers 10 MB.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async () => ({ content: [{ type: "text", text: "x".repeat(10 * 1024 * 1024) }] }),
+  );
+  return server;
+}
+
+async function answer(request: Request): Promise<Response> {
+  const server = upstreamServer();
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  const body = request.method === "POST" ? await request.clone().json() : undefined;
+  const call = body as { method?: string; params?: { name?: string } } | undefined;
+  if (call?.method === "tools/call" && call.params?.name) calledTools.push(call.params.name);
+  const response = await transport.handleRequest(request, { parsedBody: body });
+  if (body && typeof body === "object" && (body as { method?: string }).method === "tools/list") {
+    // A tool whose schema has $defs and a cycle, as raw JSON Schema (McpServer only registers zod).
+    const listed = (await response.json()) as { result: { tools: unknown[] } };
+    listed.result.tools.push({
+      name: "tree",
+      description: "Takes a tree.",
+      inputSchema: TREE_SCHEMA,
+      annotations: { readOnlyHint: true },
+    });
+    return Response.json(listed);
+  }
+  return response;
+}
+
+/** A server that answers in SSE mode and says, during a call, that its tools changed. */
+async function answerChanging(request: Request): Promise<Response> {
+  const server = new McpServer({ name: "changing", version: "1.0.0" });
+  server.registerTool(
+    "rotate",
+    { description: "Changes the server's tools.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => {
+      await extra.sendNotification({ method: "notifications/tools/list_changed" });
+      return { content: [{ type: "text", text: "rotated" }] };
+    },
+  );
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  return transport.handleRequest(request, { parsedBody: request.method === "POST" ? await request.json() : undefined });
+}
+
+/** Replaces the network with the fake servers (and `more`, tried first) for the calling test file. */
+export function installFakeNetwork(more?: (request: Request) => Promise<Response> | undefined): void {
+  const real = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const answered = more?.(request);
+    if (answered) return answered;
+    if (url.origin === "https://tools.example.com") {
+      received.push(request.clone());
+      // As the network does: an aborted request stops waiting, even for a server that never answers.
+      return Promise.race([
+        answer(request),
+        new Promise<never>((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason))),
+      ]);
+    }
+    if (url.origin === "https://changing.example.com") return answerChanging(request);
+    if (url.origin === "https://down.example.com") throw new TypeError("connection refused");
+    if (url.origin === "https://redirect.example.com")
+      return new Response(null, { status: 307, headers: { Location: "https://169.254.169.254/latest/meta-data" } });
+    return real(input, init);
+  });
+}
