@@ -2,6 +2,7 @@
 // each beside a baseline measured in the same run against the same server.
 
 import { benchBusiness } from "./bench/business.ts";
+import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
@@ -14,6 +15,7 @@ try {
   if (!only || only === "mcp") await benchMcp(server.baseUrl);
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);
+  if (!only || only === "chat") await benchChat(server.baseUrl);
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
 } finally {
   await server.stop();

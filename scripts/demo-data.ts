@@ -1,4 +1,5 @@
 import { hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
+import { hashPassword } from "../src/auth/passwords.ts";
 import { demoBusinessStatements } from "./demo-business.ts";
 import { sqlQuote as quote } from "./sql.ts";
 
@@ -12,18 +13,59 @@ export const DEMO = {
     { id: "t-other", name: "华美服饰" },
   ],
   users: [
-    { id: "u-admin", tenantId: "t-jinxiu", name: "平台管理员", role: "admin", key: "dev-admin-key" },
-    { id: "u-boss", tenantId: "t-jinxiu", name: "王老板", role: "boss", key: "dev-boss-key" },
-    { id: "u-staff", tenantId: "t-jinxiu", name: "李娟", role: "staff", key: "dev-staff-key" },
-    { id: "u-staff2", tenantId: "t-jinxiu", name: "张敏", role: "staff", key: "dev-staff2-key" },
-    { id: "u-other-boss", tenantId: "t-other", name: "陈老板", role: "boss", key: "dev-other-boss-key" },
+    {
+      id: "u-admin",
+      tenantId: "t-jinxiu",
+      name: "平台管理员",
+      role: "admin",
+      key: "dev-admin-key",
+      username: "admin",
+      password: "admin123",
+    },
+    {
+      id: "u-boss",
+      tenantId: "t-jinxiu",
+      name: "王老板",
+      role: "boss",
+      key: "dev-boss-key",
+      username: "boss",
+      password: "boss123",
+    },
+    {
+      id: "u-staff",
+      tenantId: "t-jinxiu",
+      name: "李娟",
+      role: "staff",
+      key: "dev-staff-key",
+      username: "staff",
+      password: "staff123",
+    },
+    {
+      id: "u-staff2",
+      tenantId: "t-jinxiu",
+      name: "张敏",
+      role: "staff",
+      key: "dev-staff2-key",
+      username: "staff2",
+      password: "staff123",
+    },
+    {
+      id: "u-other-boss",
+      tenantId: "t-other",
+      name: "陈老板",
+      role: "boss",
+      key: "dev-other-boss-key",
+      username: "otherboss",
+      password: "boss123",
+    },
   ],
 } as const;
 
 /**
  * Idempotent SQL statements (one per line) that put the demo rows in place. They are upserts that
  * never delete: `INSERT OR REPLACE` deletes the old row first, and `ON DELETE CASCADE` would take
- * every knowledge base, document and key of the workshop with it on each `npm run dev`.
+ * every knowledge base, document, key, session and chat of the workshop with it on each
+ * `npm run dev`. A password someone has changed is kept.
  */
 export async function demoSeedStatements(): Promise<string[]> {
   const statements: string[] = [];
@@ -34,7 +76,7 @@ export async function demoSeedStatements(): Promise<string[]> {
   }
   for (const u of DEMO.users) {
     statements.push(
-      `INSERT INTO users (id, tenant_id, name, role) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)}) ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role;`,
+      `INSERT INTO users (id, tenant_id, name, role, username, password_hash) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)}, ${quote(u.username)}, ${quote(await hashPassword(u.password))}) ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, username = COALESCE(users.username, excluded.username), password_hash = COALESCE(users.password_hash, excluded.password_hash);`,
     );
     statements.push(
       `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))});`,

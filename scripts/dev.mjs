@@ -3,7 +3,7 @@
 import { buildWeb } from "./build-web.mjs";
 import { shipTrees } from "./knowledge-ship.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
-import { loadDocuments } from "./load-knowledge.mjs";
+import { loadDocuments, loadFaqs } from "./load-knowledge.mjs";
 import { seedDemoData } from "./seed.mjs";
 
 requireNode22();
@@ -28,6 +28,8 @@ const server = start(WRANGLER, [
   "127.0.0.1",
   "--show-interactive-dev-session=false",
   ...persistArgs,
+  // Raw search scores, for fitting the calibration (npm run eval -- --raw); never for users.
+  ...(process.env.WEFT_RAW_SCORES === "1" ? ["--var", "SCORE_CALIBRATION:off"] : []),
 ]);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
@@ -38,7 +40,10 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 server.on("exit", (code) => process.exit(code ?? 0));
 
 await waitForOk(`${baseUrl}/healthz`, 120_000);
-const knowledgeBases = await loadDocuments({ baseUrl, bossKey: "dev-boss-key" });
+const knowledgeBases = [
+  ...(await loadDocuments({ baseUrl, bossKey: "dev-boss-key" })),
+  ...(await loadFaqs({ baseUrl, bossKey: "dev-boss-key" })),
+];
 console.log(`
 Weft is running at http://localhost:${port}
   Web chat:      http://localhost:${port}/   (sign in as boss / boss123)

@@ -1,18 +1,20 @@
 // npm run eval: retrieval quality on the sets in ../shared/eval (BEIR layout), through Weft's own
 // ingestion and search API on `npm run dev` with the local backends. Prints nDCG@10, recall@10 and
 // MRR@10 per search mode. Reads ../shared, which users do not have; it is a developer tool.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { phraseMatch } from "../src/search/local-reranker.ts";
 import { postJson } from "./bench/http.ts";
 import { startDevServer } from "./dev-server.ts";
+import { calibrationFigures, type Judged } from "./eval/calibration-figures.ts";
 
 const EVAL_DIR = join(import.meta.dirname, "..", "..", "shared", "eval");
 const KEY = "dev-boss-key";
 const MODES = [
-  { name: "keyword", search_mode: "keyword", rerank: false },
-  { name: "vector", search_mode: "vector", rerank: false },
-  { name: "hybrid", search_mode: "hybrid", rerank: false },
-  { name: "hybrid + rerank", search_mode: "hybrid", rerank: true },
+  { key: "keyword", name: "keyword", search_mode: "keyword", rerank: false },
+  { key: "vector", name: "vector", search_mode: "vector", rerank: false },
+  { key: "hybrid", name: "hybrid", search_mode: "hybrid", rerank: false },
+  { key: "rerank", name: "hybrid + rerank", search_mode: "hybrid", rerank: true },
 ] as const;
 
 interface Doc {
@@ -95,13 +97,13 @@ async function evaluate(baseUrl: string, set: string) {
   console.log(
     `\n${set}: ${corpus.length} passages → ${chunks} chunks in ${seconds.toFixed(1)} s; ${queries.length} queries${skipped ? ` (${skipped} empty ones skipped)` : ""}`,
   );
-  console.log("| mode | nDCG@10 | recall@10 | MRR@10 | mean score of relevant top-1 | of non-relevant top-1 |");
-  console.log("|---|---|---|---|---|---|");
-  for (const mode of MODES) {
+  console.log("| mode | nDCG@10 | recall@10 | MRR@10 | relevant top-10 ≥ 0.5 | non-relevant top-10 ≥ 0.5 | AUC |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const mode of MODES.filter((m) => !ONLY || ONLY.has(m.key))) {
     const total = { ndcg: 0, recall: 0, mrr: 0 };
-    const top1 = { rel: [] as number[], non: [] as number[] };
+    const judgedTop10: Judged[] = [];
     await pool(queries, 4, async (q) => {
-      const { results } = await postJson<{ results: { knowledge_filename: string; score: number }[] }>(
+      const { results } = await postJson<{ results: { knowledge_filename: string; score: number; content: string }[] }>(
         baseUrl,
         KEY,
         "/api/v1/knowledge-search",
@@ -110,23 +112,40 @@ async function evaluate(baseUrl: string, set: string) {
           knowledge_base_ids: [kb.id],
           search_mode: mode.search_mode,
           rerank: mode.rerank,
-          top_k: 30,
+          top_k: 50,
           min_score: 0,
         },
       );
-      const ranked = [...new Set(results.map((r) => r.knowledge_filename.replace(/\.txt$/, "")))];
+      // Results are chunks; relevance is judged per document, which takes its best chunk's score.
+      const best = new Map<string, number>();
+      for (const r of results) {
+        const doc = r.knowledge_filename.replace(/\.txt$/, "");
+        if (!best.has(doc)) best.set(doc, r.score);
+      }
+      const ranked = [...best.keys()];
       const relevant = qrels.get(q._id) as Set<string>;
       const s = scoreRanking(ranked, relevant);
       total.ndcg += s.ndcg;
       total.recall += s.recall;
       total.mrr += s.mrr;
-      const first = results[0];
-      if (first) (relevant.has(first.knowledge_filename.replace(/\.txt$/, "")) ? top1.rel : top1.non).push(first.score);
+      for (const doc of ranked.slice(0, 10)) judgedTop10.push({ score: best.get(doc) as number, relevant: relevant.has(doc) });
+      if (DUMP) {
+        // The phrase match lets the fit separate the local reranker's two halves.
+        const rows = results.map((r) => ({
+          doc: r.knowledge_filename.replace(/\.txt$/, ""),
+          score: r.score,
+          phrase: Math.round(phraseMatch(q.text, r.content) * 1e4) / 1e4,
+        }));
+        appendFileSync(
+          DUMP,
+          `${JSON.stringify({ set, mode: mode.name, query: q.text, relevant: [...relevant], results: rows })}\n`,
+        );
+      }
     });
-    const mean = (xs: number[]) => (xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2) : "-");
     const n = queries.length;
+    const c = calibrationFigures(judgedTop10);
     console.log(
-      `| ${mode.name} | ${(total.ndcg / n).toFixed(3)} | ${(total.recall / n).toFixed(3)} | ${(total.mrr / n).toFixed(3)} | ${mean(top1.rel)} | ${mean(top1.non)} |`,
+      `| ${mode.name} | ${(total.ndcg / n).toFixed(3)} | ${(total.recall / n).toFixed(3)} | ${(total.mrr / n).toFixed(3)} | ${c.relevantKept.toFixed(3)} | ${c.nonRelevantKept.toFixed(3)} | ${c.auc.toFixed(3)} |`,
     );
   }
 }
@@ -135,11 +154,21 @@ if (!existsSync(EVAL_DIR)) {
   console.error(`No evaluation sets at ${EVAL_DIR}: npm run eval needs the shared folder beside the project.`);
   process.exit(1);
 }
-const sets =
-  process.argv.slice(2).length > 0
-    ? process.argv.slice(2)
-    : readdirSync(EVAL_DIR).filter((f) => existsSync(join(EVAL_DIR, f, "corpus.jsonl")));
-console.log("Retrieval evaluation (local backends)");
+// `--dump FILE` appends every query's results (JSON lines); `--raw` serves uncalibrated scores.
+// Both together collect what scripts/fit-calibration.ts fits the calibration from.
+const args = process.argv.slice(2);
+const dumpAt = args.indexOf("--dump");
+const DUMP = dumpAt >= 0 ? args.splice(dumpAt, 2)[1] : undefined;
+// `--modes keyword,rerank` runs only those modes (keyword, vector, hybrid, rerank).
+const modesAt = args.indexOf("--modes");
+const ONLY = modesAt >= 0 ? new Set(args.splice(modesAt, 2)[1]?.split(",")) : undefined;
+const rawAt = args.indexOf("--raw");
+if (rawAt >= 0) {
+  args.splice(rawAt, 1);
+  process.env.WEFT_RAW_SCORES = "1";
+}
+const sets = args.length > 0 ? args : readdirSync(EVAL_DIR).filter((f) => existsSync(join(EVAL_DIR, f, "corpus.jsonl")));
+console.log(`Retrieval evaluation (local backends${process.env.WEFT_RAW_SCORES === "1" ? ", raw scores" : ""})`);
 // Keyword statistics are per workshop, so each set gets a server with a fresh state of its own:
 // otherwise a set's IDF would count the text of the sets loaded before it.
 for (const set of sets) {

@@ -1,12 +1,13 @@
 // Loads knowledge/ into a running Weft through its own REST API: decision trees as a workshop's
-// own (as its admin; shipped trees are written by knowledge-ship.mjs instead) and one knowledge
-// base per folder of knowledge/docs (as a boss of the workshop).
+// own (as its admin; shipped trees are written by knowledge-ship.mjs instead), one knowledge base
+// per folder of knowledge/docs and one FAQ base per file of knowledge/faq (as a boss of the workshop).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
 
 const DOCS = join(ROOT, "knowledge", "docs");
 const TREES = join(ROOT, "knowledge", "trees");
+const FAQ = join(ROOT, "knowledge", "faq");
 
 const jsonHeaders = (key) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
 
@@ -62,6 +63,49 @@ export async function loadDocuments({ baseUrl, bossKey }) {
     for (const f of failed) console.error(`  ${name}/${f.filename}: ${f.error.message}`);
     const chunks = results.reduce((sum, r) => sum + (r.document?.chunk_count ?? 0), 0);
     summary.push(`${name} (${results.length - failed.length} documents, ${chunks} chunks)`);
+  }
+  return summary;
+}
+
+/**
+ * One FAQ knowledge base per JSON file of knowledge/faq (`{ description?, entries: [...] }`),
+ * named after the file. Only entries whose standard question the base lacks are imported, so
+ * loading again never overwrites an entry the workshop has edited.
+ */
+export async function loadFaqs({ baseUrl, bossKey }) {
+  const headers = jsonHeaders(bossKey);
+  const summary = [];
+  const files = existsSync(FAQ) ? readdirSync(FAQ).filter((f) => f.endsWith(".json")) : [];
+  const listed = await (await fetch(`${baseUrl}/api/knowledge-bases`, { headers })).json();
+  for (const file of files) {
+    const name = file.replace(/\.json$/, "");
+    const { description = "", entries } = JSON.parse(readFileSync(join(FAQ, file), "utf8"));
+    let kb = listed.knowledge_bases.find((k) => k.name === name);
+    if (!kb) {
+      const res = await fetch(`${baseUrl}/api/knowledge-bases`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name, description, type: "faq" }),
+      });
+      if (res.status !== 201) throw new Error(`creating FAQ base '${name}' failed: ${res.status} ${await res.text()}`);
+      kb = await res.json();
+    }
+    const existing = await (await fetch(`${baseUrl}/api/knowledge-bases/${kb.id}/faq`, { headers })).json();
+    const known = new Set(existing.entries.map((e) => e.question));
+    const missing = entries.filter((e) => !known.has(e.question.trim()));
+    let failed = 0;
+    if (missing.length > 0) {
+      const res = await fetch(`${baseUrl}/api/knowledge-bases/${kb.id}/faq/import`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ entries: missing }),
+      });
+      if (!res.ok) throw new Error(`importing '${name}' failed: ${res.status} ${await res.text()}`);
+      const report = await res.json();
+      failed = report.failed;
+      for (const f of report.results.filter((r) => r.status === "failed")) console.error(`  ${name}: ${f.error.message}`);
+    }
+    summary.push(`${name} (FAQ, ${existing.entries.length + missing.length - failed} entries)`);
   }
   return summary;
 }

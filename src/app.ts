@@ -1,6 +1,8 @@
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env.ts";
+import { chatRoutes } from "./chat/route.ts";
 import { configFor } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
 import { log } from "./log.ts";
@@ -8,11 +10,14 @@ import { mcpRoutes } from "./mcp/route.ts";
 import { actionRoutes } from "./routes/actions.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { auditRoutes } from "./routes/audit.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { chatHistoryRoutes } from "./routes/chats.ts";
 import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
+import { synonymRoutes } from "./routes/synonyms.ts";
 import { workshopRoutes } from "./routes/workshop.ts";
 import { buildServices } from "./services.ts";
 
@@ -44,9 +49,13 @@ app.use(async function accessLog(c, next) {
 
 app.get("/healthz", health);
 app.route("/mcp", mcpRoutes);
+app.route("/api/auth", authRoutes);
+app.route("/api/chat", chatRoutes);
+app.route("/api/chats", chatHistoryRoutes);
 app.route("/api/keys", apiKeyRoutes);
 app.route("/api/knowledge-bases", knowledgeBaseRoutes);
 app.route("/api/v1/knowledge-search", knowledgeSearchRoutes);
+app.route("/api/synonyms", synonymRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
 app.route("/api/workshop", workshopRoutes);
@@ -72,6 +81,13 @@ app.onError(function handleError(error, c) {
     // A deliberate server-side failure (an upstream down, say) is still worth a log line with its cause.
     if (error.status >= 500) log("warn", "request_failed", { request_id, code: error.code, error: error.cause ?? error });
     return c.json(body, error.status, headers);
+  }
+  // Hono's validator throws this for a body that is not JSON: the client's mistake, never a 500.
+  if (error instanceof HTTPException && error.status === 400) {
+    return c.json<ErrorBody>(
+      { error: { code: "invalid_json", message: "The request body is not valid JSON.", request_id } },
+      400,
+    );
   }
   log("error", "unhandled_error", { request_id, method: c.req.method, path: c.req.path, error });
   return c.json<ErrorBody>({ error: { code: "internal", message: GENERIC_MESSAGE, request_id } }, 500);

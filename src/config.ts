@@ -7,13 +7,21 @@ const ConfigSchema = z.object({
   EMBEDDINGS: z.enum(["local", "workers-ai"]),
   RERANKER: z.enum(["local", "workers-ai"]),
   CHAT_MODEL: z.enum(["offline", "workers-ai", "openai-compatible"]),
+  CHAT_MODEL_NAME: z.string().trim().default(""),
+  CHAT_BASE_URL: z.string().trim().default(""),
+  CHAT_API_KEY: z.string().optional(),
   CONSULT_SESSION_TTL_SECONDS: z.coerce.number().int().positive(),
   PENDING_ACTION_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   CHUNK_SIZE: z.coerce.number().int().min(100).max(4000),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
+  SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
+
+/** A Workers AI model with function calling, used when `CHAT_MODEL_NAME` names none. */
+const DEFAULT_WORKERS_AI_CHAT_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
 
 /** The typed, validated configuration every module receives instead of reading `env` itself. */
 export interface Config {
@@ -24,6 +32,11 @@ export interface Config {
     reranker: "local" | "workers-ai";
     chatModel: "offline" | "workers-ai" | "openai-compatible";
   };
+  /**
+   * The chat model past the switch: its name (a Workers AI model id, or the endpoint's model),
+   * and for an OpenAI-compatible endpoint its base URL and key (a secret, never logged).
+   */
+  chat: { modelName: string; baseUrl: string; apiKey: string | undefined };
   consultSessionTtlSeconds: number;
   /** How long a prepared write waits for its confirmation. */
   pendingActionTtlSeconds: number;
@@ -32,6 +45,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
+  scoreCalibration: boolean;
 }
 
 /**
@@ -47,6 +62,9 @@ export function readConfig(env: Env): Config {
   if (needsAi && !env.AI) {
     throw new Error("a Workers AI backend is selected but no AI binding is configured");
   }
+  if (vars.CHAT_MODEL === "openai-compatible" && (!vars.CHAT_BASE_URL || !vars.CHAT_MODEL_NAME)) {
+    throw new Error("CHAT_MODEL is 'openai-compatible' but CHAT_BASE_URL or CHAT_MODEL_NAME is not set");
+  }
   return {
     environment: vars.ENVIRONMENT,
     backends: {
@@ -55,6 +73,11 @@ export function readConfig(env: Env): Config {
       reranker: vars.RERANKER,
       chatModel: vars.CHAT_MODEL,
     },
+    chat: {
+      modelName: vars.CHAT_MODEL_NAME || DEFAULT_WORKERS_AI_CHAT_MODEL,
+      baseUrl: vars.CHAT_BASE_URL,
+      apiKey: vars.CHAT_API_KEY || undefined,
+    },
     consultSessionTtlSeconds: vars.CONSULT_SESSION_TTL_SECONDS,
     pendingActionTtlSeconds: vars.PENDING_ACTION_TTL_SECONDS,
     chunking: { size: vars.CHUNK_SIZE, overlap: Math.min(vars.CHUNK_OVERLAP, Math.floor(vars.CHUNK_SIZE / 2)) },
@@ -62,6 +85,7 @@ export function readConfig(env: Env): Config {
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }
 

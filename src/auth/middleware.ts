@@ -4,15 +4,21 @@ import { forbidden, unauthorized } from "../errors.ts";
 import type { Role } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
+import { originAllowed } from "./origin.ts";
 import { can, LEAST_ROLE, type Permission, roleAllows } from "./permissions.ts";
+import { sessionToken } from "./session-cookie.ts";
+import { findWebSession } from "./web-sessions.ts";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Resolves `Authorization: Bearer <key>` to a `UserContext` on `c.var.user`. Missing, unknown and
  * revoked keys get 401 (the error handler adds `WWW-Authenticate: Bearer`, RFC 6750). Failed
  * attempts are counted per client address and key prefix; past the limits the answer is 429 with
  * `Retry-After`. A good key costs no limiter call and, when verified recently, no D1 lookup.
+ * Under `/api/` a browser's session cookie is accepted instead when no `Authorization` header is
+ * sent; a state-changing request authenticated that way must carry an allowed `Origin` (CSRF).
  *
  * @example app.use("/mcp", bearerAuth())
  */
@@ -21,6 +27,19 @@ export function bearerAuth() {
     const address = c.req.header("CF-Connecting-IP");
     refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
     const header = c.req.header("Authorization");
+    const cookie = header === undefined && c.req.path.startsWith("/api/") ? sessionToken(c) : undefined;
+    if (cookie) {
+      const session = await findWebSession({ db: c.env.DB, token: cookie });
+      if (!session) throw unauthorized("Your sign-in has ended. Sign in again.");
+      if (!SAFE_METHODS.has(c.req.method)) {
+        const origin = c.req.header("Origin");
+        if (origin === undefined || !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
+          throw forbidden("A signed-in browser request that changes data must come from an allowed Origin.");
+        }
+      }
+      c.set("user", { userId: session.userId, tenantId: session.tenantId, role: session.role });
+      return next();
+    }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
     const key = header.match(BEARER)?.[1];
     const fail = async (subjects: Subject[], message: string): Promise<never> => {

@@ -5,6 +5,7 @@ import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
 import { getDocument, listDocuments } from "../search/documents.ts";
+import { FAQ_CONTENT_TYPE } from "../search/faq.ts";
 import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
 import {
   createKnowledgeBase,
@@ -14,6 +15,7 @@ import {
   updateKnowledgeBase,
 } from "../search/knowledge-bases.ts";
 import { describeIssues } from "../validation.ts";
+import { faqRoutes } from "./faq.ts";
 import {
   BatchUploadSchema,
   CreateKnowledgeBaseSchema,
@@ -35,6 +37,7 @@ export const knowledgeBaseRoutes = new Hono<AppEnv>();
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 knowledgeBaseRoutes.use(bearerAuth());
+knowledgeBaseRoutes.route("/:kbId/faq", faqRoutes);
 
 knowledgeBaseRoutes.get("/", async (c) => {
   const knowledge_bases = await listKnowledgeBases({ db: c.env.DB, tenantId: c.var.user.tenantId });
@@ -87,6 +90,10 @@ knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
   return c.json(document);
 });
 
+function faqBaseRefusesDocuments(): AppError {
+  return new AppError("unprocessable", "This is an FAQ knowledge base: add and edit its entries under /faq, not as documents.");
+}
+
 const uploadLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
@@ -100,6 +107,7 @@ const uploadLimit = bodyLimit({
 knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"), uploadLimit, async (c) => {
   const tenantId = c.var.user.tenantId;
   const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
+  if (kb.type === "faq") throw faqBaseRefusesDocuments();
   const body = await readUploadBody(c, MAX_BODY_BYTES);
   const backends = c.var.services.search.backends;
   const ingest = (doc: DocumentUpload) =>
@@ -162,6 +170,7 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requirePermission("knowledge:
   const tenantId = c.var.user.tenantId;
   const kbId = c.req.param("kbId");
   const current = await getDocument({ db: c.env.DB, tenantId, kbId, documentId: c.req.param("docId") });
+  if (current.content_type === FAQ_CONTENT_TYPE) throw faqBaseRefusesDocuments();
   const body = await readUpload(c, ReplaceDocumentSchema, MAX_BODY_BYTES);
   const outcome = await ingestDocument({
     db: c.env.DB,

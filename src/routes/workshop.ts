@@ -21,6 +21,7 @@ workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) =>
     throw badRequest(`To delete your workshop and everything in it, repeat its id: ?confirm=${tenantId}.`);
   }
   const deleted = await deleteTenant({ db: c.env.DB, backends: c.var.services.search.backends, tenantId });
+  // Other isolates stop accepting its keys within the cache's bound (KEY_CACHE_TTL_MS).
   apiKeyCache.forgetTenant(tenantId);
   return c.json({ id: tenantId, deleted: true, ...deleted });
 });

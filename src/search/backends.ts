@@ -1,4 +1,6 @@
 import type { Config } from "../config.ts";
+import type { Calibration } from "./calibration.ts";
+import { CALIBRATION } from "./calibration-constants.ts";
 import type { Embedder } from "./embedder.ts";
 import { LocalEmbedder } from "./local-embedder.ts";
 import { LocalReranker } from "./local-reranker.ts";
@@ -16,6 +18,8 @@ export interface SearchBackends {
   reranker: Reranker;
   /** Weight of the keyword score in hybrid mode; the vector score gets the rest. */
   keywordWeight: number;
+  /** How raw scores become calibrated ones, for these backends; null serves raw scores (for fitting). */
+  calibration: Calibration | null;
 }
 
 /**
@@ -31,5 +35,18 @@ export function searchBackends(env: Env, config: Config): SearchBackends {
       ? new VectorizeVectorIndex(env.VECTORIZE as VectorizeIndex)
       : new LocalVectorIndexClient(env.LOCAL_VECTOR_INDEX);
   const reranker = backends.reranker === "workers-ai" ? new WorkersAiReranker(env.AI as Ai) : new LocalReranker();
-  return { embedder, vectorIndex, reranker, keywordWeight: backends.embeddings === "workers-ai" ? 0.5 : 0.8 };
+  // Keyword scores depend on no backend; vector and hybrid ones on the embedder; reranked ones on the reranker.
+  const calibration: Calibration = {
+    keyword: CALIBRATION.keyword,
+    vector: CALIBRATION.vector[backends.embeddings],
+    hybrid: CALIBRATION.hybrid[backends.embeddings],
+    rerank: CALIBRATION.rerank[backends.reranker],
+  };
+  return {
+    embedder,
+    vectorIndex,
+    reranker,
+    keywordWeight: backends.embeddings === "workers-ai" ? 0.5 : 0.8,
+    calibration: config.scoreCalibration ? calibration : null,
+  };
 }

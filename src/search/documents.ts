@@ -106,6 +106,8 @@ export interface ChunkRecord {
   content: string;
   knowledge_title: string;
   knowledge_filename: string;
+  /** The document's content type: `faq` for an FAQ entry, whose chunks are its questions. */
+  content_type: string;
 }
 
 /** Chunks by id, with their document's title and file name, limited to the tenant and knowledge bases. */
@@ -123,7 +125,8 @@ export async function chunksByIds({
   if (ids.length === 0) return new Map();
   const { results } = await db
     .prepare(
-      `SELECT c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title, d.filename AS knowledge_filename
+      `SELECT c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title, d.filename AS knowledge_filename,
+              d.content_type
          FROM chunks c JOIN documents d ON d.id = c.document_id
         WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))`,
     )

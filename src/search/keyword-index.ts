@@ -1,5 +1,6 @@
 import { sha256Hex } from "../sha256.ts";
-import { queryTerms, terms } from "./segment.ts";
+import { queryTerms, queryText, terms } from "./segment.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /** Query terms beyond this are dropped: a longer OR query costs more and ranks no better. */
 const MAX_QUERY_TERMS = 64;
@@ -46,12 +47,14 @@ export function indexedTerms(text: string): string {
 
 /**
  * Indexes chunks under their own rowids. `rows` is a JSON array of `{ id, terms }`; the statement
- * runs after the chunks' insert in the same batch.
+ * runs after the chunks' insert in the same batch. `OR REPLACE` (safe here: an index row has no
+ * children) overwrites a row left behind for a reused chunk rowid, as local state seeded by older
+ * versions (which deleted chunks by cascade) holds, instead of failing every later upload.
  */
 export function insertTermsStatement(db: D1Database, table: string, rows: string): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO ${table} (rowid, terms) SELECT c.rowid, j.value ->> '$.terms' FROM json_each(?1) j JOIN chunks c ON c.id = j.value ->> '$.id'`,
+      `INSERT OR REPLACE INTO ${table} (rowid, terms) SELECT c.rowid, j.value ->> '$.terms' FROM json_each(?1) j JOIN chunks c ON c.id = j.value ->> '$.id'`,
     )
     .bind(rows);
 }
@@ -90,15 +93,21 @@ export async function keywordSearch({
   query,
   kbIds,
   limit,
+  synonyms,
 }: {
   db: D1Database;
   tenantId: string;
   query: string;
   kbIds: string[];
   limit: number;
+  synonyms?: Synonyms | undefined;
 }): Promise<KeywordMatch[]> {
-  const wanted = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
-  if (wanted.length === 0 || kbIds.length === 0) return [];
+  const own = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
+  if (own.length === 0 || kbIds.length === 0) return [];
+  // Synonyms widen the match but not the normaliser: a chunk using the query's words or their
+  // synonyms reads as the same share of the query.
+  const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).filter((t) => !own.includes(t));
+  const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return [];
   const matchStatement = (matchTerms: string[]) =>
@@ -135,6 +144,6 @@ export async function keywordSearch({
   // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
   // every query term, so a chunk missing the common ones still reads as a partial match.
   const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
-  const queryIdf = wanted.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
+  const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
   return rows.map((row) => ({ id: row.id, bm25: row.bm25, score: 1 - Math.exp(-row.bm25 / queryIdf) }));
 }

@@ -111,6 +111,7 @@ const BLOCKS = new Set([
   "nav",
 ]);
 const TAG_NAME = /^\/?([a-z][a-z0-9-]*)/i;
+const TAG_START = /[a-z/!?]/i;
 
 /**
  * Keeps the structure search needs (headings, paragraphs, list items) and drops markup and
@@ -138,17 +139,18 @@ export function htmlToText(html: string): string {
       i = end + 3;
       continue;
     }
+    // As in a browser, '<' starts a tag only before a letter, '/', '!' or '?' ("a < b" is text).
+    if (!TAG_START.test(html[lt + 1] ?? "")) {
+      emit("<");
+      i = lt + 1;
+      continue;
+    }
     const gt = html.indexOf(">", lt + 1);
     countWork((gt < 0 ? html.length : gt) - lt);
     // No '>' after this '<' means none after any later one either: the rest is text.
     if (gt < 0) {
       emit(html.slice(lt));
       break;
-    }
-    if (gt === lt + 1) {
-      emit("<>");
-      i = gt + 1;
-      continue;
     }
     i = gt + 1;
     const inside = html.slice(lt + 1, gt);

@@ -1,7 +1,11 @@
 import type { SearchBackends } from "./backends.ts";
-import { chunksByIds } from "./documents.ts";
+import { calibrate } from "./calibration.ts";
+import { type ChunkRecord, chunksByIds } from "./documents.ts";
+import { FAQ_CONTENT_TYPE } from "./faq.ts";
 import { keywordSearch } from "./keyword-index.ts";
 import { resolveScope } from "./scope.ts";
+import { getSynonyms } from "./synonym-store.ts";
+import { Synonyms } from "./synonyms.ts";
 
 export type SearchMode = "hybrid" | "vector" | "keyword";
 
@@ -28,19 +32,22 @@ export interface SearchResult {
   position: number;
 }
 
-/** Defaults shared by both faces (the WeKnora design's, except min_score: see the README). */
-export const SEARCH_DEFAULTS = { mode: "hybrid", topK: 10, minScore: 0.2, rerank: true } as const;
+/** Defaults shared by both faces: the WeKnora design's, min_score 0.5 included (scores are calibrated). */
+export const SEARCH_DEFAULTS = { mode: "hybrid", topK: 10, minScore: 0.5, rerank: true } as const;
 
 // Candidates each retriever contributes before fusion and reranking (Vectorize caps topK at 100).
 const POOL = 50;
+/** An FAQ answer this likely to fit the question goes first, ahead of document passages. */
+const CONFIDENT_FAQ = 0.8;
 
 /**
- * Searches the caller's knowledge bases. Every score is in [0, 1] and means the same in every
- * mode, so `minScore` does too:
- * - keyword: BM25 over the query's total IDF, capped at 1 (share of the query matched);
- * - vector: cosine similarity, clipped at 0;
- * - hybrid: the weighted mean of the two (a chunk one retriever missed scores 0 there);
- * - with rerank: the reranker's score (local: mean of the above and the phrase match).
+ * Searches the caller's knowledge bases, document and FAQ bases alike. The raw signal of each
+ * mode is ranked as before (keyword: BM25 over the query's total IDF, mapped into [0, 1); vector:
+ * cosine, clipped at 0; hybrid: their weighted mean; with rerank: the reranker's score), then
+ * calibrated (`calibration.ts`) so that a score estimates the chance that the passage answers
+ * the query in every mode, and `minScore` means the same everywhere. The workshop's synonyms
+ * widen the keyword match and the local phrase reranker. An FAQ entry counts once, by its
+ * best-matching question, answers with its answer, and goes first when confident.
  */
 export async function searchKnowledge({
   db,
@@ -53,13 +60,17 @@ export async function searchKnowledge({
   tenantId: string;
   request: SearchRequest;
 }): Promise<{ results: SearchResult[]; total_count: number }> {
-  const kbIds = await resolveScope({ db, tenantId, kbIds: request.kbIds });
+  const [kbIds, synonymSettings] = await Promise.all([
+    resolveScope({ db, tenantId, kbIds: request.kbIds }),
+    getSynonyms({ db, tenantId }),
+  ]);
   if (kbIds.length === 0) return { results: [], total_count: 0 };
+  const synonyms = new Synonyms(synonymSettings.groups);
   const pool = Math.max(POOL, request.topK);
   const useKeyword = request.mode !== "vector";
   const useVector = request.mode !== "keyword";
   const [keyword, vector] = await Promise.all([
-    useKeyword ? keywordSearch({ db, tenantId, query: request.query, kbIds, limit: pool }) : [],
+    useKeyword ? keywordSearch({ db, tenantId, query: request.query, kbIds, limit: pool, synonyms }) : [],
     useVector
       ? backends.embedder
           .embed([request.query])
@@ -86,17 +97,26 @@ export async function searchKnowledge({
             : "vector";
     return { chunk, score: w * (k ?? 0) + (1 - w) * (v ?? 0), match_type };
   });
-  scored.sort((a, b) => b.score - a.score || a.chunk.id.localeCompare(b.chunk.id));
+  scored = bestPerFaqEntry(scored);
+  scored.sort(byScore);
   scored = scored.slice(0, pool);
 
   if (request.rerank && scored.length > 0) {
     const reranked = await backends.reranker.rerank(
       request.query,
-      scored.map((s) => ({ text: passageText(s.chunk), score: s.score })),
+      scored.map((s) => ({ text: rerankText(s.chunk), score: s.score })),
+      synonyms,
     );
     scored = scored.map((s, i) => ({ ...s, score: reranked[i] as number }));
-    scored.sort((a, b) => b.score - a.score || a.chunk.id.localeCompare(b.chunk.id));
+    scored.sort(byScore);
   }
+
+  if (backends.calibration) {
+    const model = backends.calibration[request.rerank ? "rerank" : request.mode];
+    scored = scored.map((s) => ({ ...s, score: calibrate(s.score, model) }));
+  }
+  const confident = scored.filter((s) => isFaq(s.chunk) && s.score >= CONFIDENT_FAQ);
+  if (confident.length > 0) scored = [...confident, ...scored.filter((s) => !confident.includes(s))];
 
   const passing = scored.filter((s) => s.score >= request.minScore);
   return {
@@ -114,6 +134,30 @@ export async function searchKnowledge({
       position: chunk.position,
     })),
   };
+}
+
+function byScore(a: { score: number; chunk: ChunkRecord }, b: { score: number; chunk: ChunkRecord }): number {
+  return b.score - a.score || a.chunk.id.localeCompare(b.chunk.id);
+}
+
+function isFaq(chunk: ChunkRecord): boolean {
+  return chunk.content_type === FAQ_CONTENT_TYPE;
+}
+
+/** An FAQ entry's chunks are its questions; only the best-matching one stands for the entry. */
+function bestPerFaqEntry<T extends { chunk: ChunkRecord; score: number }>(scored: T[]): T[] {
+  const best = new Map<string, T>();
+  const rest: T[] = [];
+  for (const s of scored) {
+    if (!isFaq(s.chunk)) rest.push(s);
+    else if ((best.get(s.chunk.document_id)?.score ?? -1) < s.score) best.set(s.chunk.document_id, s);
+  }
+  return [...rest, ...best.values()];
+}
+
+/** What the reranker compares with the query: a passage in its context, or an FAQ entry's question. */
+function rerankText(chunk: ChunkRecord): string {
+  return isFaq(chunk) ? chunk.heading_path : passageText(chunk);
 }
 
 /** The text a chunk was indexed and embedded with: title, headings, content. */

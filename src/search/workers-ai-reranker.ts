@@ -3,9 +3,14 @@ import type { RerankCandidate, Reranker } from "./reranker.ts";
 
 const MODEL = "@cf/baai/bge-reranker-base";
 
-/** A cross-encoder's output as a probability: logits are squashed, probabilities kept. */
-function asProbability(score: number): number {
-  return score >= 0 && score <= 1 ? score : 1 / (1 + Math.exp(-score));
+/**
+ * bge-reranker-base outputs a relevance logit (Cloudflare's model page: "the score can be mapped
+ * to a float value in [0,1] by sigmoid function"), so every score is squashed the same way. The
+ * earlier guess (keep values already in [0, 1], squash the rest) was not monotone: a logit of 1
+ * stayed 1 while a logit of 1.1 became 0.75.
+ */
+function asProbability(logit: number): number {
+  return 1 / (1 + Math.exp(-logit));
 }
 
 /** bge-reranker-base on Workers AI: a cross-encoder scoring each (query, passage) pair. */

@@ -50,7 +50,7 @@ export const knowledgeSearchTool = defineTool({
       .min(0)
       .max(1)
       .default(SEARCH_DEFAULTS.minScore)
-      .describe("Minimum relevance score (0-1); scores mean the same in every mode."),
+      .describe("Minimum relevance score (0-1): the estimated chance that a passage answers the query, the same in every mode."),
     rerank: z.boolean().default(SEARCH_DEFAULTS.rerank).describe("Rerank candidates for better relevance."),
     kb_ids: z
       .array(z.string().min(1))

@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { LEAST_ROLE } from "../../src/auth/permissions.ts";
+import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import type { Role } from "../../src/user-context.ts";
 import { call, mcpClient } from "../helpers.ts";
@@ -64,6 +65,16 @@ async function staff2Key(): Promise<string> {
   const res = await call("/api/keys", { key: "dev-staff2-key", ...json("POST", { name: "matrix" }) });
   expect(res.status).toBe(201);
   return (await res.json<{ id: string }>()).id;
+}
+
+let faqKbId: Promise<string> | undefined;
+
+/** A jinxiu FAQ base, created on first use. */
+function faqKb(): Promise<string> {
+  faqKbId ??= call("/api/knowledge-bases", { key: "dev-boss-key", ...json("POST", { name: "matrix-faq", type: "faq" }) }).then(
+    (res) => res.json<{ id: string }>().then((kb) => kb.id),
+  );
+  return faqKbId;
 }
 
 /** A fresh pending piece record of 张三, prepared by jinxiu's boss. */
@@ -167,6 +178,23 @@ const ROUTES: Row[] = [
       status(`/api/knowledge-bases/${fx.kbId}/documents/${await uploadDoc(fx.kbId, `${unique("gone")}.md`)}`, {
         method: "DELETE",
       })(c),
+  },
+  {
+    name: "GET /api/knowledge-bases/:id/faq of a jinxiu FAQ base",
+    expected: [200, 200, 200, 404, 404, 404],
+    run: async (c) => status(`/api/knowledge-bases/${await faqKb()}/faq`)(c),
+  },
+  {
+    name: "POST /api/knowledge-bases/:id/faq",
+    expected: [201, 201, 403, 404, 404, 403],
+    run: async (c) =>
+      status(`/api/knowledge-bases/${await faqKb()}/faq`, json("POST", { question: unique("q"), answer: "a" }))(c),
+  },
+  { name: "GET /api/synonyms", expected: [200, 200, 200, 200, 200, 200], run: status("/api/synonyms") },
+  {
+    name: "PUT /api/synonyms (the caller's own workshop)",
+    expected: [200, 200, 403, 200, 200, 403],
+    run: (c) => status("/api/synonyms", json("PUT", { groups: DEFAULT_SYNONYMS }))(c),
   },
   {
     name: "POST /api/v1/knowledge-search in a jinxiu knowledge base",

@@ -88,14 +88,15 @@ describe("knowledge bases loaded by npm run dev", () => {
       const res = await fetch(`${baseUrl}/api/v1/knowledge-search`, {
         method: "POST",
         headers: { Authorization: "Bearer dev-staff-key", "Content-Type": "application/json" },
-        body: JSON.stringify({ question, top_k: 3, min_score: 0 }),
+        body: JSON.stringify({ question, top_k: 5, min_score: 0 }),
       });
       expect(res.status).toBe(200);
       return ((await res.json()) as { results: { content: string; knowledge_filename: string }[] }).results;
     };
+    // The demo FAQ holds this very question, so its answer comes first; the guide's passage follows.
     const zh = await ask("工资单确认后发现错了怎么办");
-    expect(zh[0]?.knowledge_filename).toBe("05-工资.md");
     expect(zh[0]?.content).toContain("改正计件记录");
+    expect(zh.some((r) => r.knowledge_filename === "05-工资.md" && r.content.includes("改正计件记录"))).toBe(true);
     const en = await ask("how do I revoke an API key");
     expect(en.map((r) => r.content).join("\n")).toContain("DELETE /api/keys/:id");
   });

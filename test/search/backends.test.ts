@@ -165,14 +165,16 @@ describe("the Workers AI adapters", () => {
     });
   });
 
-  it("rerank with bge-reranker-base, mapping scores back by context id, logits squashed to [0, 1]", async () => {
+  it("rerank with bge-reranker-base, mapping scores back by context id, every logit squashed the same way", async () => {
     const fake = fakeAi({ rerankScores: [0.9, 2.5, -3] });
     const scores = await new WorkersAiReranker(fake.ai).rerank("q", [
       { text: "a", score: 0 },
       { text: "b", score: 0 },
       { text: "c", score: 0 },
     ]);
-    expect(scores[0]).toBe(0.9);
+    expect(scores[0]).toBeCloseTo(1 / (1 + Math.exp(-0.9)), 6);
+    // Monotone: a higher logit never gets a lower score.
+    expect(scores[1]).toBeGreaterThan(scores[0] as number);
     expect(scores[1]).toBeCloseTo(1 / (1 + Math.exp(-2.5)), 6);
     expect(scores[2]).toBeCloseTo(1 / (1 + Math.exp(3)), 6);
     expect(fake.calls[0]?.input).toMatchObject({ query: "q", contexts: [{ text: "a" }, { text: "b" }, { text: "c" }] });
@@ -186,12 +188,27 @@ describe("the local reranker", () => {
     expect(phraseMatch("2021年电影总票房", "天气不错")).toBe(0);
   });
 
-  it("keeps scores in [0, 1], half first-stage score, half phrase match", async () => {
+  it("keeps scores in [0, 1]: half first-stage score, half phrase match, with the answer-shape bonus", async () => {
     const scores = await new LocalReranker().rerank("工序单价", [
       { text: "工序单价由老板设置", score: 0.4 },
       { text: "无关内容", score: 1 },
+      { text: "工序单价", score: 1 },
     ]);
-    expect(scores[0]).toBeCloseTo(0.7, 6);
-    expect(scores[1]).toBeCloseTo(0.5, 6);
+    expect(scores[0]).toBeCloseTo((0.7 + 0.05) / 1.05, 6);
+    expect(scores[1]).toBeCloseTo((0.5 + 0.05) / 1.05, 6);
+    expect(scores[2]).toBeCloseTo(1, 6);
+  });
+
+  it("prefers the passage with the query's year, and a date when the question asks when", async () => {
+    const [other, same] = await new LocalReranker().rerank("2022年特斯拉交付量", [
+      { text: "2021年特斯拉交付量为93万辆", score: 0.6 },
+      { text: "2022年特斯拉交付量为131万辆", score: 0.6 },
+    ]);
+    expect(same).toBeGreaterThan(other as number);
+    const [undated, dated] = await new LocalReranker().rerank("2022春运开始时间", [
+      { text: "2022春运开始时间还没有公布", score: 0.6 },
+      { text: "2022春运开始时间为1月17日", score: 0.6 },
+    ]);
+    expect(dated).toBeGreaterThan(undated as number);
   });
 });

@@ -101,10 +101,38 @@ describe("deleting removes keyword rows and vectors too", () => {
 
   it("lets a workshop's admin delete the workshop: its rows, keyword rows, vectors and keys, and nothing of others", async () => {
     const keys = await newWorkshop("t-closing");
+    const tree = JSON.stringify({ id: "closing-tree", title: "T", root: "a", nodes: { a: { response: "A" } } });
+    const put = await call("/api/consult/trees", {
+      method: "PUT",
+      key: keys.admin,
+      body: JSON.stringify({ file_name: "closing-tree.json", content: tree }),
+    });
+    expect(put.status).toBe(200);
     const kb = await newKb("要关闭的知识库", keys.boss);
     const doc = await upload(kb, "a.md", GUIDE, keys.boss);
     const ids = await chunkIdsOf(doc.id);
     expect(await indexed("t-closing", ids)).toEqual({ keywordRows: ids.length, vectors: ids.length });
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO employees (id, tenant_id, user_id, name, employee_no) VALUES ('e-c', 't-closing', 't-closing-boss', '老板', '001')",
+      ),
+      env.DB.prepare("INSERT INTO styles (id, tenant_id, code, name) VALUES ('s-c', 't-closing', 'S1', '衬衫')"),
+      env.DB.prepare(
+        "INSERT INTO processes (id, tenant_id, style_id, name, unit_price_cents) VALUES ('p-c', 't-closing', 's-c', '上领', 80)",
+      ),
+      env.DB.prepare(
+        "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date) VALUES ('o-c', 't-closing', 'O1', '客户', 's-c', 10, '2026-12-01')",
+      ),
+      env.DB.prepare(
+        "INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date) VALUES ('r-c', 't-closing', 'e-c', 'p-c', 'o-c', 5, 80, '2026-11-25')",
+      ),
+      env.DB.prepare(
+        "INSERT INTO payroll_adjustments (id, tenant_id, employee_id, month, kind, amount_cents, reason) VALUES ('a-c', 't-closing', 'e-c', '2026-11', 'allowance', 100, '补贴')",
+      ),
+      env.DB.prepare(
+        "INSERT INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json) VALUES ('b-c', 't-closing', 't-closing-boss', 'x', 'order', 'o-c', '{}')",
+      ),
+    ]);
     const othersBefore = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
       n: number;
     }>();
@@ -116,7 +144,8 @@ describe("deleting removes keyword rows and vectors too", () => {
     expect(await res.json()).toEqual({ id: "t-closing", deleted: true, knowledge_bases: 1, documents: 1, chunks: ids.length });
 
     expect(await indexed("t-closing", ids)).toEqual({ keywordRows: 0, vectors: 0 });
-    for (const table of ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks"]) {
+    const tables = ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks", "consult_trees", "employees"];
+    for (const table of [...tables, "styles", "processes", "orders", "piece_records", "payroll_adjustments", "business_audit"]) {
       const column = table === "tenants" ? "id" : "tenant_id";
       const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = 't-closing'`).first<{ n: number }>();
       expect(row?.n, table).toBe(0);
@@ -150,5 +179,19 @@ describe("seeding again", () => {
       body: JSON.stringify({ question: "排料", knowledge_base_ids: [kb], search_mode: "keyword" }),
     });
     expect((await search.json<{ results: unknown[] }>()).results.length).toBeGreaterThan(0);
+  });
+});
+
+describe("local state left behind by older versions", () => {
+  it("indexes a new document even when the keyword index holds a row for the next chunk rowid", async () => {
+    const kb = await newKb("旧状态");
+    await upload(kb, "first.md", GUIDE);
+    const table = await keywordTable("t-jinxiu");
+    const next = await env.DB.prepare("SELECT MAX(rowid) + 1 AS r FROM chunks").first<{ r: number }>();
+    await env.DB.prepare(`INSERT INTO ${table} (rowid, terms) VALUES (?1, 'orphan')`).bind(next?.r).run();
+    const doc = await upload(kb, "second.md", GUIDE.replace("裁剪", "整烫"));
+    const rows = await env.DB.prepare(`SELECT terms FROM ${table} WHERE rowid = ?1`).bind(next?.r).first<{ terms: string }>();
+    expect(rows?.terms).not.toBe("orphan");
+    expect(doc.chunk_count).toBeGreaterThan(0);
   });
 });

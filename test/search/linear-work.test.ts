@@ -20,6 +20,7 @@ const fill = (unit: string, bytes: number, tail = "") => unit.repeat(Math.ceil(b
 const INPUTS: Record<string, (bytes: number) => string> = {
   "heading line of spaces": (n) => `#${fill(" ", n, "x")}`,
   "heading line of spaces, no title": (n) => `## ${fill(" ", n)}`,
+  "heading line with a long run of inner spaces": (n) => `# a${fill(" ", n, "b")}`,
   "run of full stops": (n) => fill(".", n, "a"),
   "latin without punctuation": (n) => fill("abcdefghij", n),
   "chinese without punctuation": (n) => fill("裁剪缝纫熨烫包装", n),
@@ -48,6 +49,7 @@ function workOf(run: (input: string) => number | undefined, input: string): numb
 const MARKDOWN = [
   "heading line of spaces",
   "heading line of spaces, no title",
+  "heading line with a long run of inner spaces",
   "run of full stops",
   "latin without punctuation",
   "chinese without punctuation",
@@ -67,7 +69,13 @@ const HTML = [
   "many character references",
   "run of full stops",
 ];
-const HEADINGS = ["heading line of spaces", "heading line of spaces, no title", "many headings", "newline then spaces"];
+const HEADINGS = [
+  "heading line of spaces",
+  "heading line of spaces, no title",
+  "heading line with a long run of inner spaces",
+  "many headings",
+  "newline then spaces",
+];
 const WORDS = [
   "latin without punctuation",
   "chinese without punctuation",

@@ -1,15 +1,49 @@
 import { describe, expect, it } from "vitest";
 import { chunkText, weight } from "../../src/search/chunker.ts";
+import { parseHeading } from "../../src/search/headings.ts";
 import { contentTypeOf, htmlToText, parseDocument } from "../../src/search/parse.ts";
 import { queryTerms, terms } from "../../src/search/segment.ts";
 
 describe("segmentation", () => {
   it("gives Chinese characters and bigrams, and lowercase Latin words", () => {
-    expect(terms("计件工资 Payroll-2024")).toEqual(["计", "计件", "件", "件工", "工", "工资", "资", "payroll", "2024"]);
+    expect(terms("计件工资 Payroll-2024")).toEqual([
+      "计",
+      "计件",
+      "件",
+      "件工",
+      "工",
+      "工资",
+      "资",
+      "payroll",
+      "2024",
+      "payroll2024",
+    ]);
   });
 
   it("splits mixed runs at the script boundary", () => {
     expect(terms("GPU芯片")).toEqual(["gpu", "芯", "芯片", "片"]);
+  });
+
+  it("lets GPT4, GPT-4 and GPT 4 match each other: joined and split forms are both terms", () => {
+    const query = new Set(queryTerms("GPT4"));
+    for (const passage of ["GPT-4 发布", "GPT 4 发布", "gpt4发布"]) {
+      const shared = terms(passage).filter((t) => query.has(t));
+      expect(new Set(shared), passage).toEqual(new Set(["gpt", "4", ...(passage.includes(" 4") ? [] : ["gpt4"])]));
+    }
+    expect(terms("CVPR2022")).toEqual(["cvpr2022", "cvpr", "2022"]);
+    expect(terms("CVPR 2022")).toEqual(["cvpr", "2022"]);
+  });
+
+  it("unifies full-width and half-width forms (NFKC)", () => {
+    expect(terms("ＧＰＴ－４")).toEqual(terms("GPT-4"));
+    expect(terms("１００ｋｇ")).toEqual(terms("100kg"));
+  });
+
+  it("keeps numbers with units matchable written together or apart", () => {
+    expect(terms("100kg")).toEqual(["100kg", "100", "kg"]);
+    expect(terms("100 kg")).toEqual(["100", "kg"]);
+    expect(terms("重量100公斤")).toContain("100");
+    expect(terms("重量100公斤")).toContain("公斤");
   });
 });
 
@@ -73,6 +107,23 @@ describe("parsing uploads", () => {
     expect(text).toContain("- 裁剪");
     expect(text).not.toContain("alert");
     expect(text).not.toContain("<");
+  });
+
+  it("keeps the text of unclosed tags and drops what an unclosed comment or script hides, as a browser does", () => {
+    expect(htmlToText("<h2>标题<b>加粗</b>\n 续</h2><p>a < b</p>")).toBe("## 标题加粗 续\n\na < b");
+    expect(htmlToText("<p>前文</p><!-- 注释没有结束 <p>后文</p>")).toBe("前文");
+    expect(htmlToText("<p>前文</p><script>var x = '<p>后文</p>'")).toBe("前文");
+    expect(htmlToText("<h1>没有结束的标题<p>正文")).toBe("没有结束的标题正文");
+    expect(htmlToText("<scripts>保留</scripts>")).toBe("保留");
+  });
+
+  it("reads Markdown headings in one pass, with CommonMark's closing sequence", () => {
+    expect(parseHeading("## 工序 ##")).toEqual({ level: 2, title: "工序" });
+    expect(parseHeading("## Learn C#")).toEqual({ level: 2, title: "Learn C#" });
+    expect(parseHeading("#\t制表符")).toEqual({ level: 1, title: "制表符" });
+    expect(parseHeading("####### 七级")).toBeNull();
+    expect(parseHeading("#没有空格")).toBeNull();
+    expect(parseHeading(`# ${" ".repeat(10)}`)).toBeNull();
   });
 
   it("titles a document by its HTML title, first heading, or file name", () => {

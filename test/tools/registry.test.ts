@@ -104,8 +104,8 @@ describe("the tool registry", () => {
               "type": "array",
             },
             "min_score": {
-              "default": 0.2,
-              "description": "Minimum relevance score (0-1); scores mean the same in every mode.",
+              "default": 0.5,
+              "description": "Minimum relevance score (0-1): the estimated chance that a passage answers the query, the same in every mode.",
               "maximum": 1,
               "minimum": 0,
               "type": "number",

@@ -1,0 +1,64 @@
+/** Sign-in attempts allowed per username, and per client address, in one window. */
+export const SIGN_IN_LIMITS = { perUsername: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
+
+/** Whether an attempt may go ahead, and if not, how many seconds until it may. */
+export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Counts one sign-in attempt against each subject (`user:<name>`, `addr:<ip>`) before the password
+ * is checked, atomically in one batch, so concurrent guesses each use up a slot and none slips
+ * past the limit. A fresh window starts once the old one has passed.
+ */
+export async function countSignInAttempt({
+  db,
+  subjects,
+  now = Date.now(),
+}: {
+  db: D1Database;
+  subjects: { key: string; limit: number }[];
+  now?: number;
+}): Promise<AttemptVerdict> {
+  const nowSeconds = Math.floor(now / 1000);
+  const windowStart = nowSeconds - SIGN_IN_LIMITS.windowSeconds;
+  const results = await db.batch<{ window_started_at: number; attempts: number }>(
+    subjects.map(({ key }) =>
+      db
+        .prepare(
+          `INSERT INTO sign_in_attempts (subject, window_started_at, attempts) VALUES (?1, ?2, 1)
+           ON CONFLICT (subject) DO UPDATE SET
+             attempts = CASE WHEN window_started_at <= ?3 THEN 1 ELSE attempts + 1 END,
+             window_started_at = CASE WHEN window_started_at <= ?3 THEN ?2 ELSE window_started_at END
+           RETURNING window_started_at, attempts`,
+        )
+        .bind(key, nowSeconds, windowStart),
+    ),
+  );
+  let retryAfterSeconds = 0;
+  subjects.forEach(({ limit }, i) => {
+    const row = results[i]?.results[0];
+    if (row && row.attempts > limit) {
+      retryAfterSeconds = Math.max(retryAfterSeconds, row.window_started_at + SIGN_IN_LIMITS.windowSeconds - nowSeconds);
+    }
+  });
+  return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) } : { allowed: true };
+}
+
+/**
+ * After a successful sign-in: forgets the username's attempts, so its owner is not locked out by
+ * their own typos, and gives back the address's slot, so only failures count against an address
+ * (people behind one office router sign in all day).
+ */
+export async function settleSuccessfulSignIn({
+  db,
+  userKey,
+  addressKey,
+}: {
+  db: D1Database;
+  userKey: string;
+  addressKey: string;
+}): Promise<void> {
+  await db.batch([
+    db.prepare(`DELETE FROM sign_in_attempts WHERE subject = ?1`).bind(userKey),
+    db.prepare(`UPDATE sign_in_attempts SET attempts = attempts - 1 WHERE subject = ?1 AND attempts > 0`).bind(addressKey),
+  ]);
+}

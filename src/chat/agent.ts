@@ -1,0 +1,159 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import {
+  APICallError,
+  consumeStream,
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  isStepCount,
+  streamText,
+  toUIMessageStream,
+  type UIMessage,
+  validateUIMessages,
+} from "ai";
+import { AppError, GENERIC_MESSAGE } from "../errors.ts";
+import { log } from "../log.ts";
+import { SEARCH_DEFAULTS, searchKnowledge } from "../search/search.ts";
+import { toolContext } from "../tools/context.ts";
+import { toolsFor as registryTools } from "../tools/registry.ts";
+import type { Tool, ToolContext } from "../tools/tool.ts";
+import type { UserContext } from "../user-context.ts";
+import { type ConfirmCardData, confirmCardPart } from "./confirm-cards.ts";
+import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from "./history.ts";
+import { chatInstructions } from "./instructions.ts";
+import { modelTools } from "./model-tools.ts";
+import type { Passage } from "./passages.ts";
+import { chatTitle } from "./title.ts";
+import { workshopProfile } from "./workshop.ts";
+
+/** Model steps per turn: enough for a lookup, a follow-up call and an answer, never a runaway loop. */
+export const MAX_STEPS = 5;
+const PASSAGES = 4;
+// The model sees the latest turns only, so a long chat neither outgrows its context nor slows down.
+const CONTEXT_MESSAGES = 40;
+// A turn that runs this long is stopped: the tools and the model have had their chance.
+const TURN_TIMEOUT_MS = 120_000;
+
+/** One turn of a chat: who asks, in which chat, what they said, and where to look. */
+export interface ChatTurn {
+  env: Env;
+  waitUntil: (promise: Promise<unknown>) => void;
+  user: UserContext;
+  requestId: string;
+  chatId: string;
+  message: { id: string; text: string };
+  kbIds?: string[] | undefined;
+  model: (timeZone: string) => LanguageModelV4;
+  /** The tools offered; the registry's for this caller unless a caller (a test) adds its own. */
+  toolsFor?: (ctx: ToolContext) => Promise<Tool[]>;
+}
+
+function describeError(error: unknown, requestId: string): string {
+  if (error instanceof AppError) return error.message;
+  if (APICallError.isInstance(error)) {
+    log("warn", "chat_model_failed", { request_id: requestId, status: error.statusCode, error });
+    return `The chat model could not answer (${error.statusCode ?? "no response"}). What was said so far is kept; try again. (request id ${requestId})`;
+  }
+  log("error", "chat_failed", { request_id: requestId, error });
+  return `${GENERIC_MESSAGE} (request id ${requestId})`;
+}
+
+// A confirm card reaches the model as a line of text, so it knows what the user decided.
+function cardAsText(part: { type: string; id?: string; data: unknown }) {
+  if (part.type !== "data-confirm-card") return undefined;
+  const card = part.data as ConfirmCardData;
+  const outcome = card.result ? `: ${card.result}` : "";
+  return { type: "text" as const, text: `[confirm card ${card.actionId}: ${card.summary} (status: ${card.status}${outcome})]` };
+}
+
+/** The last `CONTEXT_MESSAGES` messages, starting at a user's so the model never sees half a turn. */
+function recent(messages: UIMessage[]): UIMessage[] {
+  let start = Math.max(0, messages.length - CONTEXT_MESSAGES);
+  while (start < messages.length - 1 && messages[start]?.role !== "user") start++;
+  return messages.slice(start);
+}
+
+async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<Passage[]> {
+  const { results } = await searchKnowledge({
+    db: ctx.services.search.db,
+    backends: ctx.services.search.backends,
+    tenantId: turn.user.tenantId,
+    request: { ...SEARCH_DEFAULTS, query: turn.message.text, kbIds: turn.kbIds, topK: PASSAGES },
+  });
+  return results.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
+}
+
+/**
+ * Runs one chat turn and answers it as a UI message stream. The stored conversation is the
+ * history (the client's copy is never read); the user's message is stored before the model runs
+ * and the reply when it ends, even if the browser has gone (the stream is consumed to its end
+ * under `waitUntil`). Tools come from the registry and run through `runTool`; a prepared write
+ * becomes a `data-confirm-card` part whose id is its action id. An error mid-stream ends it with
+ * an `error` part a person can read, and what was said before it is kept.
+ */
+export async function chatResponse(turn: ChatTurn): Promise<Response> {
+  const { env, user, requestId, chatId } = turn;
+  const db = env.DB;
+  const owner = { tenantId: user.tenantId, userId: user.userId };
+  const existing = await findChat({ db, owner, chatId });
+  const history = existing ? await loadMessages({ db, chatId }) : [];
+  const messageId = history.some((m) => m.id === turn.message.id) ? crypto.randomUUID() : turn.message.id;
+  const userMessage: UIMessage = { id: messageId, role: "user", parts: [{ type: "text", text: turn.message.text }] };
+  const messages = await validateUIMessages({ messages: [...history, userMessage] });
+
+  const signal = AbortSignal.timeout(TURN_TIMEOUT_MS);
+  let write: ((part: Parameters<ToolContext["emit"]>[0]) => void) | undefined;
+  const ctx = toolContext({ env, user, requestId, signal, emit: (part) => write?.(part) });
+  // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
+  const passages = await retrieve(turn, ctx);
+  const profile = await workshopProfile({ db, user });
+  await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
+
+  // The outer stream is told again of every error part the inner one wrote; those are described.
+  const described = new Set<string>();
+  const describe = (error: unknown) => {
+    if (error instanceof Error && described.has(error.message)) return error.message;
+    const message = describeError(error, requestId);
+    described.add(message);
+    return message;
+  };
+  const stream = createUIMessageStream({
+    originalMessages: messages,
+    generateId: () => crypto.randomUUID(),
+    async execute({ writer }) {
+      write = (part) => writer.write(part);
+      const tools = await (turn.toolsFor ?? registryTools)(ctx);
+      const result = streamText({
+        model: turn.model(profile.timeZone),
+        instructions: chatInstructions({ profile, user, passages, now: new Date() }),
+        messages: await convertToModelMessages(recent(messages), {
+          convertDataPart: cardAsText,
+          ignoreIncompleteToolCalls: true,
+        }),
+        tools: modelTools({ tools, ctx, onPending: (action) => writer.write(confirmCardPart(action)) }),
+        stopWhen: isStepCount(MAX_STEPS),
+        abortSignal: signal,
+      });
+      writer.merge(
+        toUIMessageStream({
+          stream: result.stream,
+          onError: describe,
+          redactToolErrors: false,
+        }),
+      );
+    },
+    onError: describe,
+    async onEnd({ responseMessage }) {
+      if (responseMessage.parts.length === 0) return;
+      try {
+        await saveAssistantMessage({ db, owner, chatId, message: responseMessage });
+      } catch (error) {
+        log("error", "chat_save_failed", { request_id: requestId, chat_id: chatId, error });
+      }
+    },
+  });
+  return createUIMessageStreamResponse({
+    stream,
+    consumeSseStream: ({ stream: copy }) => turn.waitUntil(consumeStream({ stream: copy })),
+  });
+}

@@ -1,0 +1,32 @@
+import type { UserContext } from "../user-context.ts";
+import { localToday } from "./offline/dates.ts";
+import { type Passage, passagesBlock } from "./passages.ts";
+import type { WorkshopProfile } from "./workshop.ts";
+
+/** The model's instructions for one turn: who and when, the rules, and the retrieved passages. */
+export function chatInstructions({
+  profile,
+  user,
+  passages,
+  now,
+}: {
+  profile: WorkshopProfile;
+  user: UserContext;
+  passages: Passage[];
+  now: Date;
+}): string {
+  const lines = [
+    `You are Weft, the assistant of the garment workshop "${profile.tenantName}". You are talking with ${profile.userName} (role: ${user.role}).`,
+    `Today is ${localToday(now, profile.timeZone)} in the workshop's time zone (${profile.timeZone}).`,
+    "Answer in the user's language, briefly. Use the tools for the workshop's records; never invent numbers, names or records.",
+    "Tools that prepare a write show the user a confirm card with Confirm and Cancel buttons. Never say a write is done until the card shows it confirmed; you cannot confirm it yourself.",
+    "For a guided consultation, show the step's response as written and list its options; the user answers by choosing one.",
+  ];
+  if (passages.length > 0) {
+    lines.push(
+      "Passages from the workshop's knowledge bases that may answer the question follow. When you use one, cite it by its number and its title and heading, like [1] 手册 › 新建订单. If they do not answer the question, say so.",
+      passagesBlock(passages),
+    );
+  }
+  return lines.join("\n");
+}

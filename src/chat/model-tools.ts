@@ -1,0 +1,82 @@
+import { jsonSchema, type ToolSet, tool } from "ai";
+import { z } from "zod";
+import { runTool } from "../tools/run-tool.ts";
+import type { JsonSchema, PendingAction, Tool, ToolContext } from "../tools/tool.ts";
+
+// A write is confirmed or cancelled by the user's click on its card, never by the model, so the
+// chat does not offer these tools to the model at all.
+const USER_ONLY = new Set(["confirm_action", "cancel_action"]);
+
+const schemas = new WeakMap<Tool, JsonSchema>();
+
+/** A tool's input as JSON Schema for a model, built once per tool and isolate. */
+function inputSchemaOf(t: Tool): JsonSchema {
+  let schema = schemas.get(t);
+  if (!schema) {
+    schema = t.kind === "weft" ? (z.toJSONSchema(t.inputSchema, { io: "input" }) as JsonSchema) : t.inputSchema;
+    schemas.set(t, schema);
+  }
+  return schema;
+}
+
+/** What the model reads after preparing a write: what will happen, and that the user decides. */
+export function pendingForModel(action: PendingAction) {
+  return {
+    status: "pending_confirmation",
+    action_id: action.actionId,
+    summary: action.summary,
+    preview: action.preview,
+    ambiguities: action.ambiguities,
+    expires_at: action.expiresAt,
+    note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
+  };
+}
+
+/**
+ * A tool failure as the model and the UI see it: the SDK shows an error as `name: message`, so
+ * the name is the runtime's error code and the message its safe message.
+ */
+class ToolFailure extends Error {
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = code;
+  }
+}
+
+/**
+ * The registry's tools for this caller as the AI SDK's tool set: each described by its JSON
+ * Schema and run through `runTool`, the same runtime MCP uses (input checked strictly there, so
+ * the SDK does not check it a second way). A pending action goes to `onPending` (the confirm card)
+ * and the model gets a note that the user decides; a failure becomes a tool error with the
+ * runtime's safe message.
+ */
+export function modelTools({
+  tools,
+  ctx,
+  onPending,
+}: {
+  tools: Tool[];
+  ctx: ToolContext;
+  onPending: (action: PendingAction) => void;
+}): ToolSet {
+  const entries = tools
+    .filter((t) => !USER_ONLY.has(t.name))
+    .map((t) => [
+      t.name,
+      tool({
+        title: t.title,
+        description: t.description,
+        inputSchema: jsonSchema<Record<string, unknown>>(inputSchemaOf(t) as Parameters<typeof jsonSchema>[0]),
+        async execute(input: Record<string, unknown>) {
+          const outcome = await runTool(t, ctx, input);
+          if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);
+          if (outcome.kind === "pending_action") {
+            onPending(outcome.action);
+            return pendingForModel(outcome.action);
+          }
+          return outcome.structured;
+        },
+      }),
+    ]);
+  return Object.fromEntries(entries);
+}

@@ -1,0 +1,142 @@
+// The most common Chinese surnames: a name is one of these and one or two more characters.
+const SURNAMES = new Set(
+  "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
+);
+// Characters that end a name: time words, verbs and particles that follow names in requests.
+const AFTER_NAME = new Set("今昨前这本上下做的录记工计件个月在了和与把给是有多少老总师资，,。？?！! 0123456789");
+// Numerals end a name too ("李娟三百件"), except as its own last character ("张三上领子").
+const NUMERALS = new Set("零〇一二两三四五六七八九十百千万");
+const COUNTED = /^[零〇一二两三四五六七八九十百千万0-9件个]?$/;
+// Words that start like a name but are not one.
+const NOT_NAMES = ["王老板", "老板", "高领", "方领", "高腰", "白色", "黄色", "金色"];
+
+/** The first person named in Chinese ("给李娟记…", "张敏这个月的工资"), or in English ("for Li Juan"). */
+export function findPersonName(text: string): string | null {
+  const chars = [...text];
+  for (let i = 0; i < chars.length - 1; i++) {
+    const ch = chars[i] ?? "";
+    if (!SURNAMES.has(ch)) continue;
+    const second = chars[i + 1] ?? "";
+    const third = chars[i + 2] ?? "";
+    if (!/[\u4e00-\u9fff]/.test(second) || AFTER_NAME.has(second)) continue;
+    if (NUMERALS.has(second) && COUNTED.test(third)) continue;
+    const endsName = AFTER_NAME.has(third) || NUMERALS.has(third) || NUMERALS.has(second) || PROCESS_START.test(third);
+    const name = /[\u4e00-\u9fff]/.test(third) && !endsName ? ch + second + third : ch + second;
+    if (NOT_NAMES.some((word) => text.slice(text.indexOf(name)).startsWith(word))) continue;
+    return name;
+  }
+  for (const match of text.matchAll(ENGLISH_NAME)) {
+    const name = match[1] ?? "";
+    if (!name.split(" ").some((word) => NOT_ENGLISH_NAMES.has(word.toLowerCase()))) return name;
+  }
+  return null;
+}
+
+// "for Li Juan", "did Zhang Min", "employee Wang": a capitalised word or two after a cue.
+const ENGLISH_NAME = /\b(?:for|by|of|did|does|has|employee|worker|to)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b/g;
+const NOT_ENGLISH_NAMES = new Set(
+  "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday today yesterday this last the weft".split(
+    " ",
+  ),
+);
+
+// Garment processes (工序) workshops name in requests, longest first so "上领子" wins over "上领".
+const PROCESSES = [
+  "合肩缝",
+  "上拉链",
+  "上领子",
+  "上袖子",
+  "钉纽扣",
+  "锁扣眼",
+  "上领",
+  "绱领",
+  "上袖",
+  "绱袖",
+  "锁边",
+  "拷边",
+  "钉扣",
+  "锁眼",
+  "车缝",
+  "平车",
+  "合缝",
+  "卷边",
+  "包装",
+  "熨烫",
+  "整烫",
+  "裁剪",
+  "开袋",
+  "做领",
+  "打结",
+  "剪线",
+  "查货",
+  "压线",
+  "拼接",
+  "合肩",
+].sort((a, b) => b.length - a.length);
+const PROCESS_START = new RegExp(`^[${[...new Set(PROCESSES.map((p) => p[0]))].join("")}]$`);
+const ENGLISH_PROCESSES =
+  /\b(collar(?: attaching)?|sleeves?|zipper|buttons?|buttonholes?|hemming|overlock(?:ing)?|ironing|pressing|packing|cutting|sewing)\b/i;
+
+/** A process named in the text ("上领子", "锁边", "collar"), or the words before "工序". */
+export function findProcess(text: string): string | null {
+  for (const process of PROCESSES) if (text.includes(process)) return process;
+  const named = /[“"「]?([\u4e00-\u9fff]{2,5})[”"」]?\s*(?:这道)?工序/.exec(text);
+  if (named?.[1] && !/什么|哪些|所有|全部|这道|有的/.test(named[1])) return named[1];
+  return ENGLISH_PROCESSES.exec(text)?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * The work named right before a count ("张三今天拼接50件" → "拼接"), once the person's name and
+ * the date words are taken out: how a process outside the list above is still read.
+ */
+export function findProcessBeforeCount(text: string, name: string | null): string | null {
+  let rest = name ? text.replace(name, " ") : text;
+  rest = rest.replace(/今天|昨天|前天|今日|昨日|这个月|本月|上个月|给|帮|替|记|录入|登记|做了|做|了/g, " ");
+  return /([\u4e00-\u9fff]{2,4})\s*(?:\d+|[零〇一二两三四五六七八九十百千万]+)\s*件/.exec(rest)?.[1] ?? null;
+}
+
+/** An order number such as "JX-2024-001" or "PO1234". */
+export function findOrderNo(text: string): string | null {
+  return /\b([A-Z]{1,5}-?\d{2,}(?:-\d+)*)\b/.exec(text)?.[1] ?? null;
+}
+
+/** An order status the text asks about. */
+export function findOrderStatus(text: string): "pending" | "in_production" | "completed" | "cancelled" | null {
+  if (/生产中|在做|进行中|在产|in production|in progress/i.test(text)) return "in_production";
+  if (/已完成|完成了|做完|交货了|completed|finished|done/i.test(text)) return "completed";
+  if (/待生产|未开始|还没做|没开始|pending|not started/i.test(text)) return "pending";
+  if (/取消|cancelled|canceled/i.test(text)) return "cancelled";
+  return null;
+}
+
+/** The customer of a new order: "客户是华美", "给华美下一个订单", "for customer Acme". */
+export function findCustomer(text: string): string | null {
+  const named = /客户[是为:：\s]*([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?=[,，、。;；\s]|的|下|订|款|要|交|$)/.exec(text);
+  if (named?.[1]) return named[1];
+  const forWhom = /给([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:新建|下|建|开)(?:一个|一张|个)?订单/.exec(text);
+  if (forWhom?.[1]) return forWhom[1];
+  return /\bcustomer\s+([A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)?)/.exec(text)?.[1] ?? null;
+}
+
+/** The style of a new order: "款式T恤", "款号 A-102", "style A-102". */
+export function findStyle(text: string): string | null {
+  const named = /款(?:式|号)[是为:：\s]*([A-Za-z0-9-]{2,20}|[\u4e00-\u9fffA-Za-z0-9]{2,10}?)(?=[,，、。;；\s]|的|数|交|$)/.exec(
+    text,
+  );
+  if (named?.[1]) return named[1];
+  return /\bstyle\s+([\w-]{2,20})/i.exec(text)?.[1] ?? null;
+}
+
+/**
+ * A due date ("12月20日交货", "交期2026-12-20", "due 2026-12-20"), the next such day on or after
+ * `today` when the year is left out.
+ */
+export function findDueDate(text: string, today: string): string | null {
+  const iso = /(\d{4})-(\d{1,2})-(\d{1,2})/.exec(text);
+  if (iso) return `${iso[1]}-${iso[2]?.padStart(2, "0")}-${iso[3]?.padStart(2, "0")}`;
+  const cn = /(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]/.exec(text);
+  if (!cn) return null;
+  const monthDay = `${cn[1]?.padStart(2, "0")}-${cn[2]?.padStart(2, "0")}`;
+  const year = Number(today.slice(0, 4));
+  return `${monthDay >= today.slice(5) ? year : year + 1}-${monthDay}`;
+}

@@ -1,0 +1,135 @@
+import { type DateMention, findDate } from "./dates.ts";
+import {
+  findCustomer,
+  findDueDate,
+  findOrderNo,
+  findOrderStatus,
+  findPersonName,
+  findProcess,
+  findProcessBeforeCount,
+  findStyle,
+} from "./entities.ts";
+import { findQuantity } from "./numbers.ts";
+
+/** A tool the offline model would call, with every argument it could read from the request. */
+export interface ToolChoice {
+  toolName: string;
+  /**
+   * Candidate arguments under each name a tool might use for them (`employee` and
+   * `employee_name`, say); the model keeps only those the offered tool's schema declares.
+   */
+  args: Record<string, unknown>;
+}
+
+/** One step in a consultation the user is in: the session and the options they may pick. */
+export interface OpenConsultation {
+  sessionId: string;
+  options: { id: string; description: string }[];
+}
+
+function dateArgs(date: DateMention | null, dayNames: string[]): Record<string, unknown> {
+  if (!date) return {};
+  if (date.kind === "period") return { period: date.period };
+  if (date.kind === "month") return { month: date.month };
+  return Object.fromEntries([...dayNames.map((name) => [name, date.date]), ["date_from", date.date], ["date_to", date.date]]);
+}
+
+function named(value: string | number | null, ...names: string[]): Record<string, unknown> {
+  return value === null ? {} : Object.fromEntries(names.map((name) => [name, value]));
+}
+
+const RECORD = /记录?|录入|登记|报(?:一下)?|记上|\b(?:record|log|enter|add)\b/i;
+const CONSULT =
+  /咨询|诊断|排查|怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|投资|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?|invest\w*)\b/i;
+const PAYROLL = /工资|薪水|薪资|工钱|计件工资|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
+const PIECES = /计件|件数|产量|做了多少|多少件|记录|\b(?:pieces?|piece records?|output)\b/i;
+const NEW_ORDER = /(?:新建|新增|创建|下)(?:一个|一张|个)?订单|\b(?:create|new|place)\b.*\border\b/i;
+const ORDERS = /订单|单子|交期|\borders?\b/i;
+const PROCESSES = /工序|单价|工价|\b(?:process(?:es)?|unit prices?|rates?)\b/i;
+const EMPLOYEES = /员工|工人|师傅|人员|花名册|\b(?:employees?|workers?|staff)\b/i;
+const SEARCH = /知识库|手册|文档|搜索|检索|\b(?:search|manual|docs?|documents?|knowledge base)\b/i;
+const HOW_TO = /怎么|如何|怎样|步骤|流程|规定|制度|为什么|什么是|\b(?:how (?:do|to|can|should)|what is|why)\b/i;
+
+/**
+ * The tool a request asks for, read from the user's words (Chinese or English), or `null` when
+ * none fits and the answer should come from retrieved passages. `today` is the workshop's date.
+ * Never a confirmation: confirming a prepared write is the user's click, not the model's.
+ */
+export function chooseTool(text: string, today: string, consultation: OpenConsultation | null): ToolChoice | null {
+  const picked = consultation?.options.find((o) => o.description.trim() === text.trim() || o.id === text.trim());
+  if (consultation && picked) {
+    return { toolName: "navigate_session", args: { session_id: consultation.sessionId, selected_option_id: picked.id } };
+  }
+  const date = findDate(text, today);
+  const employee = findPersonName(text);
+  const process = findProcess(text);
+  const quantity = findQuantity(text);
+  if (quantity !== null && RECORD.test(text) && !PAYROLL.test(text)) {
+    const work = process ?? findProcessBeforeCount(text, employee);
+    return {
+      toolName: "prepare_piece_record",
+      args: {
+        ...named(employee, "employee", "employee_name"),
+        ...named(work, "process", "process_name"),
+        ...named(quantity, "quantity"),
+        ...named(findOrderNo(text), "order", "order_no"),
+        ...named(workDate(date, today), "work_date", "date"),
+      },
+    };
+  }
+  if (CONSULT.test(text)) return { toolName: "initiate_session", args: { user_query: text.trim() } };
+  if (SEARCH.test(text)) return { toolName: "knowledge_search", args: { query: text.trim() } };
+  // A how-to question is answered from the passages retrieved for it, not from the records.
+  if (HOW_TO.test(text) && !/多少|几/.test(text)) return null;
+  const employeeArgs = named(employee, "employee", "employee_name");
+  if (PAYROLL.test(text))
+    return { toolName: "query_payroll", args: { ...employeeArgs, ...named(payrollMonth(date, today), "month") } };
+  if (NEW_ORDER.test(text)) {
+    return {
+      toolName: "prepare_order",
+      args: {
+        ...named(findCustomer(text), "customer"),
+        ...named(findStyle(text), "style"),
+        ...named(quantity, "quantity"),
+        ...named(findDueDate(text, today), "due_date"),
+      },
+    };
+  }
+  if (PIECES.test(text) && !ORDERS.test(text)) {
+    return {
+      toolName: "query_piece_records",
+      args: { ...employeeArgs, ...named(process, "process", "process_name"), ...dateArgs(date, []) },
+    };
+  }
+  if (ORDERS.test(text)) {
+    const status = findOrderStatus(text);
+    return { toolName: "query_orders", args: { ...named(findOrderNo(text), "order", "order_no"), ...named(status, "status") } };
+  }
+  if (PROCESSES.test(text)) return { toolName: "query_processes", args: named(process, "name_contains", "process") };
+  if (EMPLOYEES.test(text)) return { toolName: "query_employees", args: named(employee, "name_contains", "employee") };
+  return null;
+}
+
+// Payroll is by month: "这个月" and "上个月" name one as a period does, "三月" directly.
+function payrollMonth(date: DateMention | null, today: string): string | null {
+  if (date?.kind === "month") return date.month;
+  if (date?.kind === "day") return date.date.slice(0, 7);
+  if (date?.kind !== "period") return null;
+  if (date.period === "last_month") {
+    const d = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+    d.setUTCMonth(d.getUTCMonth() - 1);
+    return d.toISOString().slice(0, 7);
+  }
+  return today.slice(0, 7);
+}
+
+// The day pieces were done: today, yesterday or a given day; a longer period names no one day.
+function workDate(date: DateMention | null, today: string): string | null {
+  if (date?.kind === "day") return date.date;
+  if (date?.kind !== "period") return null;
+  if (date.period === "today") return today;
+  if (date.period !== "yesterday") return null;
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,182 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+import { readPassagesBlock } from "../passages.ts";
+import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
+import { localToday } from "./dates.ts";
+import { chooseTool, type OpenConsultation } from "./intents.ts";
+import { toolReply } from "./tool-replies.ts";
+
+/** The id the UI and `GET /api/chat/model` know the offline model by. */
+export const OFFLINE_MODEL_ID = "offline";
+
+const CHUNK = 12;
+const USAGE: LanguageModelV4Usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+type Prompt = LanguageModelV4Prompt;
+
+// A bare "yes, do it" typed into the chat: the write waits for the card's button, not for words.
+const CONFIRM_WORDS = /^(?:确认|确定|确认写入|好的?|是的?|可以|对|没问题|confirm|yes|ok|okay|go ahead|do it)[\s。.!！]*$/i;
+
+function textOf(message: Prompt[number]): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .join("")
+    .trim();
+}
+
+interface ToolResultSeen {
+  toolName: string;
+  output: unknown;
+  isError: boolean;
+}
+
+function resultsIn(message: Prompt[number]): ToolResultSeen[] {
+  if (message.role !== "tool") return [];
+  const seen: ToolResultSeen[] = [];
+  for (const part of message.content) {
+    if (part.type !== "tool-result") continue;
+    const { output } = part;
+    if (output.type === "json" || output.type === "error-json") {
+      seen.push({ toolName: part.toolName, output: output.value, isError: output.type === "error-json" });
+    } else if (output.type === "text" || output.type === "error-text") {
+      seen.push({ toolName: part.toolName, output: output.value, isError: output.type === "error-text" });
+    }
+  }
+  return seen;
+}
+
+// The consultation the user is in: the latest consultation step in the conversation, if open.
+function openConsultation(prompt: Prompt, before: number): OpenConsultation | null {
+  for (let i = before - 1; i >= 0; i--) {
+    for (const result of resultsIn(prompt[i] as Prompt[number]).reverse()) {
+      const out = result.output as { session_id?: unknown; options?: unknown; is_complete?: unknown } | null;
+      if (result.isError || !out || typeof out.session_id !== "string" || !Array.isArray(out.options)) continue;
+      if (out.is_complete === true) return null;
+      return { sessionId: out.session_id, options: out.options as OpenConsultation["options"] };
+    }
+  }
+  return null;
+}
+
+/** What the offline model does this step: call one tool, or say something. */
+type Step = { kind: "tool"; toolName: string; input: Record<string, unknown> } | { kind: "text"; text: string };
+
+function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date): Step {
+  const prompt = options.prompt;
+  const lastUser = prompt.findLastIndex((m) => m.role === "user");
+  const question = lastUser >= 0 ? textOf(prompt[lastUser] as Prompt[number]) : "";
+  const chinese = isChinese(question) || question === "";
+  const offered = new Map<string, Set<string>>();
+  for (const tool of options.tools ?? []) {
+    if (tool.type !== "function") continue;
+    const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+    offered.set(tool.name, new Set(Object.keys(properties)));
+  }
+  const results = prompt.slice(lastUser + 1).flatMap(resultsIn);
+  if (results.length > 0) {
+    return { kind: "text", text: results.map((r) => toolReply({ ...r, question, chinese })).join("\n\n") };
+  }
+  if (CONFIRM_WORDS.test(question)) {
+    const text = chinese
+      ? "写入要由你在确认卡片上点“确认”（或“取消”），我不能替你确认。"
+      : "Writes are confirmed by you, with the Confirm (or Cancel) button on the card; I cannot confirm for you.";
+    return { kind: "text", text };
+  }
+  const choice = chooseTool(question, localToday(now, timeZone), openConsultation(prompt, lastUser));
+  const accepts = choice ? offered.get(choice.toolName) : undefined;
+  if (choice && accepts) {
+    const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => accepts.has(name)));
+    return { kind: "tool", toolName: choice.toolName, input };
+  }
+  const instructions = prompt
+    .filter((m) => m.role === "system")
+    .map(textOf)
+    .join("\n");
+  const answer = extractiveAnswer(question, readPassagesBlock(instructions));
+  return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()]) };
+}
+
+function chunks(text: string): string[] {
+  const chars = [...text];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += CHUNK) out.push(chars.slice(i, i + CHUNK).join(""));
+  return out;
+}
+
+function streamParts(step: Step, id: string): LanguageModelV4StreamPart[] {
+  const head: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  if (step.kind === "tool") {
+    const input = JSON.stringify(step.input);
+    return [
+      ...head,
+      { type: "tool-input-start", id, toolName: step.toolName },
+      { type: "tool-input-delta", id, delta: input },
+      { type: "tool-input-end", id },
+      { type: "tool-call", toolCallId: id, toolName: step.toolName, input },
+      { type: "finish", usage: USAGE, finishReason: { unified: "tool-calls", raw: undefined } },
+    ];
+  }
+  return [
+    ...head,
+    { type: "text-start", id },
+    ...chunks(step.text).map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id, delta })),
+    { type: "text-end", id },
+    { type: "finish", usage: USAGE, finishReason: { unified: "stop", raw: undefined } },
+  ];
+}
+
+function content(step: Step, id: string): LanguageModelV4Content[] {
+  if (step.kind === "tool")
+    return [{ type: "tool-call", toolCallId: id, toolName: step.toolName, input: JSON.stringify(step.input) }];
+  return [{ type: "text", text: step.text }];
+}
+
+/**
+ * The model used when no remote model is configured: a real `LanguageModelV4` that needs no
+ * network. From the user's last message it picks one of the offered tools and fills in the
+ * arguments it can read (names, processes, quantities, dates in the workshop's `timeZone`); after
+ * a tool has answered it puts the result into words; otherwise it answers extractively from the
+ * passages in its instructions, citing them, or says what it can do. It never confirms a write.
+ *
+ * @example streamText({ model: offlineModel({ timeZone: "Asia/Shanghai" }), ... })
+ */
+export function offlineModel({ timeZone, now = () => new Date() }: { timeZone: string; now?: () => Date }): LanguageModelV4 {
+  return {
+    specificationVersion: "v4",
+    provider: "weft",
+    modelId: OFFLINE_MODEL_ID,
+    supportedUrls: {},
+    async doGenerate(options) {
+      const step = plan(options, timeZone, now());
+      return {
+        content: content(step, `offline-${crypto.randomUUID()}`),
+        finishReason: { unified: step.kind === "tool" ? "tool-calls" : "stop", raw: undefined },
+        usage: USAGE,
+        warnings: [],
+      };
+    },
+    async doStream(options) {
+      const step = plan(options, timeZone, now());
+      const parts = streamParts(step, `offline-${crypto.randomUUID()}`);
+      let next = 0;
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        pull(controller) {
+          const part = parts[next++];
+          if (part) controller.enqueue(part);
+          else controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

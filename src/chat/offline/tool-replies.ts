@@ -1,0 +1,178 @@
+import type { Passage } from "../passages.ts";
+import { extractiveAnswer } from "./answers.ts";
+
+const MAX_ITEMS = 10;
+// Fields for programs, not for people: ids, paging, and the clock the tools report.
+const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login)$/;
+
+// What the business tools' fields are called in Chinese replies.
+const LABELS = new Map([
+  ["order_no", "订单号"],
+  ["order", "订单"],
+  ["customer", "客户"],
+  ["style", "款式"],
+  ["quantity", "数量"],
+  ["due_date", "交期"],
+  ["status", "状态"],
+  ["status_label", "状态"],
+  ["note", "备注"],
+  ["progress", "进度"],
+  ["percent", "完成%"],
+  ["name", "名称"],
+  ["employee", "员工"],
+  ["employee_no", "工号"],
+  ["phone", "电话"],
+  ["process", "工序"],
+  ["unit_price", "单价"],
+  ["unit_price_yuan", "单价(元)"],
+  ["amount", "金额"],
+  ["work_date", "日期"],
+  ["entered_by", "录入人"],
+  ["pieces", "件数"],
+  ["records", "条数"],
+  ["piece_wage", "计件工资"],
+  ["allowances", "补贴"],
+  ["deductions", "扣款"],
+  ["net_pay", "实发"],
+  ["month", "月份"],
+  ["total", "合计"],
+  ["totals", "合计"],
+  ["active", "启用"],
+  ["left_on", "离职日期"],
+  ["range", "日期范围"],
+  ["orders", "订单数"],
+  ["employees", "人数"],
+]);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isRecord(value: unknown): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function scalar(value: Json): string | null {
+  if (value === null || Array.isArray(value)) return null;
+  if (typeof value !== "object") return String(value);
+  // Money as the tools give it ({ cents, yuan }), and date ranges.
+  if (typeof value.yuan === "string") return `¥${value.yuan}`;
+  if (typeof value.from === "string" && typeof value.to === "string") return `${value.from}~${value.to}`;
+  if (typeof value.name === "string") return value.name;
+  return null;
+}
+
+const LIST_LABELS = new Map([
+  ["orders", "订单"],
+  ["records", "计件记录"],
+  ["payslips", "工资单"],
+  ["processes", "工序"],
+  ["employees", "员工"],
+  ["groups", "分组小计"],
+  ["knowledge_bases", "知识库"],
+]);
+
+function label(key: string, chinese: boolean): string {
+  return chinese ? (LABELS.get(key) ?? key) : key;
+}
+
+function fields(item: Record<string, Json>, chinese: boolean): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(item)) {
+    // A status with a label for people is shown by its label alone.
+    if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
+    const shown = scalar(value);
+    if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
+    else if (isRecord(value)) {
+      const inner = fields(value, chinese);
+      // One field inside (an order's number, a progress percentage) reads best as its value alone.
+      const single = inner.length === 1 ? (inner[0] as string).slice((inner[0] as string).indexOf(": ") + 2) : null;
+      out.push(`${label(key, chinese)}: ${single ?? inner.join("，")}`);
+    }
+  }
+  return out;
+}
+
+function row(item: Json, chinese: boolean): string {
+  if (!isRecord(item)) return `- ${scalar(item) ?? JSON.stringify(item)}`;
+  return `- ${fields(item, chinese).join("，")}`;
+}
+
+function pendingReply(output: Record<string, Json>, chinese: boolean): string {
+  const summary = scalar(output.summary ?? null) ?? "";
+  const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
+  const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
+  if (chinese) {
+    const next = open.length
+      ? `还有需要确定的地方：\n${questions.join("\n")}\n请补充后再说一次。`
+      : "请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
+    return `已准备好：${summary}\n\n${next}`;
+  }
+  const next = open.length
+    ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
+    : "Use Confirm or Cancel on the card below. Nothing is written until you confirm.";
+  return `Prepared: ${summary}\n\n${next}`;
+}
+
+function consultationReply(output: Record<string, Json>, chinese: boolean): string {
+  const options = Array.isArray(output.options) ? output.options.filter(isRecord) : [];
+  const list = options.map((o, i) => `${i + 1}. ${scalar(o.description ?? null)}`);
+  const response = scalar(output.response ?? null) ?? "";
+  if (output.is_complete === true || list.length === 0) return response;
+  return `${response}\n\n${list.join("\n")}\n\n${chinese ? "请选择一项。" : "Choose one."}`;
+}
+
+function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
+  const results = Array.isArray(output.results) ? output.results.filter(isRecord) : [];
+  const passages: Passage[] = results.map((r) => ({
+    title: scalar(r.knowledge_title ?? null) ?? "",
+    heading: scalar(r.heading_path ?? null) ?? "",
+    content: scalar(r.content ?? null) ?? "",
+  }));
+  return (
+    extractiveAnswer(question, passages) ?? (chinese ? "知识库里没有找到相关内容。" : "Nothing in the knowledge bases matches.")
+  );
+}
+
+function listReply(output: Record<string, Json>, chinese: boolean): string {
+  const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
+  const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
+  const parts: string[] = [];
+  for (const [key, items] of lists) {
+    if (items.length === 0) continue;
+    const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
+    const more = items.length > MAX_ITEMS ? [chinese ? `……共 ${items.length} 条` : `… ${items.length} in all`] : [];
+    parts.push(`${chinese ? (LIST_LABELS.get(key) ?? key) : key}（${items.length}）：\n${[...shown, ...more].join("\n")}`);
+  }
+  if (parts.length === 0 && lists.length > 0) {
+    return chinese ? "没有找到符合条件的记录。" : "No matching records.";
+  }
+  return [...parts, ...(totals.length ? [totals.join("\n")] : [])].join("\n\n") || JSON.stringify(output);
+}
+
+/**
+ * How the offline model puts a tool's result into words: a prepared write points at its confirm
+ * card, a consultation step lists its options, a search answers extractively, a list shows its
+ * rows, and an error says what went wrong.
+ */
+export function toolReply({
+  toolName,
+  output,
+  isError,
+  question,
+  chinese,
+}: {
+  toolName: string;
+  output: unknown;
+  isError: boolean;
+  question: string;
+  chinese: boolean;
+}): string {
+  if (isError) {
+    const message = typeof output === "string" ? output : JSON.stringify(output);
+    return chinese ? `没能完成（${toolName}）：${message}` : `That did not work (${toolName}): ${message}`;
+  }
+  if (!isRecord(output)) return String(output);
+  if (output.status === "pending_confirmation") return pendingReply(output, chinese);
+  if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
+  if (toolName === "knowledge_search") return searchReply(question, output, chinese);
+  return listReply(output, chinese);
+}

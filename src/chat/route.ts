@@ -1,0 +1,53 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../app-env.ts";
+import { bearerAuth } from "../auth/middleware.ts";
+import { AppError, badRequest } from "../errors.ts";
+import { validate } from "../routes/validate.ts";
+import { chatResponse } from "./agent.ts";
+import { ChatRequestSchema, UserTextSchema } from "./chat.schema.ts";
+import { chatModel, modelInfo } from "./models.ts";
+
+/** `/api/chat`: the web chat's face, one streamed turn per request, and which model answers. */
+export const chatRoutes = new Hono<AppEnv>();
+
+// useChat may send the whole conversation; it is ignored past its last message, but still read.
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+chatRoutes.use(bearerAuth());
+
+chatRoutes.get("/model", (c) => c.json(modelInfo(c.var.config)));
+
+chatRoutes.post(
+  "/",
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError("payload_too_large", "A chat request is limited to 2 MiB; send only the new message.");
+    },
+  }),
+  validate("json", ChatRequestSchema),
+  async (c) => {
+    const body = c.req.valid("json");
+    // Only the newest message is the user's word; anything before it comes from storage.
+    const latest = body.message ?? body.messages?.[body.messages.length - 1];
+    if (latest?.role !== "user") throw badRequest("The last message must be the user's.");
+    const text = UserTextSchema.safeParse(
+      latest.parts
+        .filter((part) => part.type === "text" && typeof part.text === "string")
+        .map((part) => part.text)
+        .join("\n"),
+    );
+    if (!text.success) throw badRequest(`Invalid message: ${text.error.issues[0]?.message ?? "no text"}.`);
+    return chatResponse({
+      env: c.env,
+      waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+      user: c.var.user,
+      requestId: c.var.requestId,
+      chatId: body.id,
+      message: { id: latest.id, text: text.data },
+      kbIds: body.kbIds,
+      model: (timeZone) => chatModel({ env: c.env, config: c.var.config, timeZone }),
+    });
+  },
+);

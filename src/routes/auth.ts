@@ -1,0 +1,80 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../app-env.ts";
+import { bearerAuth } from "../auth/middleware.ts";
+import { originAllowed } from "../auth/origin.ts";
+import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.ts";
+import { clearSessionCookie, sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
+import { countSignInAttempt, SIGN_IN_LIMITS, settleSuccessfulSignIn } from "../auth/sign-in-limiter.ts";
+import { createWebSession, endWebSession, findUserByUsername, findWebUser } from "../auth/web-sessions.ts";
+import { AppError, forbidden, unauthorized } from "../errors.ts";
+import { LoginSchema } from "./auth.schema.ts";
+import { validate } from "./validate.ts";
+
+/** `/api/auth`: password sign-in for people in the browser, who they are, and sign-out. */
+export const authRoutes = new Hono<AppEnv>();
+
+const BAD_CREDENTIALS = "Wrong username or password.";
+
+authRoutes.use(
+  bodyLimit({
+    maxSize: 4096,
+    onError: () => {
+      throw new AppError("payload_too_large", "Sign-in requests are limited to 4 KiB.");
+    },
+  }),
+);
+
+// A login form posted from another site could sign the victim into the attacker's account.
+authRoutes.use(async function checkBrowserOrigin(c, next) {
+  const origin = c.req.header("Origin");
+  if (c.req.method === "POST" && origin !== undefined && !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
+    throw forbidden(`Sign-in from origin '${origin.slice(0, 100)}' is not allowed.`);
+  }
+  await next();
+});
+
+authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
+  const { username, password } = c.req.valid("json");
+  const userKey = `user:${username.toLowerCase()}`;
+  const addressKey = `addr:${c.req.header("CF-Connecting-IP") ?? "unknown"}`;
+  const verdict = await countSignInAttempt({
+    db: c.env.DB,
+    subjects: [
+      { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
+      { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
+    ],
+  });
+  if (!verdict.allowed) {
+    c.header("Retry-After", String(verdict.retryAfterSeconds));
+    throw new AppError(
+      "rate_limited",
+      `Too many sign-in attempts. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} minutes.`,
+      {
+        details: { retry_after_seconds: verdict.retryAfterSeconds },
+      },
+    );
+  }
+  const found = await findUserByUsername({ db: c.env.DB, username: username.toLowerCase() });
+  // An unknown username costs the same hashing as a known one, so timing does not tell them apart.
+  const ok = await verifyPassword(password, found?.password_hash ?? DUMMY_PASSWORD_HASH);
+  if (!found?.password_hash || !ok) throw unauthorized(BAD_CREDENTIALS);
+  const { password_hash: _, ...user } = found;
+  const token = await createWebSession({ db: c.env.DB, user });
+  await settleSuccessfulSignIn({ db: c.env.DB, userKey, addressKey });
+  setSessionCookie(c, token);
+  return c.json({ user });
+});
+
+authRoutes.post("/logout", async (c) => {
+  const token = sessionToken(c);
+  if (token) await endWebSession({ db: c.env.DB, token });
+  clearSessionCookie(c);
+  return c.json({ signed_out: true });
+});
+
+authRoutes.get("/me", bearerAuth(), async (c) => {
+  const user = await findWebUser({ db: c.env.DB, userId: c.var.user.userId, tenantId: c.var.user.tenantId });
+  if (!user) throw unauthorized("Not signed in.");
+  return c.json({ user });
+});

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { CONFIRM_CARD_STATUSES } from "../chat/confirm-cards.ts";
+
+/** `GET /api/chats`: a page of the caller's chats, optionally filtered by words of the title. */
+export const ListChatsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(500).optional(),
+  q: z.string().trim().max(200).optional(),
+});
+
+/** `PATCH /api/chats/:id`. */
+export const RenameChatSchema = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+});
+
+/** `POST /api/chats/:chatId/actions/:actionId`: what became of a confirm card's action. */
+export const CardOutcomeSchema = z.strictObject({
+  status: z.enum(CONFIRM_CARD_STATUSES),
+  result: z.string().max(2000).optional(),
+});

@@ -1,0 +1,63 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { bearerAuth } from "../auth/middleware.ts";
+import { recordCardOutcome, verifiedOutcome } from "../chat/confirm-cards.ts";
+import { deleteChat, getChat, listChats, loadMessages, renameChat } from "../chat/history.ts";
+import { chatAsMarkdown } from "../chat/markdown-export.ts";
+import { notFound } from "../errors.ts";
+import { CardOutcomeSchema, ListChatsQuerySchema, RenameChatSchema } from "./chats.schema.ts";
+import { validate } from "./validate.ts";
+
+/** `/api/chats`: a person's own chat history: list, load, rename, delete, export, card outcomes. */
+export const chatHistoryRoutes = new Hono<AppEnv>();
+
+chatHistoryRoutes.use(bearerAuth());
+
+function ownerOf(c: { var: AppEnv["Variables"] }) {
+  return { tenantId: c.var.user.tenantId, userId: c.var.user.userId };
+}
+
+chatHistoryRoutes.get("/", validate("query", ListChatsQuerySchema), async (c) => {
+  const { limit, cursor, q } = c.req.valid("query");
+  return c.json(await listChats({ db: c.env.DB, owner: ownerOf(c), limit, cursor, q }));
+});
+
+chatHistoryRoutes.get("/:id", async (c) => {
+  const chat = await getChat({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id") });
+  const messages = await loadMessages({ db: c.env.DB, chatId: chat.id });
+  return c.json({ id: chat.id, title: chat.title, created_at: chat.created_at, updated_at: chat.updated_at, messages });
+});
+
+chatHistoryRoutes.patch("/:id", validate("json", RenameChatSchema), async (c) => {
+  const { title } = c.req.valid("json");
+  return c.json(await renameChat({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id"), title }));
+});
+
+chatHistoryRoutes.delete("/:id", async (c) => {
+  const id = c.req.param("id");
+  await deleteChat({ db: c.env.DB, owner: ownerOf(c), chatId: id });
+  return c.json({ id, deleted: true });
+});
+
+chatHistoryRoutes.get("/:id/export", async (c) => {
+  const chat = await getChat({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id") });
+  const markdown = chatAsMarkdown(chat, await loadMessages({ db: c.env.DB, chatId: chat.id }));
+  const filename = `chat-${chat.id}.md`;
+  return c.body(markdown, 200, {
+    "Content-Type": "text/markdown; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${filename}"`,
+  });
+});
+
+chatHistoryRoutes.post("/:id/actions/:actionId", validate("json", CardOutcomeSchema), async (c) => {
+  const actionId = c.req.param("actionId");
+  const outcome = await verifiedOutcome({
+    business: c.var.services.business,
+    user: c.var.user,
+    actionId,
+    claimed: c.req.valid("json"),
+  });
+  const card = await recordCardOutcome({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id"), actionId, ...outcome });
+  if (!card) throw notFound(`No confirm card for action '${actionId}' in this chat.`);
+  return c.json({ chat_id: c.req.param("id"), action_id: actionId, card });
+});

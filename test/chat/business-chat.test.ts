@@ -1,0 +1,128 @@
+import type { UIMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { sendChat, storedChat } from "./chat-api.ts";
+import { browserCall, signIn } from "./sign-in.ts";
+import { assembled, readChunks, textOf } from "./stream.ts";
+
+type ToolPart = {
+  type: string;
+  state: string;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+  errorText?: string;
+};
+
+function toolPart(message: UIMessage, name: string): ToolPart {
+  const part = message.parts.find((p) => p.type === `tool-${name}`);
+  if (!part) throw new Error(`no ${name} call in ${JSON.stringify(message.parts).slice(0, 500)}`);
+  return part as unknown as ToolPart;
+}
+
+function pieces(part: ToolPart): number {
+  return (part.output.totals as { pieces: number }).pieces;
+}
+
+async function ask(cookie: string, chatId: string, text: string) {
+  const chunks = await readChunks(await sendChat(cookie, chatId, text));
+  return { chunks, message: await assembled(chunks) };
+}
+
+describe("the offline model over the business tools", () => {
+  it("records pieces through a confirm card, the REST confirm, and a reload that shows it all", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const { chunks, message } = await ask(cookie, "biz-record", "给张三记上领子80件");
+    const prepare = toolPart(message, "prepare_piece_record");
+    expect(prepare.input).toEqual({ employee: "张三", process: "上领子", quantity: 80 });
+    const card = chunks.find((c) => c.type === "data-confirm-card") as {
+      id: string;
+      data: { actionId: string; status: string; summary: string };
+    };
+    expect(card.id).toBe(card.data.actionId);
+    expect(card.data).toMatchObject({ status: "pending", summary: expect.stringContaining("张三 上领子 80 件") });
+    expect(textOf(message)).toContain("确认卡片");
+
+    // Nothing is written until the user's click.
+    const before = await ask(cookie, "biz-record", "张三今天做了多少件");
+    const beforeCount = pieces(toolPart(before.message, "query_piece_records"));
+
+    const confirmed = await browserCall(`/api/actions/${card.id}/confirm`, cookie, { method: "POST" });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toMatchObject({ action_id: card.id, status: "confirmed" });
+    const recorded = await browserCall(`/api/chats/biz-record/actions/${card.id}`, cookie, {
+      method: "POST",
+      body: JSON.stringify({ status: "confirmed", result: "已登记" }),
+    });
+    expect(recorded.status).toBe(200);
+
+    const after = await ask(cookie, "biz-record", "张三今天做了多少件");
+    const query = toolPart(after.message, "query_piece_records");
+    expect(query.input).toEqual({ employee: "张三", period: "today" });
+    expect(pieces(query)).toBe(beforeCount + 80);
+
+    const chat = await storedChat(cookie, "biz-record", 6);
+    const stored = chat.messages[1] as UIMessage;
+    expect(stored.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({
+      id: card.id,
+      data: { status: "confirmed", result: "已登记" },
+    });
+    expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
+  });
+
+  it("records a card's real status: a client cannot mark an unconfirmed write as confirmed", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const { chunks } = await ask(cookie, "biz-forge", "给张三记上领子5件");
+    const card = chunks.find((c) => c.type === "data-confirm-card") as { id: string };
+    const forged = await browserCall(`/api/chats/biz-forge/actions/${card.id}`, cookie, {
+      method: "POST",
+      body: JSON.stringify({ status: "confirmed", result: "已登记" }),
+    });
+    const recorded = await forged.json<{ card: { status: string; result?: string } }>();
+    expect(recorded.card.status).toBe("pending");
+    expect(recorded.card.result).toBeUndefined();
+
+    expect((await browserCall(`/api/actions/${card.id}/cancel`, cookie, { method: "POST" })).status).toBe(200);
+    const cancelled = await browserCall(`/api/chats/biz-forge/actions/${card.id}`, cookie, {
+      method: "POST",
+      body: JSON.stringify({ status: "cancelled", result: "已取消" }),
+    });
+    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", result: "已取消" } });
+    const chat = await storedChat(cookie, "biz-forge", 2);
+    expect(chat.messages[1]?.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({ data: { status: "cancelled" } });
+  });
+
+  it.each([
+    ["生产中的订单有哪些", "query_orders"],
+    ["张三这个月的工资", "query_payroll"],
+    ["上领子的单价是多少", "query_processes"],
+    ["车间有哪些员工", "query_employees"],
+    ["李娟昨天做了多少件", "query_piece_records"],
+    ["Which orders are in production?", "query_orders"],
+    ["Show payroll for March", "query_payroll"],
+  ])("answers %s with %s, its arguments accepted by the real tool", async (text, tool) => {
+    const cookie = await signIn("boss", "boss123");
+    const { message } = await ask(cookie, `biz-${tool}-${text.length}`, text);
+    const part = toolPart(message, tool);
+    expect(part.errorText).toBeUndefined();
+    expect(part.state).toBe("output-available");
+    expect(textOf(message).length).toBeGreaterThan(0);
+  });
+
+  it("puts business results into readable Chinese: labels, money in yuan, statuses by their label", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const orders = textOf((await ask(cookie, "biz-read-orders", "生产中的订单有哪些")).message);
+    expect(orders).toMatch(/^订单（\d+）：\n- 订单号: /);
+    expect(orders).toContain("状态: 生产中");
+    expect(orders).not.toContain("in_production");
+    const pay = textOf((await ask(cookie, "biz-read-pay", "张三这个月的工资")).message);
+    expect(pay).toMatch(/实发: ¥\d+\.\d{2}/);
+  });
+
+  it("lets staff ask about their own pieces, and never offers a write to confirm by words", async () => {
+    const cookie = await signIn("staff", "staff123");
+    const own = await ask(cookie, "biz-staff", "我这个月做了多少件");
+    expect(toolPart(own.message, "query_piece_records").state).toBe("output-available");
+    const typed = await ask(cookie, "biz-staff", "确认");
+    expect(typed.message.parts.some((p) => p.type.startsWith("tool-"))).toBe(false);
+    expect(textOf(typed.message)).toContain("确认卡片");
+  });
+});

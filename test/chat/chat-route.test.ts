@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers.ts";
+import { chatBody, sendChat, storedChat } from "./chat-api.ts";
+import { browserCall, signIn } from "./sign-in.ts";
+import { assembled, readChunks, textOf } from "./stream.ts";
+
+const MANUAL = `# 锦绣制衣系统使用手册
+
+## 新建订单
+
+新建订单时，先在订单页点“新建”，选择客户，再填写款式和数量。交期必须晚于今天。
+
+## 计件录入
+
+员工每天下班前录入当天的计件数量，组长核对后提交。`;
+
+async function knowledgeBase(name: string): Promise<string> {
+  const kb = await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name }) });
+  const { id } = await kb.json<{ id: string }>();
+  const doc = await call(`/api/knowledge-bases/${id}/documents`, {
+    method: "POST",
+    key: "dev-boss-key",
+    body: JSON.stringify({ filename: "manual.md", content: MANUAL }),
+  });
+  if (doc.status >= 300) throw new Error(await doc.text());
+  return id;
+}
+
+describe("POST /api/chat with the offline model", () => {
+  it("announces the offline model", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const res = await browserCall("/api/chat/model", cookie);
+    expect(await res.json()).toMatchObject({ id: "offline", offline: true, label: expect.stringContaining("offline") });
+  });
+
+  it("streams the AI SDK UI message stream: an extractive answer citing title and heading", async () => {
+    const kb = await knowledgeBase("手册");
+    const cookie = await signIn("boss", "boss123");
+    const res = await sendChat(cookie, "chat-rag", "怎么新建订单？", { kbIds: [kb] });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+    expect(res.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+    const chunks = await readChunks(res);
+    const types = chunks.map((c) => c.type);
+    expect(types[0]).toBe("start");
+    expect(types).toContain("text-start");
+    expect(types.filter((t) => t === "text-delta").length).toBeGreaterThan(1);
+    expect(types).toContain("text-end");
+    expect(types.at(-1)).toBe("finish");
+    const message = await assembled(chunks);
+    expect(textOf(message)).toContain("选择客户，再填写款式和数量");
+    expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 锦绣制衣系统使用手册 > 新建订单");
+  });
+
+  it("runs a consultation tool and shows its step, with options the UI can offer as buttons", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const chunks = await readChunks(await sendChat(cookie, "chat-consult", "衣服起皱怎么办"));
+    const types = chunks.map((c) => c.type);
+    expect(types).toEqual(expect.arrayContaining(["tool-input-start", "tool-input-available", "tool-output-available"]));
+    const message = await assembled(chunks);
+    const tool = message.parts.find((p) => p.type === "tool-initiate_session") as {
+      state: string;
+      input: unknown;
+      output: { session_id: string; options: { id: string; description: string }[] };
+    };
+    expect(tool.state).toBe("output-available");
+    expect(tool.input).toEqual({ user_query: "衣服起皱怎么办" });
+    expect(tool.output.options.length).toBeGreaterThan(0);
+    expect(textOf(message)).toContain(tool.output.options[0]?.description);
+
+    // The UI sends the chosen option's description; the offline model navigates with its id.
+    const choice = tool.output.options[0] as { id: string; description: string };
+    const next = await assembled(await readChunks(await sendChat(cookie, "chat-consult", choice.description)));
+    const step = next.parts.find((p) => p.type === "tool-navigate_session") as { input: unknown; state: string };
+    expect(step.input).toEqual({ session_id: tool.output.session_id, selected_option_id: choice.id });
+    expect(step.state).toBe("output-available");
+  });
+
+  it("says plainly what it can do when it has no answer", async () => {
+    const cookie = await signIn("staff", "staff123");
+    const message = await assembled(await readChunks(await sendChat(cookie, "chat-help", "你好")));
+    expect(textOf(message)).toContain("我是离线模型");
+  });
+
+  it("accepts an API key as well as the cookie", async () => {
+    const res = await call("/api/chat", { method: "POST", key: "dev-staff-key", body: chatBody("chat-key", "hello") });
+    expect(res.status).toBe(200);
+    const message = await assembled(await readChunks(res));
+    expect(textOf(message)).toContain("offline model");
+  });
+
+  it("refuses bad requests with a clear 4xx before streaming", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      browserCall("/api/chat", cookie, { method: "POST", body, headers });
+    expect((await post("{")).status).toBe(400);
+    expect((await post(JSON.stringify({ id: "x" }))).status).toBe(400);
+    expect((await post(JSON.stringify({ id: "../etc", message: { id: "m", role: "user", parts: [] } }))).status).toBe(400);
+    const assistantLast = JSON.stringify({
+      id: "c1",
+      messages: [{ id: "m", role: "assistant", parts: [{ type: "text", text: "hi" }] }],
+    });
+    expect((await post(assistantLast)).status).toBe(400);
+    const empty = JSON.stringify({ id: "c1", message: { id: "m", role: "user", parts: [{ type: "text", text: "  " }] } });
+    expect((await post(empty)).status).toBe(400);
+    expect((await post(chatBody("c1", "hi", { kbIds: ["kb-of-someone-else"] }))).status).toBe(404);
+    expect((await post(chatBody("c1", "x".repeat(8001)))).status).toBe(400);
+    expect((await call("/api/chat", { method: "POST", body: chatBody("c1", "hi") })).status).toBe(401);
+    const foreign = await browserCall("/api/chat", cookie, {
+      method: "POST",
+      body: chatBody("c1", "hi"),
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    // Nothing was stored by any of them.
+    expect((await browserCall("/api/chats/c1", cookie)).status).toBe(404);
+  });
+
+  it("never lets one user write into or read another's chat", async () => {
+    const boss = await signIn("boss", "boss123");
+    await readChunks(await sendChat(boss, "chat-private", "我的私人问题"));
+    await storedChat(boss, "chat-private", 2);
+    const staff = await signIn("staff", "staff123");
+    expect((await sendChat(staff, "chat-private", "让我看看")).status).toBe(404);
+    expect((await browserCall("/api/chats/chat-private", staff)).status).toBe(404);
+    const other = await signIn("otherboss", "boss123");
+    expect((await browserCall("/api/chats/chat-private", other)).status).toBe(404);
+    const chat = await storedChat(boss, "chat-private", 2);
+    expect(chat.messages).toHaveLength(2);
+  });
+});

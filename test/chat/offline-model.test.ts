@@ -1,0 +1,253 @@
+import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
+import { findDate } from "../../src/chat/offline/dates.ts";
+import { chooseTool } from "../../src/chat/offline/intents.ts";
+import { parseNumber } from "../../src/chat/offline/numbers.ts";
+import { offlineModel } from "../../src/chat/offline/offline-model.ts";
+import { passagesBlock } from "../../src/chat/passages.ts";
+
+const TODAY = "2026-11-26";
+
+// Request → the tool and the arguments the offline model must read from it. Arguments are listed
+// under every name a tool may use for them; the model keeps those the offered tool declares.
+const TABLE: [string, string | null, Record<string, unknown>][] = [
+  ["李娟今天做了多少件", "query_piece_records", { employee: "李娟", employee_name: "李娟", period: "today" }],
+  ["张敏昨天的计件记录", "query_piece_records", { employee: "张敏", employee_name: "张敏", period: "yesterday" }],
+  ["这个月上领子做了多少件", "query_piece_records", { process: "上领子", process_name: "上领子", period: "this_month" }],
+  ["张敏这个月的工资", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
+  ["三月的工资是多少", "query_payroll", { month: "2026-03" }],
+  ["上个月大家的工资", "query_payroll", { month: "2026-10" }],
+  [
+    "给李娟记上领子200件",
+    "prepare_piece_record",
+    { employee: "李娟", employee_name: "李娟", process: "上领子", process_name: "上领子", quantity: 200 },
+  ],
+  [
+    "李娟昨天锁边两百件，帮我录入",
+    "prepare_piece_record",
+    {
+      employee: "李娟",
+      employee_name: "李娟",
+      process: "锁边",
+      process_name: "锁边",
+      quantity: 200,
+      work_date: "2026-11-25",
+      date: "2026-11-25",
+    },
+  ],
+  [
+    "帮张三记上领子80件",
+    "prepare_piece_record",
+    { employee: "张三", employee_name: "张三", process: "上领子", process_name: "上领子", quantity: 80 },
+  ],
+  [
+    "王芳今天钉扣一百二十件，登记一下",
+    "prepare_piece_record",
+    {
+      employee: "王芳",
+      employee_name: "王芳",
+      process: "钉扣",
+      process_name: "钉扣",
+      quantity: 120,
+      work_date: "2026-11-26",
+      date: "2026-11-26",
+    },
+  ],
+  [
+    "记一下刘强今天褶裥60件",
+    "prepare_piece_record",
+    {
+      employee: "刘强",
+      employee_name: "刘强",
+      process: "褶裥",
+      process_name: "褶裥",
+      quantity: 60,
+      work_date: "2026-11-26",
+      date: "2026-11-26",
+    },
+  ],
+  ["生产中的订单有哪些", "query_orders", { status: "in_production" }],
+  [
+    "给华美服饰下一个订单，款号A-102，500件，12月20日交货",
+    "prepare_order",
+    { customer: "华美服饰", style: "A-102", quantity: 500, due_date: "2026-12-20" },
+  ],
+  [
+    "新建订单 客户是锦绣 款式T恤 300件 交期2027-01-15",
+    "prepare_order",
+    { customer: "锦绣", style: "T恤", quantity: 300, due_date: "2027-01-15" },
+  ],
+  [
+    "Create an order for customer Acme, style A-7, 120 pieces",
+    "prepare_order",
+    { customer: "Acme", style: "A-7", quantity: 120 },
+  ],
+  ["订单JX-2024-001到哪了", "query_orders", { order: "JX-2024-001", order_no: "JX-2024-001" }],
+  ["上领子的单价是多少", "query_processes", { process: "上领子", name_contains: "上领子" }],
+  ["车间有哪些员工", "query_employees", {}],
+  ["员工张敏的工号", "query_employees", { name_contains: "张敏", employee: "张敏" }],
+  ["衣服起皱怎么办", "initiate_session", { user_query: "衣服起皱怎么办" }],
+  ["搜索知识库：新建订单", "knowledge_search", { query: "搜索知识库：新建订单" }],
+  ["怎么新建订单？", null, {}],
+  [
+    "How many pieces did Li Juan do yesterday?",
+    "query_piece_records",
+    { employee: "Li Juan", employee_name: "Li Juan", period: "yesterday" },
+  ],
+  ["Show payroll for March", "query_payroll", { month: "2026-03" }],
+  [
+    "What did Zhang Min earn last month? Show her wages",
+    "query_payroll",
+    { employee: "Zhang Min", employee_name: "Zhang Min", month: "2026-10" },
+  ],
+  [
+    "Record 150 pieces of collar for Zhang Min",
+    "prepare_piece_record",
+    { employee: "Zhang Min", employee_name: "Zhang Min", process: "collar", process_name: "collar", quantity: 150 },
+  ],
+  ["Which orders are in production?", "query_orders", { status: "in_production" }],
+  ["List the processes and unit prices", "query_processes", {}],
+  ["List employees", "query_employees", {}],
+  ["I need to troubleshoot a garment defect", "initiate_session", { user_query: "I need to troubleshoot a garment defect" }],
+  ["How do I create a new order?", null, {}],
+];
+
+describe("the offline model's reading of requests", () => {
+  it.each(TABLE)("%s → %s", (text, toolName, args) => {
+    const choice = chooseTool(text, TODAY, null);
+    expect(choice?.toolName ?? null).toBe(toolName);
+    if (toolName) expect(choice?.args).toEqual(args);
+  });
+
+  it("picks the option a user chose in an open consultation, by its description", () => {
+    const consultation = { sessionId: "s-1", options: [{ id: "wrinkle", description: "面料起皱" }] };
+    expect(chooseTool("面料起皱", TODAY, consultation)).toEqual({
+      toolName: "navigate_session",
+      args: { session_id: "s-1", selected_option_id: "wrinkle" },
+    });
+  });
+
+  it("reads Chinese numerals and dates in the workshop's calendar", () => {
+    expect([parseNumber("两百"), parseNumber("一千二百五十"), parseNumber("十五"), parseNumber("3万")]).toEqual([
+      200,
+      1250,
+      15,
+      null,
+    ]);
+    expect(findDate("三月", "2026-02-10")).toEqual({ kind: "month", month: "2025-03" });
+    expect(findDate("前天", "2026-03-01")).toEqual({ kind: "day", date: "2026-02-27" });
+    expect(findDate("12月", TODAY)).toEqual({ kind: "month", month: "2025-12" });
+  });
+});
+
+function functionTool(name: string, properties: string[]): LanguageModelV4FunctionTool {
+  return {
+    type: "function",
+    name,
+    inputSchema: { type: "object", properties: Object.fromEntries(properties.map((p) => [p, { type: "string" }])) },
+  };
+}
+
+function options(text: string, tools: LanguageModelV4FunctionTool[], system = ""): LanguageModelV4CallOptions {
+  return {
+    prompt: [
+      ...(system ? [{ role: "system" as const, content: system }] : []),
+      { role: "user", content: [{ type: "text", text }] },
+    ],
+    tools,
+  };
+}
+
+async function parts(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<LanguageModelV4StreamPart[]> {
+  const out: LanguageModelV4StreamPart[] = [];
+  for await (const part of stream) out.push(part);
+  return out;
+}
+
+describe("the offline LanguageModelV4", () => {
+  // 2026-11-25 17:00 UTC is already the 26th in Shanghai.
+  const model = offlineModel({ timeZone: "Asia/Shanghai", now: () => new Date("2026-11-25T17:00:00Z") });
+
+  it("streams a tool call with only the arguments the offered tool declares", async () => {
+    const { stream } = await model.doStream(
+      options("李娟今天做了多少件", [functionTool("query_piece_records", ["employee_name", "period"])]),
+    );
+    const call = (await parts(stream)).find((p) => p.type === "tool-call");
+    expect(call).toMatchObject({ toolName: "query_piece_records" });
+    expect(JSON.parse((call as { input: string }).input)).toEqual({ employee_name: "李娟", period: "today" });
+  });
+
+  it("resolves 今天 in the workshop's time zone, not UTC's", async () => {
+    const { stream } = await model.doStream(
+      options("李娟今天锁边30件，记一下", [functionTool("prepare_piece_record", ["employee", "quantity", "work_date"])]),
+    );
+    const call = (await parts(stream)).find((p) => p.type === "tool-call") as { input: string };
+    expect(JSON.parse(call.input)).toEqual({ employee: "李娟", quantity: 30, work_date: "2026-11-26" });
+  });
+
+  it("never calls a tool it is not offered, and never confirm_action", async () => {
+    const { stream } = await model.doStream(options("张敏这个月的工资", [functionTool("confirm_action", ["action_id"])]));
+    const all = await parts(stream);
+    expect(all.some((p) => p.type === "tool-call")).toBe(false);
+    const text = all.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
+    expect(text).toContain("离线模型");
+  });
+
+  it("answers extractively from the passages in its instructions, citing title and heading, in several deltas", async () => {
+    const system = passagesBlock([
+      {
+        title: "锦绣制衣系统使用手册",
+        heading: "订单 › 新建订单",
+        content: "新建订单时，先选择客户，再填写款式和数量。交期必须晚于今天。",
+      },
+      { title: "质量手册", heading: "熨烫", content: "熨烫温度按面料调整。" },
+    ]);
+    const { stream } = await model.doStream(options("怎么新建订单？", [], system));
+    const all = await parts(stream);
+    const deltas = all.filter((p) => p.type === "text-delta");
+    expect(deltas.length).toBeGreaterThan(1);
+    const text = deltas.map((p) => (p as { delta: string }).delta).join("");
+    expect(text).toContain("新建订单时，先选择客户，再填写款式和数量。 [1]");
+    expect(text).toContain("[1] 锦绣制衣系统使用手册 › 订单 › 新建订单");
+    expect(text).not.toContain("熨烫温度");
+    expect(all.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "stop" } });
+  });
+
+  it("points a typed confirmation at the card's button instead of confirming", async () => {
+    const { stream } = await model.doStream(
+      options("确认", [functionTool("confirm_action", ["action_id"]), functionTool("query_orders", [])]),
+    );
+    const all = await parts(stream);
+    expect(all.some((p) => p.type === "tool-call")).toBe(false);
+    expect(all.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("")).toContain("确认卡片");
+  });
+
+  it("puts a tool's result into words after it has run", async () => {
+    const result = await model.doGenerate({
+      prompt: [
+        { role: "user", content: [{ type: "text", text: "有哪些员工" }] },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "query_employees", input: {} }] },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "query_employees",
+              output: {
+                type: "json",
+                value: {
+                  employees: [{ id: "e1", name: "李娟", employee_no: "A01", net_pay: { cents: 120000, yuan: "1200.00" } }],
+                  next_cursor: null,
+                },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(result.content).toEqual([
+      { type: "text", text: expect.stringContaining("员工（1）：\n- 名称: 李娟，工号: A01，实发: ¥1200.00") },
+    ]);
+  });
+});

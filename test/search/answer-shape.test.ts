@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { answerShapeMatch, numberMatch } from "../../src/search/answer-shape.ts";
+
+describe("answer shape", () => {
+  it("wants a day or month for a Chinese 'when' that names its year, a year otherwise", () => {
+    expect(answerShapeMatch("2022春运开始时间", "春运于1月17日开始")).toBe(1);
+    expect(answerShapeMatch("2022春运开始时间", "2022年春运备受关注")).toBe(0);
+    expect(answerShapeMatch("北京大学是什么时候成立的", "北京大学创办于1898年")).toBe(1);
+  });
+
+  it("wants a year or month name for an English 'when', and a number for 'how many'", () => {
+    expect(answerShapeMatch("When did the war end?", "The war ended in 1945.")).toBe(1);
+    expect(answerShapeMatch("When did the war end?", "The war was long.")).toBe(0);
+    expect(answerShapeMatch("How many people live there?", "About 3 million people.")).toBe(1);
+    expect(answerShapeMatch("香港立法会有多少个议席", "议席数量有所增加")).toBe(0);
+  });
+
+  it("does not judge questions that ask for neither", () => {
+    expect(answerShapeMatch("怎么新建订单", "在订单页面点新建订单")).toBe(1);
+    expect(answerShapeMatch("跳针怎么办", "换针")).toBe(1);
+  });
+});
+
+describe("number match", () => {
+  it("is the share of the query's numbers the passage holds, 1 without numbers", () => {
+    expect(numberMatch("2022年特斯拉交付量", "2022年交付131万辆")).toBe(1);
+    expect(numberMatch("2022年特斯拉交付量", "2021年交付93万辆")).toBe(0);
+    expect(numberMatch("２０２２年ＧＤＰ", "2022年")).toBe(1);
+    expect(numberMatch("工资怎么算", "任何内容")).toBe(1);
+  });
+});

@@ -1,0 +1,188 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, mcpClient } from "../helpers.ts";
+
+interface Entry {
+  id: string;
+  question: string;
+  similar_questions: string[];
+  answer: string;
+}
+
+interface Result {
+  id: string;
+  content: string;
+  score: number;
+  knowledge_id: string;
+  knowledge_title: string;
+  knowledge_filename: string;
+}
+
+async function newKb(name: string, type?: "faq" | "document", key = "dev-boss-key"): Promise<string> {
+  const res = await call("/api/knowledge-bases", {
+    method: "POST",
+    key,
+    body: JSON.stringify({ name, ...(type ? { type } : {}) }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json<{ id: string }>()).id;
+}
+
+function addEntry(kb: string, entry: unknown, key = "dev-boss-key") {
+  return call(`/api/knowledge-bases/${kb}/faq`, { method: "POST", key, body: JSON.stringify(entry) });
+}
+
+async function search(body: Record<string, unknown>) {
+  const res = await call("/api/v1/knowledge-search", { method: "POST", key: "dev-staff-key", body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  return (await res.json<{ results: Result[] }>()).results;
+}
+
+const PASSWORD = {
+  question: "忘记密码怎么办",
+  similar_questions: ["密码找不回来了", "登不上去了"],
+  answer: "请老板在员工页面为你重置密码。",
+};
+const ORDER = {
+  question: "怎么新建订单",
+  similar_questions: ["怎么下单"],
+  answer: "在订单页面点新建订单，填好客户、款号、数量和交货日期后保存。",
+};
+
+describe("FAQ entries over REST", () => {
+  it("adds, reads, replaces and deletes entries one by one", async () => {
+    const kb = await newKb("常见问题-1", "faq");
+    const created = await addEntry(kb, PASSWORD);
+    expect(created.status).toBe(201);
+    const entry = await created.json<Entry>();
+    expect(entry).toMatchObject(PASSWORD);
+
+    const list = await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" });
+    expect(await list.json()).toMatchObject({ entries: [PASSWORD], total_count: 1 });
+    expect((await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: "dev-staff-key" })).status).toBe(200);
+
+    const put = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, {
+      method: "PUT",
+      key: "dev-boss-key",
+      body: JSON.stringify({ ...PASSWORD, answer: "在登录页点“忘记密码”，或请老板重置。" }),
+    });
+    expect(put.status).toBe(200);
+    const [hit] = await search({ question: "忘记密码怎么办", knowledge_base_ids: [kb], min_score: 0 });
+    expect(hit?.content).toBe("在登录页点“忘记密码”，或请老板重置。");
+
+    const del = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { method: "DELETE", key: "dev-boss-key" });
+    expect(await del.json()).toEqual({ id: entry.id, deleted: true });
+    expect(await search({ question: "忘记密码怎么办", knowledge_base_ids: [kb], min_score: 0 })).toEqual([]);
+    expect((await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: "dev-staff-key" })).status).toBe(404);
+  });
+
+  it("answers a second entry with the same standard question with 409, and concurrent ones with one winner", async () => {
+    const kb = await newKb("常见问题-2", "faq");
+    expect((await addEntry(kb, ORDER)).status).toBe(201);
+    expect((await addEntry(kb, ORDER)).status).toBe(409);
+    const racers = await Promise.all([1, 2, 3].map(() => addEntry(kb, PASSWORD)));
+    expect(racers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const list = await (await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" })).json<{ total_count: number }>();
+    expect(list.total_count).toBe(2);
+  });
+
+  it("imports JSON entry by entry, reporting a bad one without losing the others, and re-imports as unchanged", async () => {
+    const kb = await newKb("常见问题-3", "faq");
+    const body = JSON.stringify({ entries: [ORDER, { question: "没有答案" }, PASSWORD] });
+    const first = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body });
+    expect(first.status).toBe(200);
+    const report = await first.json<{ created: number; failed: number; results: { status: string; index?: number }[] }>();
+    expect(report).toMatchObject({ created: 2, failed: 1 });
+    expect(report.results[1]).toMatchObject({ status: "failed", index: 1 });
+    const again = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body });
+    expect(await again.json()).toMatchObject({ created: 0, unchanged: 2, failed: 1 });
+  });
+
+  it("imports CSV, matching existing entries by their standard question", async () => {
+    const kb = await newKb("常见问题-4", "faq");
+    await addEntry(kb, ORDER);
+    const csv = `question,similar_questions,answer\n${ORDER.question},怎么下单|怎么开新单,"新答案：在订单页面点""新建订单""。"\n工资什么时候发,几号发工资,每月十号发放。\n`;
+    const res = await call(`/api/knowledge-bases/${kb}/faq/import`, {
+      method: "POST",
+      key: "dev-boss-key",
+      headers: { "Content-Type": "text/csv" },
+      body: csv,
+    });
+    expect(await res.json()).toMatchObject({ created: 1, replaced: 1, failed: 0 });
+    const [hit] = await search({ question: "怎么开新单", knowledge_base_ids: [kb], min_score: 0 });
+    expect(hit).toMatchObject({ knowledge_title: ORDER.question, content: '新答案：在订单页面点"新建订单"。' });
+  });
+
+  it("keeps staff from writing, other workshops out, and entries out of document bases", async () => {
+    const faq = await newKb("常见问题-5", "faq");
+    const docs = await newKb("文档库-5");
+    expect((await addEntry(faq, ORDER, "dev-staff-key")).status).toBe(403);
+    expect((await addEntry(faq, ORDER, "dev-other-boss-key")).status).toBe(404);
+    expect((await addEntry(docs, ORDER)).status).toBe(422);
+    const upload = await call(`/api/knowledge-bases/${faq}/documents`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({ filename: "a.md", content: "# x\n\ny" }),
+    });
+    expect(upload.status).toBe(422);
+    expect((await addEntry(faq, { ...ORDER, extra: 1 })).status).toBe(400);
+    expect((await addEntry(faq, { ...ORDER, answer: "" })).status).toBe(400);
+  });
+});
+
+describe("deleting an FAQ knowledge base", () => {
+  it("removes its entries with it, from the list and from search", async () => {
+    const kb = await newKb("常见问题-9", "faq");
+    const unique = { question: "锅炉房几点开门", similar_questions: [], answer: "锅炉房早上六点开门。" };
+    await addEntry(kb, unique);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
+    const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM faq_entries WHERE kb_id = ?1")
+      .bind(kb)
+      .first<{ n: number }>()) ?? {
+      n: -1,
+    };
+    expect(n).toBe(0);
+    expect((await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" })).status).toBe(404);
+    const all = await search({ question: "锅炉房几点开门", min_score: 0 });
+    expect(all.some((r) => r.content === unique.answer)).toBe(false);
+  });
+});
+
+describe("FAQ search", () => {
+  it("matches the query against the questions and answers with the answer, each entry once", async () => {
+    const kb = await newKb("常见问题-6", "faq");
+    await addEntry(kb, PASSWORD);
+    await addEntry(kb, ORDER);
+    const results = await search({ question: "密码找不回来了", knowledge_base_ids: [kb], min_score: 0 });
+    expect(results[0]).toMatchObject({ content: PASSWORD.answer, knowledge_title: PASSWORD.question });
+    expect(new Set(results.map((r) => r.knowledge_id)).size).toBe(results.length);
+  });
+
+  it("puts a confident FAQ answer first when searched together with document bases", async () => {
+    const faq = await newKb("常见问题-7", "faq");
+    const docs = await newKb("文档库-7");
+    await addEntry(faq, ORDER);
+    await call(`/api/knowledge-bases/${docs}/documents`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({
+        filename: "orders.md",
+        content: "# 订单\n\n## 新建订单\n\n新建订单时先选客户。怎么新建订单？在订单页面操作，新建订单后保存。",
+      }),
+    });
+    const results = await search({ question: "怎么新建订单", knowledge_base_ids: [faq, docs] });
+    expect(results[0]).toMatchObject({ knowledge_title: ORDER.question, content: ORDER.answer });
+    expect(results[0]?.score).toBeGreaterThanOrEqual(0.8);
+    expect(results.some((r) => r.knowledge_filename === "orders.md")).toBe(true);
+  });
+
+  it("serves FAQ answers over MCP through knowledge_search", async () => {
+    const kb = await newKb("常见问题-8", "faq");
+    await addEntry(kb, PASSWORD);
+    const client = await mcpClient("dev-staff-key");
+    const result = await client.callTool({ name: "knowledge_search", arguments: { query: "忘记密码了", kb_ids: [kb] } });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { results: Result[] }).results[0]?.content).toBe(PASSWORD.answer);
+    await client.close();
+  });
+});
