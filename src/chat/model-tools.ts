@@ -1,33 +1,16 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
-import { z } from "zod";
+import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
-import type { JsonSchema, PendingAction, Tool, ToolContext } from "../tools/tool.ts";
+import { type PendingAction, pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
 
 // A write is confirmed or cancelled by the user's click on its card, never by the model, so the
 // chat does not offer these tools to the model at all.
 const USER_ONLY = new Set(["confirm_action", "cancel_action"]);
 
-const schemas = new WeakMap<Tool, JsonSchema>();
-
-/** A tool's input as JSON Schema for a model, built once per tool and isolate. */
-function inputSchemaOf(t: Tool): JsonSchema {
-  let schema = schemas.get(t);
-  if (!schema) {
-    schema = t.kind === "weft" ? (z.toJSONSchema(t.inputSchema, { io: "input" }) as JsonSchema) : t.inputSchema;
-    schemas.set(t, schema);
-  }
-  return schema;
-}
-
 /** What the model reads after preparing a write: what will happen, and that the user decides. */
 export function pendingForModel(action: PendingAction) {
   return {
-    status: "pending_confirmation",
-    action_id: action.actionId,
-    summary: action.summary,
-    preview: action.preview,
-    ambiguities: action.ambiguities,
-    expires_at: action.expiresAt,
+    ...pendingActionPayload(action),
     note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
   };
 }
@@ -66,7 +49,7 @@ export function modelTools({
       tool({
         title: t.title,
         description: t.description,
-        inputSchema: jsonSchema<Record<string, unknown>>(inputSchemaOf(t) as Parameters<typeof jsonSchema>[0]),
+        inputSchema: jsonSchema<Record<string, unknown>>(inputJsonSchema(t) as Parameters<typeof jsonSchema>[0]),
         async execute(input: Record<string, unknown>) {
           const outcome = await runTool(t, ctx, input);
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);

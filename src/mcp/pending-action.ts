@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { PendingAction } from "../tools/tool.ts";
+import { type PendingAction, pendingActionPayload } from "../tools/tool.ts";
 
 /**
  * A pending action as an MCP tool result: the structured action, and text telling the agent to
@@ -22,14 +22,7 @@ export function renderPendingAction(action: PendingAction): CallToolResult {
     next,
   ].join("\n");
   return {
-    structuredContent: {
-      status: "pending_confirmation",
-      action_id: action.actionId,
-      summary: action.summary,
-      preview: action.preview,
-      ambiguities: action.ambiguities,
-      expires_at: action.expiresAt,
-    },
+    structuredContent: pendingActionPayload(action),
     content: [{ type: "text", text }],
   };
 }

@@ -7,8 +7,8 @@ import {
   McpError,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
+import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 import { renderPendingAction } from "./pending-action.ts";
@@ -54,9 +54,8 @@ const descriptors = new WeakMap<Tool, McpTool>();
 function describe(tool: Tool): McpTool {
   let descriptor = descriptors.get(tool);
   if (!descriptor) {
-    const inputSchema = tool.kind === "weft" ? z.toJSONSchema(tool.inputSchema, { io: "input" }) : tool.inputSchema;
-    const outputSchema =
-      tool.kind === "weft" ? tool.outputSchema && z.toJSONSchema(tool.outputSchema, { io: "output" }) : tool.outputSchema;
+    const inputSchema = inputJsonSchema(tool);
+    const outputSchema = outputJsonSchema(tool);
     descriptor = {
       name: tool.name,
       title: tool.title,

@@ -96,3 +96,18 @@ export type Tool = WeftTool | JsonSchemaTool;
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: Omit<WeftTool<I, O>, "kind">): WeftTool<I, O> {
   return { kind: "weft", ...tool };
 }
+
+/**
+ * A pending action as an agent or model reads it (snake_case, like every tool result): each face
+ * adds its own words on what to do next.
+ */
+export function pendingActionPayload(action: PendingAction) {
+  return {
+    status: "pending_confirmation" as const,
+    action_id: action.actionId,
+    summary: action.summary,
+    preview: action.preview,
+    ambiguities: action.ambiguities,
+    expires_at: action.expiresAt,
+  };
+}
