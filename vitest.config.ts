@@ -9,7 +9,6 @@ const trees = readdirSync("./knowledge/trees")
 
 // wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
 mkdirSync("./dist/web", { recursive: true });
-
 // A fixed key for tests only; `npm run dev` and production each have their own.
 const TEST_SECRETS_KEY = "dGVzdC1vbmx5LWtleS1mb3Itd2VmdC1mZWRlcmF0aW9uIQ==";
 

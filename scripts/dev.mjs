@@ -13,9 +13,9 @@ const persistTo = process.env.WEFT_STATE_DIR;
 const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
 const baseUrl = `http://127.0.0.1:${port}`;
 
-if (ensureDevSecrets()) console.log("Wrote a local MCP_SECRETS_KEY into .dev.vars.");
 console.log("Building the browser UI...");
 await buildWeb();
+if (ensureDevSecrets()) console.log("Wrote a local MCP_SECRETS_KEY into .dev.vars.");
 console.log("Applying D1 migrations (local)...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });

@@ -8,23 +8,32 @@ import { type JsonSchema, type PendingAction, pendingActionPayload, type Tool, t
 // chat does not offer these tools to the model at all.
 const USER_ONLY = new Set(["confirm_action", "cancel_action"]);
 
+const schemas = new WeakMap<Tool, JsonSchema>();
+
+/**
+ * A tool's input as JSON Schema for a model, built once per tool and isolate. An external server's
+ * schema is converted to what function calling accepts (references inlined, cycles cut); the
+ * runtime still checks the arguments against the server's own schema.
+ */
+function inputSchemaOf(t: Tool): JsonSchema {
+  let schema = schemas.get(t);
+  if (!schema) {
+    if (t.kind === "weft") schema = inputJsonSchema(t);
+    else {
+      const converted = convertToFunctionSchema(t.inputSchema);
+      schema = converted.ok ? converted.parameters : t.inputSchema;
+    }
+    schemas.set(t, schema);
+  }
+  return schema;
+}
+
 /** What the model reads after preparing a write: what will happen, and that the user decides. */
 export function pendingForModel(action: PendingAction) {
   return {
     ...pendingActionPayload(action),
     note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
   };
-}
-
-/**
- * A tool's input schema as the model gets it: an external server's schema converted to what
- * function calling accepts (references inlined, cycles cut); the runtime still checks arguments
- * against the server's own schema.
- */
-function modelInputSchema(t: Tool): JsonSchema {
-  if (t.kind === "weft") return inputJsonSchema(t);
-  const converted = convertToFunctionSchema(t.inputSchema);
-  return converted.ok ? converted.parameters : t.inputSchema;
 }
 
 /**
@@ -61,7 +70,7 @@ export function modelTools({
       tool({
         title: t.title,
         description: t.description,
-        inputSchema: jsonSchema<Record<string, unknown>>(modelInputSchema(t) as Parameters<typeof jsonSchema>[0]),
+        inputSchema: jsonSchema<Record<string, unknown>>(inputSchemaOf(t) as Parameters<typeof jsonSchema>[0]),
         async execute(input: Record<string, unknown>) {
           const outcome = await runTool(t, ctx, input);
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);

@@ -1,5 +1,5 @@
-// What a Confirm or Cancel click does: the actions route decides, the chat route records the outcome.
-import { ApiError, api } from "./api.ts";
+// What the actions route's answer to a Confirm or Cancel click means for the confirm card.
+import { ApiError } from "./api-error.ts";
 import type { ActionStatus } from "./chat-types.ts";
 
 const STATUSES = new Set<ActionStatus>(["pending", "confirmed", "cancelled", "expired", "failed"]);
@@ -26,7 +26,8 @@ function resultText(body: Record<string, unknown>): string | undefined {
   return pairs.length ? pairs.join(", ") : undefined;
 }
 
-function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> {
+/** The outcome of a refused or failed decision; a 401 is thrown on, for the sign-in screen. */
+export function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> {
   // A lapsed session must reach the sign-in screen, not be shown as a failed action.
   if (error instanceof ApiError && error.status === 401) throw error;
   if (!(error instanceof ApiError) || error.status >= 500 || error.status === 429) {
@@ -43,28 +44,9 @@ function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> {
   return { status: "failed", result: error.message };
 }
 
-/**
- * Confirms or cancels a pending action through `POST /api/actions/:id/{confirm,cancel}`, then records
- * the outcome in the chat with `POST /api/chats/:chatId/actions/:actionId`, so a reload shows it.
- * When nothing was decided (network or server failure) the outcome stays `pending`, unrecorded,
- * with the reason in `result`, so the person can try again.
- */
-export async function decideAction(chatId: string, actionId: string, decision: "confirm" | "cancel"): Promise<ActionOutcome> {
-  let outcome: Omit<ActionOutcome, "recorded">;
-  try {
-    const body = await api.decideAction(actionId, decision);
-    const status =
-      typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
-    outcome = { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body) };
-  } catch (error) {
-    outcome = outcomeOfError(error);
-  }
-  if (outcome.status === "pending") return { ...outcome, recorded: false };
-  try {
-    await api.recordAction(chatId, actionId, outcome.result === undefined ? { status: outcome.status } : outcome);
-    return { ...outcome, recorded: true };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) throw error;
-    return { ...outcome, recorded: false };
-  }
+/** The outcome of a decision the actions route accepted, from its answer. */
+export function outcomeOfAnswer(body: Record<string, unknown>, decision: "confirm" | "cancel"): Omit<ActionOutcome, "recorded"> {
+  const status =
+    typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
+  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body) };
 }

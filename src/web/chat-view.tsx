@@ -1,10 +1,10 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { decideAction } from "./action-outcome.ts";
 import { ApiError, type KnowledgeBase } from "./api.ts";
 import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
 import { type ChosenKb, Composer } from "./composer.tsx";
+import { decideAction } from "./decide-action.ts";
 import { useI18n } from "./i18n.ts";
 import { MessageView } from "./message-view.tsx";
 
