@@ -11,6 +11,9 @@ const trees = readdirSync("./knowledge/trees")
 mkdirSync("./dist/web", { recursive: true });
 // A fixed key for tests only; `npm run dev` and production each have their own.
 const TEST_SECRETS_KEY = "dGVzdC1vbmx5LWtleS1mb3Itd2VmdC1mZWRlcmF0aW9uIQ==";
+// Wrangler checks required secrets in the environment before the bindings below apply; this keeps
+// its "missing secret" warning out of every test file's output.
+process.env.MCP_SECRETS_KEY ??= TEST_SECRETS_KEY;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
