@@ -22,6 +22,9 @@ const demo = await seedDemoData({ persistTo });
 console.log("Checking and loading the shipped decision trees...");
 const trees = await shipTrees({ persistTo });
 
+// Quiet by default: warnings and errors only, from Weft and from wrangler (whose own per-request
+// lines are info). `LOG_LEVEL=info npm run dev` shows a line per request from both.
+const logLevel = ["debug", "info", "warn", "error"].includes(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : undefined;
 const server = start(WRANGLER, [
   "dev",
   "--port",
@@ -30,6 +33,9 @@ const server = start(WRANGLER, [
   "127.0.0.1",
   "--show-interactive-dev-session=false",
   ...persistArgs,
+  "--log-level",
+  logLevel ?? "warn",
+  ...(logLevel ? ["--var", `LOG_LEVEL:${logLevel}`] : []),
   // Raw search scores, for fitting the calibration (npm run eval -- --raw); never for users.
   ...(process.env.WEFT_RAW_SCORES === "1" ? ["--var", "SCORE_CALIBRATION:off"] : []),
 ]);
