@@ -83,6 +83,8 @@ export function ChatShell({
     return () => document.removeEventListener("keydown", closeOnEscape);
   }, [menuOpen]);
 
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+
   const refreshList = list.refresh;
   const onTurnEnd = useCallback(() => {
     showInHash(current.id);
@@ -146,7 +148,7 @@ export function ChatShell({
         </aside>
         <main className="main">
           {settingsOpen && canConfigure ? (
-            <Settings onClose={() => setSettingsOpen(false)} onUnauthorized={onUnauthorized} />
+            <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} />
           ) : current.messages ? (
             <ChatView
               key={current.id}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { McpServer } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 import { type TestResult, useMcpServers } from "./use-mcp-servers.ts";
@@ -176,10 +176,22 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
 export function Settings({ onClose, onUnauthorized }: { onClose: () => void; onUnauthorized: () => void }) {
   const { t } = useI18n();
   const hooks = useMcpServers(onUnauthorized);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Keyboard users land on the view they opened; Esc goes back to the chat.
+  useEffect(() => {
+    heading.current?.focus();
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && !event.defaultPrevented) onClose();
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [onClose]);
   return (
     <section className="settings" aria-labelledby="settings-title">
       <div className="settings-head">
-        <h2 id="settings-title">{t.mcpServers}</h2>
+        <h2 id="settings-title" ref={heading} tabIndex={-1}>
+          {t.mcpServers}
+        </h2>
         <button type="button" className="secondary" onClick={onClose}>
           {t.backToChat}
         </button>

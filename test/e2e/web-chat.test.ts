@@ -4,7 +4,7 @@
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Started, startAwkwardServer } from "../../scripts/mcp-test-servers.ts";
+import { closedPortUrl, type Started, startAwkwardServer } from "../../scripts/mcp-test-servers.ts";
 import { type Browser, launchBrowser } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -207,7 +207,23 @@ describe("the web chat in Chromium", () => {
       await row.getByRole("button", { name: "删除" }).click();
       await expect.poll(() => row.count()).toBe(0);
 
-      await page.getByRole("button", { name: "返回对话" }).click();
+      // A server that is down: the test shows the error and the health says failing.
+      const down = `${name}-down`;
+      await page.getByLabel(/^名称/).fill(down);
+      await page.getByLabel("地址（URL）").fill(await closedPortUrl());
+      await page.getByRole("button", { name: "添加服务器" }).click();
+      const downRow = page.locator(`.mcp-server[data-server-name="${down}"]`);
+      await downRow.getByRole("button", { name: "测试" }).click();
+      await expect.poll(() => downRow.locator(".mcp-test").textContent(), { timeout: 30_000 }).toContain("连接失败：");
+      await expect.poll(() => downRow.locator(".badge").textContent()).toBe("出错");
+      await shot("11-settings-failing");
+      await downRow.getByRole("button", { name: "删除" }).click();
+      await downRow.getByRole("button", { name: "删除" }).click();
+      await expect.poll(() => downRow.count()).toBe(0);
+
+      // Esc goes back to the chat.
+      await page.keyboard.press("Escape");
+      await expect.poll(() => page.locator(".settings").count()).toBe(0);
       await page.getByRole("button", { name: "退出登录" }).click();
       await signIn(page, shot, "staff", "staff123");
       await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("李娟");
