@@ -177,11 +177,13 @@ export function Settings({ onClose, onUnauthorized }: { onClose: () => void; onU
   const { t } = useI18n();
   const hooks = useMcpServers(onUnauthorized);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Keyboard users land on the view they opened; Esc goes back to the chat.
+  // Keyboard users land on the view they opened; Esc (outside the form) goes back to the chat.
   useEffect(() => {
     heading.current?.focus();
     const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && !event.defaultPrevented) onClose();
+      // Not from inside the add form: Esc there must not throw away what was typed.
+      const inForm = event.target instanceof Element && event.target.closest("form") !== null;
+      if (event.key === "Escape" && !event.defaultPrevented && !inForm) onClose();
     };
     document.addEventListener("keydown", closeOnEscape);
     return () => document.removeEventListener("keydown", closeOnEscape);

@@ -221,7 +221,11 @@ describe("the web chat in Chromium", () => {
       await downRow.getByRole("button", { name: "删除" }).click();
       await expect.poll(() => downRow.count()).toBe(0);
 
-      // Esc goes back to the chat.
+      // Esc in the form keeps what was typed; Esc elsewhere goes back to the chat.
+      await page.getByLabel(/^名称/).fill("typed");
+      await page.keyboard.press("Escape");
+      expect(await page.getByLabel(/^名称/).inputValue()).toBe("typed");
+      await page.getByRole("heading", { name: "外部 MCP 服务器" }).focus();
       await page.keyboard.press("Escape");
       await expect.poll(() => page.locator(".settings").count()).toBe(0);
       await page.getByRole("button", { name: "退出登录" }).click();
