@@ -35,6 +35,29 @@ export interface ModelInfo {
   label: string;
 }
 
+export interface McpServer {
+  id: string;
+  name: string;
+  url: string;
+  header_names: string[];
+  enabled: boolean;
+  expose_on_mcp: boolean;
+  health: {
+    status: "ok" | "failing" | "unknown" | "needs_sign_in";
+    last_error: string | null;
+    tool_count: number | null;
+    latency_ms: number | null;
+  };
+}
+
+export interface NewMcpServer {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  enabled: boolean;
+  expose_on_mcp: boolean;
+}
+
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, {
     method,
@@ -76,4 +99,10 @@ export const api = {
     request<Record<string, unknown>>("POST", `/api/actions/${enc(actionId)}/${decision}`),
   recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
     request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
+  listMcpServers: () => request<{ servers: McpServer[] }>("GET", "/api/mcp/servers"),
+  addMcpServer: (server: NewMcpServer) => request<McpServer>("POST", "/api/mcp/servers", server),
+  setMcpServerEnabled: (id: string, enabled: boolean) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, { enabled }),
+  deleteMcpServer: (id: string) => request<unknown>("DELETE", `/api/mcp/servers/${enc(id)}`),
+  testMcpServer: (id: string) =>
+    request<{ server: McpServer; latency_ms: number; tools: { name: string }[] }>("POST", `/api/mcp/servers/${enc(id)}/refresh`),
 };

@@ -3,6 +3,7 @@ import { ApiError, api, type KnowledgeBase, type ModelInfo, type User } from "./
 import type { WeftMessage } from "./chat-types.ts";
 import { ChatView } from "./chat-view.tsx";
 import { useI18n } from "./i18n.ts";
+import { Settings } from "./settings.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { useChatList } from "./use-chat-list.ts";
 
@@ -34,6 +35,8 @@ export function ChatShell({
   const [knowledgeBases, setKnowledgeBases] = useState<KnowledgeBase[]>([]);
   const [model, setModel] = useState<ModelInfo | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const canConfigure = user.role === "boss" || user.role === "admin";
 
   const newChat = useCallback(() => {
     const id = crypto.randomUUID();
@@ -80,6 +83,8 @@ export function ChatShell({
     return () => document.removeEventListener("keydown", closeOnEscape);
   }, [menuOpen]);
 
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+
   const refreshList = list.refresh;
   const onTurnEnd = useCallback(() => {
     showInHash(current.id);
@@ -112,6 +117,16 @@ export function ChatShell({
         >
           {t.switchLanguage}
         </button>
+        {canConfigure && (
+          <button
+            type="button"
+            className="secondary settings-toggle"
+            aria-pressed={settingsOpen}
+            onClick={() => setSettingsOpen((o) => !o)}
+          >
+            {t.settings}
+          </button>
+        )}
         <button type="button" className="secondary" onClick={onSignOut}>
           {t.signOut}
         </button>
@@ -132,7 +147,9 @@ export function ChatShell({
           />
         </aside>
         <main className="main">
-          {current.messages ? (
+          {settingsOpen && canConfigure ? (
+            <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} />
+          ) : current.messages ? (
             <ChatView
               key={current.id}
               chatId={current.id}

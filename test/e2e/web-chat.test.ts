@@ -4,6 +4,7 @@
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { closedPortUrl, type Started, startAwkwardServer } from "../../scripts/mcp-test-servers.ts";
 import { type Browser, launchBrowser } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -39,17 +40,17 @@ async function ask(page: Page, text: string): Promise<{ request: Request; reply:
 }
 
 /** Signs in with the keyboard alone: the username field has the focus, Tab moves to the password, Enter submits. */
-async function signIn(page: Page, shot: Browser["shot"]) {
+async function signIn(page: Page, shot: Browser["shot"], username = "boss", password = "boss123") {
   await page.goto(baseUrl);
   await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
   expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("username");
   await shot("1-sign-in");
-  await page.keyboard.type("boss");
+  await page.keyboard.type(username);
   await page.keyboard.press("Tab");
-  await page.keyboard.type("boss123");
+  await page.keyboard.type(password);
   await page.keyboard.press("Enter");
   await page.locator(".topbar").waitFor();
-  await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("王老板");
+  if (username === "boss") await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("王老板");
 }
 
 /** The UI message stream's chunks in an SSE body, read with the `ai` package's own parser. */
@@ -165,6 +166,78 @@ describe("the web chat in Chromium", () => {
     await desktop?.close();
     await phone?.close();
   });
+
+  it("lets a boss add, test, disable and delete an MCP server in settings at phone width; staff see no settings", async () => {
+    const { page, shot } = phone;
+    const mcp: Started = await startAwkwardServer();
+    try {
+      await page.goto(baseUrl);
+      await page.locator(".topbar, .sign-in").first().waitFor();
+      if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
+      await page.getByRole("button", { name: "设置" }).click();
+      await page.getByRole("heading", { name: "外部 MCP 服务器" }).waitFor();
+
+      const name = `e2e-${Date.now() % 1_000_000}`;
+      const secret = `secret-${Date.now()}`;
+      await page.getByLabel(/^名称/).fill(name);
+      await page.getByLabel("地址（URL）").fill(`${mcp.url}/mcp`);
+      await page.getByRole("button", { name: "添加请求头" }).click();
+      await page.getByLabel("请求头名称").fill("X-Api-Key");
+      await page.getByLabel("请求头的值").fill(secret);
+      const added = page.waitForResponse((r) => r.url().endsWith("/api/mcp/servers") && r.request().method() === "POST");
+      await page.getByRole("button", { name: "添加服务器" }).press("Enter");
+      expect((await added).status()).toBe(201);
+      const row = page.locator(`.mcp-server[data-server-name="${name}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain("X-Api-Key");
+      expect(await page.locator("body").textContent()).not.toContain(secret);
+
+      await row.getByRole("button", { name: "测试" }).click();
+      await expect.poll(() => row.locator(".mcp-test").textContent(), { timeout: 30_000 }).toContain("连接成功：4 个工具");
+      expect(await row.locator(".mcp-tools").textContent()).toContain("whoami");
+      expect(await row.locator(".badge").textContent()).toBe("正常");
+      await row.scrollIntoViewIfNeeded();
+      await shot("10-settings");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+      await row.getByRole("button", { name: "停用" }).click();
+      await expect.poll(() => row.getAttribute("data-enabled")).toBe("false");
+      await row.getByRole("button", { name: "删除" }).click();
+      await row.getByText(`删除服务器 ${name}？`).waitFor();
+      await row.getByRole("button", { name: "删除" }).click();
+      await expect.poll(() => row.count()).toBe(0);
+
+      // A server that is down: the test shows the error and the health says failing.
+      const down = `${name}-down`;
+      await page.getByLabel(/^名称/).fill(down);
+      await page.getByLabel("地址（URL）").fill(await closedPortUrl());
+      await page.getByRole("button", { name: "添加服务器" }).click();
+      const downRow = page.locator(`.mcp-server[data-server-name="${down}"]`);
+      await downRow.getByRole("button", { name: "测试" }).click();
+      await expect.poll(() => downRow.locator(".mcp-test").textContent(), { timeout: 30_000 }).toContain("连接失败：");
+      await expect.poll(() => downRow.locator(".badge").textContent()).toBe("出错");
+      await shot("11-settings-failing");
+      await downRow.getByRole("button", { name: "删除" }).click();
+      await downRow.getByRole("button", { name: "删除" }).click();
+      await expect.poll(() => downRow.count()).toBe(0);
+
+      // Esc in the form keeps what was typed; Esc elsewhere goes back to the chat.
+      await page.getByLabel(/^名称/).fill("typed");
+      await page.keyboard.press("Escape");
+      expect(await page.getByLabel(/^名称/).inputValue()).toBe("typed");
+      await page.getByRole("heading", { name: "外部 MCP 服务器" }).focus();
+      await page.keyboard.press("Escape");
+      await expect.poll(() => page.locator(".settings").count()).toBe(0);
+      await page.getByRole("button", { name: "退出登录" }).click();
+      await signIn(page, shot, "staff", "staff123");
+      await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("李娟");
+      expect(await page.getByRole("button", { name: "设置" }).count()).toBe(0);
+      await page.getByRole("button", { name: "退出登录" }).click();
+      await page.locator(".sign-in").waitFor();
+    } finally {
+      await mcp.stop();
+    }
+  }, 120_000);
 
   it("signs in, streams a cited answer, picks a knowledge base, confirms a record, and finds it all after a reload", async () => {
     await chatFlow(desktop, 1280);
