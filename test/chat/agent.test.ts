@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
-import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from "@ai-sdk/provider";
 import { APICallError } from "ai";
-import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatResponse } from "../../src/chat/agent.ts";
@@ -12,35 +11,11 @@ import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts
 import type { UserContext } from "../../src/user-context.ts";
 import { call } from "../helpers.ts";
 import { storedChat } from "./chat-api.ts";
+import { finish, step, text, toolCall } from "./scripted-model.ts";
 import { browserCall, signIn } from "./sign-in.ts";
 import { assembled, readChunks, textOf } from "./stream.ts";
 
 const BOSS: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
-const USAGE = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function step(...parts: LanguageModelV4StreamPart[]): LanguageModelV4StreamResult {
-  return { stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([{ type: "stream-start", warnings: [] }, ...parts]) };
-}
-const text = (id: string, words: string[]): LanguageModelV4StreamPart[] => [
-  { type: "text-start", id },
-  ...words.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id, delta })),
-  { type: "text-end", id },
-];
-const toolCall = (toolCallId: string, toolName: string, input: unknown): LanguageModelV4StreamPart => ({
-  type: "tool-call",
-  toolCallId,
-  toolName,
-  input: JSON.stringify(input),
-});
-const finish = (unified: "stop" | "tool-calls"): LanguageModelV4StreamPart => ({
-  type: "finish",
-  usage: USAGE,
-  finishReason: { unified, raw: undefined },
-});
-
 // A prepare tool registered only here, run through the real runtime (`runTool`), as the
 // business tools' prepare_* will be.
 const prepareTestRecord = defineTool({

@@ -1,38 +1,16 @@
 import { env } from "cloudflare:test";
-import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from "@ai-sdk/provider";
-import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { chatResponse } from "../../src/chat/agent.ts";
 import { toolsFor } from "../../src/tools/registry.ts";
 import type { UserContext } from "../../src/user-context.ts";
+import { finish, step, text, toolCall } from "../chat/scripted-model.ts";
 import { assembled, readChunks } from "../chat/stream.ts";
 import { call } from "../helpers.ts";
 import { installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
 const BOSS: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
-const USAGE = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-const step = (...parts: LanguageModelV4StreamPart[]): LanguageModelV4StreamResult => ({
-  stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([{ type: "stream-start", warnings: [] }, ...parts]),
-});
-const toolCall = (toolName: string, input: unknown): LanguageModelV4StreamPart => ({
-  type: "tool-call",
-  toolCallId: `c-${toolName}`,
-  toolName,
-  input: JSON.stringify(input),
-});
-const finish = (unified: "stop" | "tool-calls"): LanguageModelV4StreamPart => ({
-  type: "finish",
-  usage: USAGE,
-  finishReason: { unified, raw: undefined },
-});
-const answer = (words: string): LanguageModelV4StreamPart[] => [
-  { type: "text-start", id: "t" },
-  { type: "text-delta", id: "t", delta: words },
-  { type: "text-end", id: "t" },
-];
+const answer = (words: string) => text("t", [words]);
 
 async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
   const pending: Promise<unknown>[] = [];
@@ -66,7 +44,7 @@ describe("external tools in the chat, with a scripted model", () => {
   it("offers an enabled server's tools under the naming rule with converted schemas, and runs a read-only one", async () => {
     const model = new MockLanguageModelV4({
       doStream: [
-        step(toolCall("mcp_notes_echo", { message: "你好" }), finish("tool-calls")),
+        step(toolCall("c-mcp_notes_echo", "mcp_notes_echo", { message: "你好" }), finish("tool-calls")),
         step(...answer("好了"), finish("stop")),
       ],
     });
@@ -86,7 +64,7 @@ describe("external tools in the chat, with a scripted model", () => {
   it("turns a tool that may write into a confirm card instead of running it", async () => {
     const model = new MockLanguageModelV4({
       doStream: [
-        step(toolCall("mcp_notes_add_note", { text: "明天交货" }), finish("tool-calls")),
+        step(toolCall("c-mcp_notes_add_note", "mcp_notes_add_note", { text: "明天交货" }), finish("tool-calls")),
         step(...answer("请确认"), finish("stop")),
       ],
     });
