@@ -57,21 +57,30 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
+  readonly #retryable: boolean | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown; retryable?: boolean } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.details = options.details;
+    this.#retryable = options.retryable;
   }
 
   get status(): ErrorStatus {
     return STATUS[this.code];
   }
 
-  /** Server-side failures (5xx) may succeed when tried again; a client's mistake will not. */
+  /**
+   * Server-side failures (5xx) may succeed when tried again; a client's mistake will not. An
+   * upstream's failure says for itself (a server that refuses Weft's credentials will go on refusing).
+   */
   get retryable(): boolean {
-    return this.status >= 500 || this.status === 429;
+    return this.#retryable ?? (this.status >= 500 || this.status === 429);
   }
 }
 

@@ -9,14 +9,15 @@ import {
   streamText,
   toUIMessageStream,
   type UIMessage,
+  type UIMessageChunk,
   validateUIMessages,
 } from "ai";
 import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
 import { SEARCH_DEFAULTS, searchKnowledge } from "../search/search.ts";
 import { toolContext } from "../tools/context.ts";
-import { toolsFor as registryTools } from "../tools/registry.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import { toolsFor as registryTools, type Toolset } from "../tools/registry.ts";
+import type { ToolContext } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
 import { type ConfirmCardData, confirmCardPart } from "./confirm-cards.ts";
 import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from "./history.ts";
@@ -32,7 +33,7 @@ const PASSAGES = 4;
 // The model sees the latest turns only, so a long chat neither outgrows its context nor slows down.
 const CONTEXT_MESSAGES = 40;
 // A turn that runs this long is stopped: the tools and the model have had their chance.
-const TURN_TIMEOUT_MS = 120_000;
+export const TURN_TIMEOUT_MS = 120_000;
 
 /** One turn of a chat: who asks, in which chat, what they said, and where to look. */
 export interface ChatTurn {
@@ -45,11 +46,16 @@ export interface ChatTurn {
   kbIds?: string[] | undefined;
   model: (timeZone: string) => LanguageModelV4;
   /** The tools offered; the registry's for this caller unless a caller (a test) adds its own. */
-  toolsFor?: (ctx: ToolContext) => Promise<Tool[]>;
+  toolsFor?: (ctx: ToolContext) => Promise<Toolset>;
+  /** How long the turn may run before it is stopped with an error; `TURN_TIMEOUT_MS` unless a test says less. */
+  timeoutMs?: number;
 }
 
 function describeError(error: unknown, requestId: string): string {
-  if (error instanceof AppError) return error.message;
+  if (error instanceof AppError) {
+    if (error.code === "upstream_timeout") log("warn", "chat_turn_timed_out", { request_id: requestId });
+    return error.message;
+  }
   if (APICallError.isInstance(error)) {
     log("warn", "chat_model_failed", { request_id: requestId, status: error.statusCode, error });
     return `The chat model could not answer (${error.statusCode ?? "no response"}). What was said so far is kept; try again. (request id ${requestId})`;
@@ -64,6 +70,24 @@ function cardAsText(part: { type: string; id?: string; data: unknown }) {
   const card = part.data as ConfirmCardData;
   const outcome = card.result ? `: ${card.result}` : "";
   return { type: "text" as const, text: `[confirm card ${card.actionId}: ${card.summary} (status: ${card.status}${outcome})]` };
+}
+
+/**
+ * A turn stopped by its time limit ends with an `error` part a person can read (and the UI shows
+ * as an error), not a bare `abort`, which clients take for the user's own stop button.
+ */
+function timeoutAsError(signal: AbortSignal, timeoutMs: number, describe: (error: unknown) => string) {
+  return new TransformStream<UIMessageChunk, UIMessageChunk>({
+    transform(chunk, controller) {
+      const timedOut = chunk.type === "abort" && signal.reason instanceof Error && signal.reason.name === "TimeoutError";
+      if (!timedOut) return controller.enqueue(chunk);
+      const stopped = new AppError(
+        "upstream_timeout",
+        `This answer took longer than ${timeoutMs / 1000} s and was stopped. What was said so far is kept; try again.`,
+      );
+      controller.enqueue({ type: "error", errorText: describe(stopped) });
+    },
+  });
 }
 
 /** The last `CONTEXT_MESSAGES` messages, starting at a user's so the model never sees half a turn. */
@@ -101,7 +125,8 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   const userMessage: UIMessage = { id: messageId, role: "user", parts: [{ type: "text", text: turn.message.text }] };
   const messages = await validateUIMessages({ messages: [...history, userMessage] });
 
-  const signal = AbortSignal.timeout(TURN_TIMEOUT_MS);
+  const timeoutMs = turn.timeoutMs ?? TURN_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
   let write: ((part: Parameters<ToolContext["emit"]>[0]) => void) | undefined;
   const ctx = toolContext({ env, user, requestId, signal, emit: (part) => write?.(part) });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
@@ -122,10 +147,10 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
     generateId: () => crypto.randomUUID(),
     async execute({ writer }) {
       write = (part) => writer.write(part);
-      const tools = await (turn.toolsFor ?? registryTools)(ctx);
+      const { tools, notes } = await (turn.toolsFor ?? registryTools)(ctx);
       const result = streamText({
         model: turn.model(profile.timeZone),
-        instructions: chatInstructions({ profile, user, passages, now: new Date() }),
+        instructions: chatInstructions({ profile, user, passages, notes, now: new Date() }),
         messages: await convertToModelMessages(recent(messages), {
           convertDataPart: cardAsText,
           ignoreIncompleteToolCalls: true,
@@ -139,7 +164,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           stream: result.stream,
           onError: describe,
           redactToolErrors: false,
-        }),
+        }).pipeThrough(timeoutAsError(signal, timeoutMs, describe)),
       );
     },
     onError: describe,

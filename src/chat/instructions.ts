@@ -3,16 +3,19 @@ import { localToday } from "./offline/dates.ts";
 import { type Passage, passagesBlock } from "./passages.ts";
 import type { WorkshopProfile } from "./workshop.ts";
 
-/** The model's instructions for one turn: who and when, the rules, and the retrieved passages. */
+/** The model's instructions for one turn: who and when, the rules, servers left out, and the retrieved passages. */
 export function chatInstructions({
   profile,
   user,
   passages,
+  notes,
   now,
 }: {
   profile: WorkshopProfile;
   user: UserContext;
   passages: Passage[];
+  /** The registry's notes: external servers left out of this turn's tools. */
+  notes: string[];
   now: Date;
 }): string {
   const lines = [
@@ -22,6 +25,12 @@ export function chatInstructions({
     "Tools that prepare a write show the user a confirm card with Confirm and Cancel buttons. Never say a write is done until the card shows it confirmed; you cannot confirm it yourself.",
     "For a guided consultation, show the step's response as written and list its options; the user answers by choosing one.",
   ];
+  if (notes.length > 0) {
+    lines.push(
+      ...notes,
+      "If the user asks for something only those tools could do, say that the server is unavailable right now and that they can try again later.",
+    );
+  }
   if (passages.length > 0) {
     lines.push(
       "Passages from the workshop's knowledge bases that may answer the question follow. When you use one, cite it by its number and its title and heading, like [1] 手册 › 新建订单. If they do not answer the question, say so.",

@@ -4,8 +4,6 @@ import type { UserContext } from "../user-context.ts";
 
 /** A tool that an external MCP server offers a workshop, under the server's own name for it. */
 export interface ExternalTool {
-  /** The registered server's name (`[a-z0-9_-]`, unique per workshop). */
-  server: string;
   /** The tool's name on that server, as the server spells it. */
   name: string;
   title?: string;
@@ -15,10 +13,16 @@ export interface ExternalTool {
   call(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolOutput>;
 }
 
-/** Where the registry finds a workshop's external tools. */
-export interface ExternalToolProvider {
-  toolsFor(user: UserContext, signal: AbortSignal): Promise<ExternalTool[]>;
-}
+/**
+ * One registered server's tools for this caller. A server that is down, slow or signed out is
+ * `left_out`: its tools (as last listed, so their names stay stable) are not offered, a call to one
+ * answers `upstream_failed`, and `reason` says why in words of Weft's own, never the server's.
+ */
+export type ExternalServerTools =
+  | { server: string; status: "available"; tools: ExternalTool[] }
+  | { server: string; status: "left_out"; reason: string; tools: ExternalTool[] };
 
-/** A workshop with no external servers registered. */
-export const NO_EXTERNAL_TOOLS: ExternalToolProvider = { toolsFor: async () => [] };
+/** Where the registry finds a workshop's external tools, server by server in a stable order. */
+export interface ExternalToolProvider {
+  toolsFor(user: UserContext, signal: AbortSignal): Promise<ExternalServerTools[]>;
+}

@@ -1,11 +1,13 @@
 import { holdAction, pendingResult } from "../business/actions.ts";
+import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { ToolContext, ToolOutput } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
 import { callExternalTool } from "./call-tool.ts";
-import type { ExternalTool, ExternalToolProvider } from "./external-tools.ts";
+import type { ExternalServerTools, ExternalTool, ExternalToolProvider } from "./external-tools.ts";
 import { type CachedTool, listServers, type ServerRecord } from "./server-store.ts";
 import { type FederationService, isFresh, refreshTools } from "./service.ts";
+import { upstreamError } from "./upstream-error.ts";
 
 /** After a failed contact, a server is not tried again while serving a face for this long. */
 const RETRY_AFTER_MS = 30_000;
@@ -21,8 +23,8 @@ export function mayUse(user: UserContext, tool: CachedTool): boolean {
 /**
  * The workshop's external tools, from the registry: enabled servers (only those with
  * `expose_on_mcp` when `face` is `mcp`), each server's cached tool list, refreshed when older than
- * the TTL. A server that is down, slow or recently failing is left out (and logged); it never fails
- * the whole list.
+ * the TTL. A server that is down, slow, recently failing or signed out is left out with a reason
+ * (and logged); it never fails the whole list.
  */
 export function registryToolProvider(service: FederationService, face: "mcp" | "chat"): ExternalToolProvider {
   return {
@@ -30,27 +32,67 @@ export function registryToolProvider(service: FederationService, face: "mcp" | "
       const servers = (await listServers({ db: service.db, tenantId: user.tenantId, enabledOnly: true })).filter(
         (server) => face !== "mcp" || server.exposeOnMcp,
       );
-      const lists = await Promise.all(servers.map((server) => toolsOf(service, server)));
-      return servers.flatMap((server, i) =>
-        (lists[i] ?? []).filter((tool) => mayUse(user, tool)).map((tool) => asExternalTool(service, server, tool)),
+      return Promise.all(
+        servers.map(async (server): Promise<ExternalServerTools> => {
+          const listed = await toolsOf(service, server);
+          const usable = listed.tools.filter((tool) => mayUse(user, tool));
+          if (listed.ok) {
+            return {
+              server: server.name,
+              status: "available",
+              tools: usable.map((tool) => asExternalTool(service, server, tool)),
+            };
+          }
+          const unavailable = leftOutError(server, listed.reason);
+          return {
+            server: server.name,
+            status: "left_out",
+            reason: listed.reason,
+            tools: usable.map((tool) => ({ ...describeTool(tool), call: async () => Promise.reject(unavailable) })),
+          };
+        }),
       );
     },
   };
 }
 
-async function toolsOf(service: FederationService, server: ServerRecord): Promise<CachedTool[]> {
-  if (isFresh(server, service.toolListTtlSeconds)) return server.tools ?? [];
+type Listed = { ok: true; tools: CachedTool[] } | { ok: false; reason: string; tools: CachedTool[] };
+
+const NEEDS_SIGN_IN = "a boss must sign in to it again";
+const REFUSED = "it refused the credentials Weft holds for it";
+const FAILED = "it could not be reached or did not list its tools";
+
+/** Why a contact failed, in Weft's words: the server's own text is kept for its health, not for callers. */
+function reasonFor(server: ServerRecord, error: unknown): string {
+  const status = error instanceof AppError ? error.details?.status_code : undefined;
+  if (status !== 401 && status !== 403) return FAILED;
+  return server.authType === "oauth" ? NEEDS_SIGN_IN : REFUSED;
+}
+
+async function toolsOf(service: FederationService, server: ServerRecord): Promise<Listed> {
+  const cached = server.tools ?? [];
+  if (server.needsSignIn) return { ok: false, reason: NEEDS_SIGN_IN, tools: cached };
+  if (isFresh(server, service.toolListTtlSeconds)) return { ok: true, tools: cached };
   const failedRecently =
     server.lastErrorAt !== null &&
     Date.now() - Date.parse(server.lastErrorAt) < RETRY_AFTER_MS &&
     (server.lastSuccessAt === null || server.lastErrorAt > server.lastSuccessAt);
-  if (failedRecently) return [];
+  if (failedRecently) return { ok: false, reason: FAILED, tools: cached };
   try {
-    return (await refreshTools(service, server, service.listLimits)).tools;
+    return { ok: true, tools: (await refreshTools(service, server, service.listLimits)).tools };
   } catch (error) {
     log("warn", "mcp_tools_left_out", { server_id: server.id, tenant_id: server.tenantId, error });
-    return [];
+    return { ok: false, reason: reasonFor(server, error), tools: cached };
   }
+}
+
+/** What a call to a left-out server's tool answers: 502, retryable unless a person must act first. */
+function leftOutError(server: ServerRecord, reason: string): AppError {
+  const retryable = reason === FAILED;
+  return upstreamError(
+    `The MCP server '${server.name}' is unavailable right now (${reason}), so its tools are left out.${retryable ? " Try again in a minute." : ""}`,
+    { retryable },
+  );
 }
 
 const MAX_PREVIEW_VALUE = 200;
@@ -83,14 +125,19 @@ async function holdCall(
   return { kind: "pending_action", action: pendingResult(view) };
 }
 
-function asExternalTool(service: FederationService, server: ServerRecord, tool: CachedTool): ExternalTool {
+function describeTool(tool: CachedTool): Omit<ExternalTool, "call"> {
   return {
-    server: server.name,
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: tool.inputSchema,
     annotations: tool.annotations,
+  };
+}
+
+function asExternalTool(service: FederationService, server: ServerRecord, tool: CachedTool): ExternalTool {
+  return {
+    ...describeTool(tool),
     // A tool the server does not declare read-only may change things: the user confirms it first,
     // through the same pending action and confirm card as Weft's own writes.
     call: (ctx, input) =>

@@ -11,6 +11,7 @@ export function upstreamError(
 ): AppError {
   return new AppError("upstream_failed", message, {
     details: { is_upstream: true, status_code: statusCode ?? null, retryable },
+    retryable,
     cause,
   });
 }

@@ -8,39 +8,52 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../package.json" with { type: "json" };
+import { statusOf } from "../errors.ts";
 import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
+import type { Toolset } from "../tools/registry.ts";
 import { runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 import { renderPendingAction } from "./pending-action.ts";
 
 const MAX_NAME_IN_ERROR = 64;
+/** Where `tools/list` names the external servers left out, and a failed call its HTTP status and retryability. */
+export const LEFT_OUT_META = "weft/left_out";
+export const ERROR_META = "weft/error";
+
+const INSTRUCTIONS =
+  "Weft gives access to a workshop's knowledge bases, guided consultations and business records. " +
+  "Tools only ever see the caller's own workshop. Tools that prepare a write return a preview: show it to " +
+  "the user and confirm only when they say so.";
 
 /**
- * A fresh MCP server for one request, exposing exactly the tools the caller may use. Stateless:
+ * A fresh MCP server for one request, exposing exactly the tools the caller may use. A left-out
+ * external server is told in the instructions and in `tools/list`'s `_meta`, and a call to one of
+ * its tools answers `upstream_failed` (retryable) rather than "unknown tool". Stateless:
  * anything that must outlive the request lives in Durable Objects, addressed by ids in arguments.
  * The low-level `Server` is used because tools may arrive as JSON Schema (external servers) and
  * because input checking belongs to `runTool`, the same for every face.
  */
-export function buildMcpServer(tools: Tool[], ctx: ToolContext): Server {
+export function buildMcpServer({ tools, unavailable, notes }: Toolset, ctx: ToolContext): Server {
   const server = new Server(
     { name: "weft", title: "Weft", version: pkg.version },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions:
-        "Weft gives access to a workshop's knowledge bases, guided consultations and business records. " +
-        "Tools only ever see the caller's own workshop. Tools that prepare a write return a preview: show it to " +
-        "the user and confirm only when they say so.",
+      instructions: [INSTRUCTIONS, ...notes].join("\n"),
     },
   );
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(describe) }));
+  const listed = new Map(tools.map((tool) => [tool.name, tool]));
+  const known = new Map([...unavailable.map((tool) => [tool.name, tool] as const), ...listed]);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map(describe),
+    ...(notes.length ? { _meta: { [LEFT_OUT_META]: notes } } : {}),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
+    const tool = known.get(request.params.name);
     if (!tool) {
       // The MCP spec lists an unknown tool as a protocol error, not a tool result.
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool '${request.params.name.slice(0, MAX_NAME_IN_ERROR)}'. Available tools: ${[...byName.keys()].join(", ")}.`,
+        `Unknown tool '${request.params.name.slice(0, MAX_NAME_IN_ERROR)}'. Available tools: ${[...listed.keys()].join(", ")}.`,
       );
     }
     return render(await runTool(tool, ctx, request.params.arguments ?? {}));
@@ -70,7 +83,13 @@ function describe(tool: Tool): McpTool {
 }
 
 function render(outcome: ToolOutcome): CallToolResult {
-  if (!outcome.ok) return { isError: true, content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }] };
+  if (!outcome.ok) {
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
+      _meta: { [ERROR_META]: { code: outcome.code, status: statusOf(outcome.code), retryable: outcome.retryable } },
+    };
+  }
   if (outcome.kind === "pending_action") return renderPendingAction(outcome.action);
   return {
     structuredContent: outcome.structured,

@@ -32,26 +32,50 @@ export const WEFT_TOOLS: readonly WeftTool[] = [
   cancelActionTool,
 ];
 
+/** What one caller is offered: the tools listed, and the external servers left out for now. */
+export interface Toolset {
+  /** Listed and callable: Weft's own that the role allows, then the workshop's external tools. */
+  tools: Tool[];
+  /**
+   * Not listed, but known by name: a left-out server's tools as last listed. A call to one answers
+   * `upstream_failed` (502) rather than "unknown tool", so an agent knows to try again later.
+   */
+  unavailable: Tool[];
+  /** One line per left-out server, for the face to tell its caller (MCP instructions, chat prompt). */
+  notes: string[];
+}
+
 /**
  * The tools this caller may see and call: Weft's own that their role allows, then their
- * workshop's external tools under the naming rule (`mcp_{server}_{tool}`). Both faces ask here.
+ * workshop's external tools under the naming rule (`mcp_{server}_{tool}`). Names are given over
+ * every server's tools, available or not, so a tool's name does not change with its server's health.
+ * Both faces ask here.
  */
-export async function toolsFor(ctx: ToolContext): Promise<Tool[]> {
+export async function toolsFor(ctx: ToolContext): Promise<Toolset> {
   const own: Tool[] = WEFT_TOOLS.filter((tool) => mayUseTool(ctx.user, tool.minRole));
   const taken = new Set(own.map((tool) => tool.name));
-  const external = await ctx.services.external.toolsFor(ctx.user, ctx.signal);
-  const served = external.map((tool): JsonSchemaTool => {
-    const name = externalToolName(tool.server, tool.name, taken);
-    taken.add(name);
-    return {
-      kind: "json-schema",
-      name,
-      title: tool.title ?? `${tool.name} (${tool.server})`,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      annotations: tool.annotations,
-      run: (runCtx, input) => tool.call(runCtx, input),
-    };
-  });
-  return [...own, ...served];
+  const toolset: Toolset = { tools: own, unavailable: [], notes: [] };
+  for (const server of await ctx.services.external.toolsFor(ctx.user, ctx.signal)) {
+    const named = server.tools.map((tool): JsonSchemaTool => {
+      const name = externalToolName(server.server, tool.name, taken);
+      taken.add(name);
+      return {
+        kind: "json-schema",
+        name,
+        title: tool.title ?? `${tool.name} (${server.server})`,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: tool.annotations,
+        run: (runCtx, input) => tool.call(runCtx, input),
+      };
+    });
+    if (server.status === "available") toolset.tools.push(...named);
+    else {
+      toolset.unavailable.push(...named);
+      toolset.notes.push(
+        `The external MCP server '${server.server}' is unavailable right now (${server.reason}); its tools are left out.`,
+      );
+    }
+  }
+  return toolset;
 }

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { APICallError } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
@@ -6,8 +7,8 @@ import { z } from "zod";
 import { chatResponse } from "../../src/chat/agent.ts";
 import { saveAssistantMessage, saveUserMessage } from "../../src/chat/history.ts";
 import { AppError } from "../../src/errors.ts";
-import { toolsFor } from "../../src/tools/registry.ts";
-import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
+import { type Toolset, toolsFor } from "../../src/tools/registry.ts";
+import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { call } from "../helpers.ts";
 import { storedChat } from "./chat-api.ts";
@@ -47,9 +48,17 @@ const failingTool = defineTool({
     throw new AppError("unavailable", "测试工具暂时不可用。");
   },
 });
-const withTestTools = async (ctx: ToolContext): Promise<Tool[]> => [...(await toolsFor(ctx)), prepareTestRecord, failingTool];
+const withTestTools = async (ctx: ToolContext): Promise<Toolset> => {
+  const toolset = await toolsFor(ctx);
+  return { ...toolset, tools: [...toolset.tools, prepareTestRecord, failingTool] };
+};
 
-async function turn(model: MockLanguageModelV4, chatId: string, message: string, extra: { kbIds?: string[] } = {}) {
+async function turn(
+  model: MockLanguageModelV4,
+  chatId: string,
+  message: string,
+  extra: { kbIds?: string[]; timeoutMs?: number } = {},
+) {
   const pending: Promise<unknown>[] = [];
   const res = await chatResponse({
     env,
@@ -192,6 +201,29 @@ describe("the chat agent loop, driven by a scripted model", () => {
     expect(textOf(message)).toBe("先说一半");
     const cookie = await signIn("boss", "boss123");
     const chat = await storedChat(cookie, "agent-error", 2);
+    expect(textOf(chat.messages[1] as never)).toBe("先说一半");
+  });
+
+  it("ends a turn that outlasts its time limit with a readable error part, not an abort, and keeps what was said", async () => {
+    // A model that says half a sentence and then never finishes.
+    const hanging = new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        controller.enqueue({ type: "stream-start", warnings: [] });
+        controller.enqueue({ type: "text-start", id: "t" });
+        controller.enqueue({ type: "text-delta", id: "t", delta: "先说一半" });
+      },
+    });
+    const model = new MockLanguageModelV4({ doStream: [{ stream: hanging }] });
+    const { chunks, message } = await turn(model, "agent-timeout", "讲讲", { timeoutMs: 300 });
+    expect(chunks.some((c) => c.type === "abort")).toBe(false);
+    const error = chunks.find((c) => c.type === "error") as { errorText: string };
+    expect(error.errorText).toMatch(
+      /^This answer took longer than 0.3 s and was stopped\. What was said so far is kept; try again\.$/,
+    );
+    expect(chunks.filter((c) => c.type === "error")).toHaveLength(1);
+    expect(textOf(message)).toBe("先说一半");
+    const cookie = await signIn("boss", "boss123");
+    const chat = await storedChat(cookie, "agent-timeout", 2);
     expect(textOf(chat.messages[1] as never)).toBe("先说一半");
   });
 

@@ -7,7 +7,7 @@ import type { UserContext } from "../../src/user-context.ts";
 import { finish, step, text, toolCall } from "../chat/scripted-model.ts";
 import { assembled, readChunks } from "../chat/stream.ts";
 import { call } from "../helpers.ts";
-import { installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
+import { DOWN, installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
 const BOSS: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
 const answer = (words: string) => text("t", [words]);
@@ -74,5 +74,22 @@ describe("external tools in the chat, with a scripted model", () => {
       | undefined;
     expect(card?.data.summary).toContain("notes");
     expect(card?.data.preview).toContainEqual({ label: "text", value: "明天交货" });
+  });
+
+  it("tells the model which server is left out and why, without offering its tools", async () => {
+    const res = await call("/api/mcp/servers", {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({ name: "offline", url: DOWN }),
+    });
+    expect(res.status).toBe(201);
+    const model = new MockLanguageModelV4({ doStream: [step(...answer("离线服务现在用不了"), finish("stop"))] });
+    await turn(model, "fed-chat-offline", "用离线服务查一下");
+    const [system] = model.doStreamCalls[0]?.prompt ?? [];
+    expect(system?.role).toBe("system");
+    expect(String(system?.content)).toContain(
+      "The external MCP server 'offline' is unavailable right now (it could not be reached or did not list its tools); its tools are left out.",
+    );
+    expect((model.doStreamCalls[0]?.tools ?? []).map((t) => t.name)).toContain("mcp_notes_echo");
   });
 });

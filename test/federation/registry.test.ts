@@ -348,6 +348,38 @@ describe("external tools in the faces", () => {
     await client.close();
   });
 
+  it("tells /mcp clients a server is left out, and answers a call to one of its known tools 502, retryable", async () => {
+    const { body } = await register({ name: "flaky", url: UPSTREAM, expose_on_mcp: true });
+    const up = await mcpClient("dev-boss-key");
+    expect((await up.listTools()).tools.map((t) => t.name)).toContain("mcp_flaky_echo");
+    await up.close();
+    // The server goes away and its cached list grows old.
+    await env.DB.prepare("UPDATE mcp_servers SET url = ?, tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(DOWN, body.id)
+      .run();
+
+    const client = await mcpClient("dev-boss-key");
+    expect(client.getInstructions()).toContain("The external MCP server 'flaky' is unavailable right now");
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).not.toContain("mcp_flaky_echo");
+    expect(listed.tools.map((t) => t.name)).toContain("knowledge_search");
+    expect(JSON.stringify(listed._meta)).toContain(
+      "'flaky' is unavailable right now (it could not be reached or did not list its tools)",
+    );
+    const result = await client.callTool({ name: "mcp_flaky_echo", arguments: { message: "hi" } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("upstream_failed: The MCP server 'flaky' is unavailable right now");
+    expect(result._meta?.["weft/error"]).toEqual({ code: "upstream_failed", status: 502, retryable: true });
+    await client.close();
+
+    const health = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
+    expect(health.body.health.status).toBe("failing");
+    // The other faces' answer for the same call: the proxy's 502, retryable.
+    const proxied = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: "dev-boss-key", body: "{}" });
+    expect(proxied.status).toBe(502);
+    expect(proxied.body.error.details).toMatchObject({ is_upstream: true, retryable: true });
+  });
+
   it("never writes a header value to the logs", async () => {
     const lines: string[] = [];
     for (const method of ["log", "warn", "error", "info", "debug"] as const) {

@@ -1989,7 +1989,7 @@ describe("the tool registry", () => {
 
   it("offers staff the same read tools as a boss", async () => {
     const names = async (user: UserContext) =>
-      (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).map((t) => t.name);
+      (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).tools.map((t) => t.name);
     const staff = await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" });
     const boss = await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" });
     for (const tool of TOOLS.filter((t) => t.annotations.readOnlyHint)) {
@@ -2008,7 +2008,7 @@ describe("the tool registry", () => {
     }
     expect(byName.get("confirm_action")?.description).toMatch(/never on your own initiative/i);
     const names = async (user: UserContext) =>
-      (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).map((t) => t.name);
+      (await toolsFor(toolContext({ env, user, requestId: "r", signal: new AbortController().signal }))).tools.map((t) => t.name);
     expect(await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" })).not.toContain("prepare_order");
     expect(await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" })).toContain("prepare_order");
   });

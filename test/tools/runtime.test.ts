@@ -3,10 +3,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { ExternalTool } from "../../src/federation/external-tools.ts";
-import { buildMcpServer } from "../../src/mcp/server.ts";
+import type { ExternalServerTools, ExternalTool } from "../../src/federation/external-tools.ts";
+import { upstreamError } from "../../src/federation/upstream-error.ts";
+import { buildMcpServer, ERROR_META, LEFT_OUT_META } from "../../src/mcp/server.ts";
 import { toolContext } from "../../src/tools/context.ts";
-import { toolsFor, WEFT_TOOLS } from "../../src/tools/registry.ts";
+import { type Toolset, toolsFor, WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
 import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 import { externalToolName } from "../../src/tools/tool-names.ts";
@@ -16,12 +17,17 @@ const boss: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss"
 const staff: UserContext = { userId: "u-staff", tenantId: "t-jinxiu", role: "staff" };
 const otherBoss: UserContext = { userId: "u-other-boss", tenantId: "t-other", role: "boss" };
 
-function contextFor(user: UserContext, external: ExternalTool[] = []): ToolContext {
+/** One server, `weather-api`, offering `tools`. */
+const available = (tools: ExternalTool[]): ExternalServerTools[] => [{ server: "weather-api", status: "available", tools }];
+
+function contextFor(user: UserContext, servers: ExternalServerTools[] = []): ToolContext {
   const ctx = toolContext({ env, user, requestId: "req-test", signal: new AbortController().signal });
-  // A test provider: this workshop's external tools only, as the federation registry will answer.
-  ctx.services.external = { toolsFor: async (caller) => external.filter(() => caller.tenantId === "t-jinxiu") };
+  // A test provider: this workshop's external servers only, as the federation registry answers.
+  ctx.services.external = { toolsFor: async (caller) => (caller.tenantId === "t-jinxiu" ? servers : []) };
   return ctx;
 }
+
+const names = (toolset: Toolset) => toolset.tools.map((t) => t.name);
 
 const echoTool = defineTool({
   name: "echo_number",
@@ -60,7 +66,6 @@ const prepareTool = defineTool({
 });
 
 const weatherTool: ExternalTool = {
-  server: "weather-api",
   name: "get-forecast",
   description: "Forecast for a city.",
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
@@ -102,7 +107,7 @@ describe("runTool, the one runtime every face uses", () => {
   });
 
   it("checks a JSON-Schema tool's input with the JSON Schema validator", async () => {
-    const [tool] = (await toolsFor(contextFor(boss, [weatherTool]))).filter((t) => t.kind === "json-schema");
+    const [tool] = (await toolsFor(contextFor(boss, available([weatherTool])))).tools.filter((t) => t.kind === "json-schema");
     const missing = await runTool(tool!, contextFor(boss), {});
     expect(missing).toMatchObject({ ok: false, code: "invalid_input" });
     expect(missing.ok || missing.message).toContain("city");
@@ -121,40 +126,64 @@ describe("the registry, asked per caller", () => {
     const list = WEFT_TOOLS as Tool[];
     list.push(bossOnly as never);
     try {
-      const names = async (user: UserContext) => (await toolsFor(contextFor(user))).map((t) => t.name);
-      expect(await names(boss)).toContain("boss_only_echo");
-      expect(await names({ ...boss, role: "admin" })).toContain("boss_only_echo");
-      expect(await names(staff)).not.toContain("boss_only_echo");
+      const namesFor = async (user: UserContext) => names(await toolsFor(contextFor(user)));
+      expect(await namesFor(boss)).toContain("boss_only_echo");
+      expect(await namesFor({ ...boss, role: "admin" })).toContain("boss_only_echo");
+      expect(await namesFor(staff)).not.toContain("boss_only_echo");
     } finally {
       list.pop();
     }
   });
 
   it("lists a workshop's JSON-Schema tool under the naming rule, for that workshop only", async () => {
-    const mine = await toolsFor(contextFor(staff, [weatherTool]));
-    expect(mine.map((t) => t.name)).toContain("mcp_weather_api_get_forecast");
-    const theirs = await toolsFor(contextFor(otherBoss, [weatherTool]));
-    expect(theirs.map((t) => t.name)).not.toContain("mcp_weather_api_get_forecast");
+    const mine = await toolsFor(contextFor(staff, available([weatherTool])));
+    expect(names(mine)).toContain("mcp_weather_api_get_forecast");
+    const theirs = await toolsFor(contextFor(otherBoss, available([weatherTool])));
+    expect(names(theirs)).not.toContain("mcp_weather_api_get_forecast");
   });
 
   it("gives colliding external names a stable hash suffix, ASCII and at most 64 characters", async () => {
     const twin = { ...weatherTool, name: "get_forecast" };
     const long = { ...weatherTool, name: `${"预报".repeat(5)}-${"x".repeat(80)}` };
-    const names = (await toolsFor(contextFor(boss, [weatherTool, twin, long]))).map((t) => t.name).slice(-3);
-    expect(names[0]).toBe("mcp_weather_api_get_forecast");
-    expect(names[1]).toMatch(/^mcp_weather_api_get_forecast_[0-9a-f]{8}$/);
-    expect(new Set(names).size).toBe(3);
-    for (const name of names) {
+    const served = names(await toolsFor(contextFor(boss, available([weatherTool, twin, long])))).slice(-3);
+    expect(served[0]).toBe("mcp_weather_api_get_forecast");
+    expect(served[1]).toMatch(/^mcp_weather_api_get_forecast_[0-9a-f]{8}$/);
+    expect(new Set(served).size).toBe(3);
+    for (const name of served) {
       expect(name).toMatch(/^[a-z0-9_]{1,64}$/);
     }
-    expect(externalToolName("weather-api", "get_forecast", new Set(["mcp_weather_api_get_forecast"]))).toBe(names[1]);
+    expect(externalToolName("weather-api", "get_forecast", new Set(["mcp_weather_api_get_forecast"]))).toBe(served[1]);
+  });
+
+  it("leaves a down server's tools out with a note, under the names they have when it is up", async () => {
+    const down = upstreamError("The MCP server 'weather-api' is unavailable right now (it could not be reached).");
+    const servers: ExternalServerTools[] = [
+      {
+        server: "weather-api",
+        status: "left_out",
+        reason: "it could not be reached or did not list its tools",
+        tools: [{ ...weatherTool, call: () => Promise.reject(down) }],
+      },
+      { server: "maps", status: "available", tools: [{ ...weatherTool, name: "route" }] },
+    ];
+    const toolset = await toolsFor(contextFor(boss, servers));
+    expect(names(toolset)).toContain("mcp_maps_route");
+    expect(names(toolset)).not.toContain("mcp_weather_api_get_forecast");
+    expect(toolset.unavailable.map((t) => t.name)).toEqual(["mcp_weather_api_get_forecast"]);
+    expect(toolset.notes).toEqual([
+      "The external MCP server 'weather-api' is unavailable right now (it could not be reached or did not list its tools); its tools are left out.",
+    ]);
+    // A name taken by a left-out server's tool is still taken: the available twin gets a suffix, as it would anyway.
+    const twin = await toolsFor(contextFor(boss, [servers[0]!, ...available([{ ...weatherTool, name: "get_forecast" }])]));
+    expect(names(twin)).toContainEqual(expect.stringMatching(/^mcp_weather_api_get_forecast_[0-9a-f]{8}$/));
   });
 });
 
 describe("the MCP adapter", () => {
-  async function connect(tools: Tool[], ctx: ToolContext): Promise<Client> {
+  async function connect(toolset: Toolset | Tool[], ctx: ToolContext): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildMcpServer(tools, ctx).connect(serverSide);
+    const served = Array.isArray(toolset) ? { tools: toolset, unavailable: [], notes: [] } : toolset;
+    await buildMcpServer(served, ctx).connect(serverSide);
     const client = new Client({ name: "runtime-test", version: "1.0.0" });
     await client.connect(clientSide);
     return client;
@@ -180,11 +209,35 @@ describe("the MCP adapter", () => {
   });
 
   it("serves a JSON-Schema tool with its own schema, and calls it", async () => {
-    const ctx = contextFor(boss, [weatherTool]);
+    const ctx = contextFor(boss, available([weatherTool]));
     const client = await connect(await toolsFor(ctx), ctx);
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "mcp_weather_api_get_forecast")?.inputSchema).toEqual(weatherTool.inputSchema);
     const result = await client.callTool({ name: "mcp_weather_api_get_forecast", arguments: { city: "苏州" } });
     expect(result.structuredContent).toEqual({ forecast: "sunny in 苏州" });
+  });
+
+  it("tells the client which servers are left out, and answers a call to one of their tools 502, retryable", async () => {
+    const down = upstreamError("The MCP server 'weather-api' is unavailable right now. Try again in a minute.");
+    const ctx = contextFor(boss, [
+      {
+        server: "weather-api",
+        status: "left_out",
+        reason: "it timed out",
+        tools: [{ ...weatherTool, call: () => Promise.reject(down) }],
+      },
+    ]);
+    const client = await connect(await toolsFor(ctx), ctx);
+    expect(client.getInstructions()).toContain("'weather-api' is unavailable right now (it timed out)");
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).not.toContain("mcp_weather_api_get_forecast");
+    expect(listed._meta?.[LEFT_OUT_META]).toEqual([expect.stringContaining("'weather-api' is unavailable")]);
+
+    const result = await client.callTool({ name: "mcp_weather_api_get_forecast", arguments: { city: "苏州" } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^upstream_failed: .*Try again in a minute\.$/);
+    expect(result._meta?.[ERROR_META]).toEqual({ code: "upstream_failed", status: 502, retryable: true });
+    // A name nobody knows is still the protocol's unknown-tool error.
+    await expect(client.callTool({ name: "mcp_weather_api_nowcast", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 });
