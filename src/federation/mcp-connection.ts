@@ -11,6 +11,9 @@ import { upstreamError } from "./upstream-error.ts";
 
 export type TransportKind = "streamable-http" | "sse";
 
+/** How long ending a session may take: it is a courtesy to the server, never worth a slow answer. */
+const SESSION_END_TIMEOUT_MS = 2_000;
+
 /** Where and how to reach an external server: its URL, its (decrypted) headers, the transport that worked last. */
 export interface Upstream {
   url: string;
@@ -71,6 +74,12 @@ export async function withUpstream<T>(
       const value = await use(client, budget());
       return { value, transport: kind, latencyMs: Date.now() - started };
     } finally {
+      // A stateful server keeps a session per `initialize` until told otherwise; each contact opens
+      // one, so each ends its own (DELETE, bounded like any request; a server may refuse with 405).
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+        answerWithinMs = Math.min(limits.connectTimeoutMs, SESSION_END_TIMEOUT_MS);
+        await transport.terminateSession().catch(() => undefined);
+      }
       await client.close().catch(() => undefined);
     }
   };

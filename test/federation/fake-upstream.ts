@@ -7,6 +7,7 @@ export const UPSTREAM = "https://tools.example.com/mcp";
 export const DOWN = "https://down.example.com/mcp";
 export const REDIRECTING = "https://redirect.example.com/mcp";
 export const CHANGING = "https://changing.example.com/mcp";
+export const SESSIONS = "https://sessions.example.com/mcp";
 
 /** Requests the fake servers received, for assertions on what Weft sent. */
 export const received: Request[] = [];
@@ -102,6 +103,28 @@ async function answer(request: Request): Promise<Response> {
   return response;
 }
 
+/** The sessions the stateful fake server holds open: a good client ends each one it starts. */
+export const openSessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+
+/** A stateful server, as many real ones are: it keeps a session per `initialize` until told to end it. */
+async function answerWithSession(request: Request): Promise<Response> {
+  const id = request.headers.get("mcp-session-id");
+  const known = id ? openSessions.get(id) : undefined;
+  if (known) return known.handleRequest(request);
+  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (sessionId) => {
+      openSessions.set(sessionId, transport);
+    },
+    onsessionclosed: (sessionId) => {
+      openSessions.delete(sessionId);
+    },
+  });
+  await upstreamServer().connect(transport);
+  return transport.handleRequest(request);
+}
+
 /** A server that answers in SSE mode and says, during a call, that its tools changed. */
 async function answerChanging(request: Request): Promise<Response> {
   const server = new McpServer({ name: "changing", version: "1.0.0" });
@@ -135,6 +158,7 @@ export function installFakeNetwork(more?: (request: Request) => Promise<Response
       ]);
     }
     if (url.origin === "https://changing.example.com") return answerChanging(request);
+    if (url.origin === "https://sessions.example.com") return answerWithSession(request);
     if (url.origin === "https://down.example.com") throw new TypeError("connection refused");
     if (url.origin === "https://redirect.example.com")
       return new Response(null, { status: 307, headers: { Location: "https://169.254.169.254/latest/meta-data" } });
