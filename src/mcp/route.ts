@@ -8,7 +8,8 @@ import { bearerAuth } from "../auth/middleware.ts";
 import { checkOrigin, originAllowed } from "../auth/origin.ts";
 import { servicesForFace } from "../services.ts";
 import { toolContext } from "../tools/context.ts";
-import { toolsFor } from "../tools/registry.ts";
+import { type Toolset, toolsFor } from "../tools/registry.ts";
+import { EXTERNAL_TOOL_PREFIX } from "../tools/tool-names.ts";
 import { checkEnvelope, type JsonRpcError, jsonRpcError } from "./envelope.ts";
 import { buildMcpServer } from "./server.ts";
 
@@ -54,12 +55,35 @@ mcpRoutes.post(
       // /mcp re-exposes only the external servers a boss marked for it.
       services: servicesForFace(c.var.services, "mcp"),
     });
-    const server = buildMcpServer(await toolsFor(ctx), ctx);
+    const needed = toolsNeeded(body);
+    const toolset = needed === "none" ? NO_TOOLS : await toolsFor(ctx, { external: needed === "all" });
+    const server = buildMcpServer(toolset, ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody: body });
   },
 );
+
+const NO_TOOLS: Toolset = { tools: [], unavailable: [], notes: [] };
+
+/**
+ * Which of the caller's tools a request needs. External tools cost a D1 read and perhaps a contact
+ * with their servers, so only `initialize` (whose instructions name left-out servers), `tools/list`
+ * and calls of external tools (all named `mcp_…`, a prefix no tool of Weft's has) ask for them; a
+ * call of Weft's own tool needs only those, and a ping nothing.
+ */
+function toolsNeeded(body: unknown): "none" | "own" | "all" {
+  let needed: "none" | "own" | "all" = "none";
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method === "initialize" || method === "tools/list") return "all";
+    if (method === "tools/call") {
+      if (typeof params?.name === "string" && params.name.startsWith(EXTERNAL_TOOL_PREFIX)) return "all";
+      needed = "own";
+    }
+  }
+  return needed;
+}
 
 // A stateless server has no stream to offer and no session to end (spec: 405 is the answer).
 mcpRoutes.on(["GET", "DELETE"], "/", (c) =>

@@ -49,12 +49,13 @@ export interface Toolset {
  * The tools this caller may see and call: Weft's own that their role allows, then their
  * workshop's external tools under the naming rule (`mcp_{server}_{tool}`). Names are given over
  * every server's tools, available or not, so a tool's name does not change with its server's health.
- * Both faces ask here.
+ * Both faces ask here; `external: false` skips the external servers, for a request that needs none.
  */
-export async function toolsFor(ctx: ToolContext): Promise<Toolset> {
+export async function toolsFor(ctx: ToolContext, { external = true }: { external?: boolean } = {}): Promise<Toolset> {
   const own: Tool[] = WEFT_TOOLS.filter((tool) => mayUseTool(ctx.user, tool.minRole));
   const taken = new Set(own.map((tool) => tool.name));
   const toolset: Toolset = { tools: own, unavailable: [], notes: [] };
+  if (!external) return toolset;
   for (const server of await ctx.services.external.toolsFor(ctx.user, ctx.signal)) {
     const named = server.tools.map((tool): JsonSchemaTool => {
       const name = externalToolName(server.server, tool.name, taken);

@@ -1,5 +1,8 @@
 const MAX_NAME = 64;
 
+/** Every external tool's name starts so, and no tool of Weft's own does (the registry test holds it). */
+export const EXTERNAL_TOOL_PREFIX = "mcp_";
+
 /** FNV-1a, 32 bits, as 8 hex digits: a short, stable, synchronous tag for a suffix. */
 function shortHash(text: string): string {
   let hash = 0x811c9dc5;
@@ -27,7 +30,7 @@ function sanitize(text: string): string {
  * @example externalToolName("github", "create-issue", new Set()) // "mcp_github_create_issue"
  */
 export function externalToolName(server: string, tool: string, taken: ReadonlySet<string>): string {
-  const plain = `mcp_${sanitize(server)}_${sanitize(tool)}`;
+  const plain = `${EXTERNAL_TOOL_PREFIX}${sanitize(server)}_${sanitize(tool)}`;
   if (plain.length <= MAX_NAME && !taken.has(plain)) return plain;
   const suffix = `_${shortHash(`${server}\u0000${tool}`)}`;
   let name = `${plain.slice(0, MAX_NAME - suffix.length)}${suffix}`;

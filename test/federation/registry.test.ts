@@ -371,6 +371,21 @@ describe("external tools in the faces", () => {
     await client.close();
   });
 
+  it("asks external servers nothing for a ping or a call of Weft's own tool", async () => {
+    const { body } = await register({ name: "quiet", url: UPSTREAM, expose_on_mcp: true });
+    const client = await mcpClient("dev-boss-key");
+    const stale = () =>
+      env.DB.prepare("UPDATE mcp_servers SET tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(body.id).run();
+    await stale();
+    received.length = 0;
+    await client.ping();
+    expect((await client.callTool({ name: "list_knowledge_bases", arguments: {} })).isError).toBeFalsy();
+    expect(received).toHaveLength(0);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("mcp_quiet_echo");
+    expect(received.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
   it("tells /mcp clients a server is left out, and answers a call to one of its known tools 502, retryable", async () => {
     const { body } = await register({ name: "flaky", url: UPSTREAM, expose_on_mcp: true });
     const up = await mcpClient("dev-boss-key");

@@ -10,7 +10,7 @@ import { toolContext } from "../../src/tools/context.ts";
 import { type Toolset, toolsFor, WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
 import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
-import { externalToolName } from "../../src/tools/tool-names.ts";
+import { EXTERNAL_TOOL_PREFIX, externalToolName } from "../../src/tools/tool-names.ts";
 import type { UserContext } from "../../src/user-context.ts";
 
 const boss: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
@@ -140,6 +140,10 @@ describe("the registry, asked per caller", () => {
     expect(names(mine)).toContain("mcp_weather_api_get_forecast");
     const theirs = await toolsFor(contextFor(otherBoss, available([weatherTool])));
     expect(names(theirs)).not.toContain("mcp_weather_api_get_forecast");
+  });
+
+  it("keeps the external prefix for external tools: none of Weft's own starts with it", () => {
+    expect(WEFT_TOOLS.filter((tool) => tool.name.startsWith(EXTERNAL_TOOL_PREFIX))).toEqual([]);
   });
 
   it("gives colliding external names a stable hash suffix, ASCII and at most 64 characters", async () => {
