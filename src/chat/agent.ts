@@ -52,10 +52,7 @@ export interface ChatTurn {
 }
 
 function describeError(error: unknown, requestId: string): string {
-  if (error instanceof AppError) {
-    if (error.code === "upstream_timeout") log("warn", "chat_turn_timed_out", { request_id: requestId });
-    return error.message;
-  }
+  if (error instanceof AppError) return error.message;
   if (APICallError.isInstance(error)) {
     log("warn", "chat_model_failed", { request_id: requestId, status: error.statusCode, error });
     return `The chat model could not answer (${error.statusCode ?? "no response"}). What was said so far is kept; try again. (request id ${requestId})`;
@@ -76,11 +73,16 @@ function cardAsText(part: { type: string; id?: string; data: unknown }) {
  * A turn stopped by its time limit ends with an `error` part a person can read (and the UI shows
  * as an error), not a bare `abort`, which clients take for the user's own stop button.
  */
-function timeoutAsError(signal: AbortSignal, timeoutMs: number, describe: (error: unknown) => string) {
+function timeoutAsError(
+  turn: { signal: AbortSignal; timeoutMs: number; requestId: string },
+  describe: (error: unknown) => string,
+) {
+  const { signal, timeoutMs, requestId } = turn;
   return new TransformStream<UIMessageChunk, UIMessageChunk>({
     transform(chunk, controller) {
       const timedOut = chunk.type === "abort" && signal.reason instanceof Error && signal.reason.name === "TimeoutError";
       if (!timedOut) return controller.enqueue(chunk);
+      log("warn", "chat_turn_timed_out", { request_id: requestId, timeout_ms: timeoutMs });
       const stopped = new AppError(
         "upstream_timeout",
         `This answer took longer than ${timeoutMs / 1000} s and was stopped. What was said so far is kept; try again.`,
@@ -164,7 +166,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           stream: result.stream,
           onError: describe,
           redactToolErrors: false,
-        }).pipeThrough(timeoutAsError(signal, timeoutMs, describe)),
+        }).pipeThrough(timeoutAsError({ signal, timeoutMs, requestId }, describe)),
       );
     },
     onError: describe,

@@ -48,7 +48,12 @@ export function registryToolProvider(service: FederationService, face: "mcp" | "
             server: server.name,
             status: "left_out",
             reason: listed.reason,
-            tools: usable.map((tool) => ({ ...describeTool(tool), call: async () => Promise.reject(unavailable) })),
+            tools: usable.map((tool) => ({
+              ...describeTool(tool),
+              call: async () => {
+                throw unavailable;
+              },
+            })),
           };
         }),
       );
