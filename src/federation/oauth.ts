@@ -154,6 +154,15 @@ export async function revokeTokens(service: FederationService, server: ServerRec
   }
 }
 
+/**
+ * Revokes the tokens of every server of a workshop that signed in through OAuth, side by side,
+ * best effort like `revokeTokens`. `servers` are read before the workshop's rows are deleted (the
+ * tokens go with them) and revoked after, so a deletion that fails revokes nothing.
+ */
+export async function revokeAllTokens(service: FederationService, servers: ServerRecord[]): Promise<void> {
+  await Promise.all(servers.filter((server) => server.oauthSealed).map((server) => revokeTokens(service, server)));
+}
+
 function asSignInFailure(error: unknown, server: ServerRecord): AppError {
   if (error instanceof AppError) return error;
   const reason = error instanceof Error ? error.message.slice(0, 300) : "unknown failure";
