@@ -76,7 +76,7 @@ describe("deleting a workshop", () => {
     expect(kept?.health.status).toBe("ok");
   });
 
-  it("is not held up by a provider that cannot be reached", async () => {
+  it("still deletes a server whose tokens cannot be read or revoked", async () => {
     const keys = await newWorkshop("t-unreachable");
     await env.DB.prepare(
       "INSERT INTO mcp_servers (id, tenant_id, name, url, auth_type, oauth_sealed) VALUES ('mcp_unreach', 't-unreachable', 'x', 'https://down.example.com/mcp', 'oauth', 'v1.not.sealed')",
