@@ -114,7 +114,7 @@ const zh = {
   },
   edit: "编辑",
   editServer: (name: string) => `编辑 ${name}`,
-  keepValue: "留空则保留原值",
+  keepValue: "留空则不变",
   saving: "正在保存…",
   urlNeedsSignIn: "更改地址后需要重新登录。",
 };
@@ -236,7 +236,7 @@ const en: Messages = {
   },
   edit: "Edit",
   editServer: (name: string) => `Edit ${name}`,
-  keepValue: "Leave blank to keep",
+  keepValue: "Blank: unchanged",
   saving: "Saving…",
   urlNeedsSignIn: "Changing the URL means signing in again.",
 };

@@ -65,7 +65,8 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
           {signInError}
         </p>
       )}
-      <TestOutcome result={test} />
+      {/* A server that needs signing in says so in its badge and its button; the failed test's words add nothing. */}
+      <TestOutcome result={needsSignIn && test !== "running" && !test?.ok ? undefined : test} />
       {editing ? (
         <EditServer server={server} save={(changes) => hooks.update(server.id, changes)} onDone={() => setEditing(false)} />
       ) : confirming ? (
@@ -104,15 +105,30 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
   );
 }
 
-/** What the page says after the browser came back from a provider's sign-in. */
-function SignInNotice({ signInReturn, servers }: { signInReturn: SignInReturn; servers: McpServer[] | null }) {
+/**
+ * What the page says after the browser came back from a provider's sign-in, until dismissed; a
+ * success is no longer claimed once that server's health says otherwise.
+ */
+function SignInNotice({
+  signInReturn,
+  servers,
+  onDismiss,
+}: {
+  signInReturn: SignInReturn;
+  servers: McpServer[] | null;
+  onDismiss: () => void;
+}) {
   const { t } = useI18n();
   const { outcome, serverId } = signInReturn;
-  const text = outcome === "ok" ? t.signInReturn.ok(servers?.find((s) => s.id === serverId)?.name) : t.signInReturn[outcome];
+  const server = servers?.find((s) => s.id === serverId);
+  if (outcome === "ok" && server && server.health.status !== "ok") return null;
   return (
-    <p className={`sign-in-notice ${outcome === "ok" ? "ok" : "error-text"}`} role="status">
-      {text}
-    </p>
+    <div className={`sign-in-notice ${outcome === "ok" ? "ok" : "error-text"}`} role="status">
+      <span>{outcome === "ok" ? t.signInReturn.ok(server?.name) : t.signInReturn[outcome]}</span>
+      <button type="button" className="secondary" onClick={onDismiss}>
+        {t.dismiss}
+      </button>
+    </div>
   );
 }
 
@@ -128,6 +144,7 @@ export function Settings({
 }) {
   const { t } = useI18n();
   const hooks = useMcpServers(onUnauthorized);
+  const [notice, setNotice] = useState(signInReturn);
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard users land on the view they opened; Esc (outside the form) goes back to the chat.
   useEffect(() => {
@@ -151,7 +168,7 @@ export function Settings({
         </button>
       </div>
       <p className="muted">{t.mcpLead}</p>
-      {signInReturn && <SignInNotice signInReturn={signInReturn} servers={hooks.servers} />}
+      {notice && <SignInNotice signInReturn={notice} servers={hooks.servers} onDismiss={() => setNotice(null)} />}
       {hooks.error && (
         <p className="error-text" role="alert">
           {hooks.error}

@@ -266,7 +266,7 @@ describe("the web chat in Chromium", () => {
       // The browser goes to the provider, which approves at once, and comes back through Weft's
       // callback to the settings page, which says so (and takes the outcome out of the address).
       await page.getByRole("button", { name: "添加并登录" }).click();
-      await expect.poll(() => page.locator(".sign-in-notice").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
+      await expect.poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
       await expect.poll(() => page.url()).toBe(`${baseUrl}/`);
       const row = page.locator(`.mcp-server[data-server-name="${name}"]`);
       await expect.poll(() => row.locator(".badge").textContent()).toBe("正常");
@@ -279,13 +279,23 @@ describe("the web chat in Chromium", () => {
       provider.signOutEveryone();
       await row.getByRole("button", { name: "测试" }).click();
       await expect.poll(() => row.locator(".badge").textContent(), { timeout: 30_000 }).toBe("需要登录");
+      // The earlier success is no longer claimed.
+      expect(await page.locator(".sign-in-notice").count()).toBe(0);
       await row.scrollIntoViewIfNeeded();
       await shot("13-settings-needs-sign-in");
       await row.getByRole("button", { name: "登录" }).click();
-      await expect.poll(() => page.locator(".sign-in-notice").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
+      await expect.poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
       await expect.poll(() => row.locator(".badge").textContent()).toBe("正常");
       expect(await row.getByRole("button", { name: "登录" }).count()).toBe(0);
       expect(await page.locator("body").textContent()).not.toContain(provider.issued()[0]);
+      await page.locator(".sign-in-notice").getByRole("button", { name: "关闭" }).click();
+      expect(await page.locator(".sign-in-notice").count()).toBe(0);
+      // A used or forged sign-in link lands on the same page, which says so in its own words.
+      await page.goto(`${baseUrl}/api/mcp/oauth/callback?state=forged&code=x&error_description=call+us`);
+      await expect
+        .poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 })
+        .toBe("这个登录链接已失效或已用过，请重新登录。");
+      expect(await page.locator("body").textContent()).not.toContain("call us");
 
       // Editing a server with a key: the value is never shown; left blank it is kept, and a new
       // header and the /mcp flag are saved.
@@ -304,7 +314,7 @@ describe("the web chat in Chromium", () => {
       expect(await form.getByLabel("地址（URL）").inputValue()).toBe(`${mcp.url}/mcp`);
       expect(await form.getByLabel("请求头名称").inputValue()).toBe("X-Api-Key");
       expect(await form.getByLabel("请求头的值").inputValue()).toBe("");
-      expect(await form.getByLabel("请求头的值").getAttribute("placeholder")).toBe("留空则保留原值");
+      expect(await form.getByLabel("请求头的值").getAttribute("placeholder")).toBe("留空则不变");
       await form.getByRole("button", { name: "添加请求头" }).click();
       await form.getByLabel("请求头名称").nth(1).fill("X-Extra");
       await form.getByLabel("请求头的值").nth(1).fill("extra");
