@@ -335,6 +335,8 @@ describe("the web chat in Chromium", () => {
       const stored = (await (await boss(`/api/mcp/servers/${id}`)).json()) as { expose_on_mcp: boolean };
       expect(stored.expose_on_mcp).toBe(true);
       expect(await page.locator("body").textContent()).not.toContain(secret);
+      await page.getByRole("button", { name: "退出登录" }).click();
+      await page.locator(".sign-in").waitFor();
     } finally {
       await provider.stop();
       await mcp.stop();
