@@ -139,6 +139,8 @@ export interface OAuthServer extends Started {
   revoked: string[];
   /** Invalidates every access token, so the next call must refresh. */
   expireAccessTokens(): void;
+  /** Invalidates every access and refresh token, as a provider does when a person signs out: a new sign-in is needed. */
+  signOutEveryone(): void;
   /** How many refresh-token grants it answered. */
   refreshes(): number;
   /** Every access and refresh token it issued. */
@@ -271,6 +273,10 @@ export async function startOAuthServer(): Promise<OAuthServer> {
     url: `${base}/mcp`,
     revoked,
     expireAccessTokens: () => access.clear(),
+    signOutEveryone: () => {
+      access.clear();
+      refresh.clear();
+    },
     refreshes: () => refreshCount,
     issued: () => [...issued],
     stop: () =>

@@ -7,6 +7,8 @@ export interface OAuthRecord {
   redirectUrl: string;
   clientInformation?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
+  /** When the access token expires (ms since the epoch), from `expires_in` when the tokens came; absent when unknown. */
+  expiresAt?: number;
   codeVerifier?: string;
   discoveryState?: Record<string, unknown>;
 }
@@ -65,6 +67,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   saveTokens(tokens: OAuthTokens): void {
     this.record.tokens = tokens;
+    if (tokens.expires_in === undefined) delete this.record.expiresAt;
+    else this.record.expiresAt = Date.now() + tokens.expires_in * 1000;
     this.changed = true;
   }
 
@@ -93,7 +97,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
     if (scope === "all" || scope === "client") delete this.record.clientInformation;
-    if (scope === "all" || scope === "tokens") delete this.record.tokens;
+    if (scope === "all" || scope === "tokens") {
+      delete this.record.tokens;
+      delete this.record.expiresAt;
+    }
     if (scope === "all" || scope === "verifier") delete this.record.codeVerifier;
     if (scope === "all" || scope === "discovery") delete this.record.discoveryState;
     this.changed = true;

@@ -23,29 +23,41 @@ function oauthBinding(server: Pick<ServerRecord, "tenantId" | "id">): string {
   return `${server.tenantId}/${server.id}/oauth`;
 }
 
-/** The server's stored OAuth record, opened; empty when it has none. */
-export async function loadOAuth(service: FederationService, server: ServerRecord): Promise<OAuthRecord | undefined> {
-  if (!server.oauthSealed) return undefined;
-  return (await openJson({
-    secret: service.secretsKey,
-    sealed: server.oauthSealed,
-    binding: oauthBinding(server),
-  })) as OAuthRecord;
+/** The server's stored OAuth record (or `sealed`, a state of it read later), opened; empty when it has none. */
+export async function loadOAuth(
+  service: FederationService,
+  server: ServerRecord,
+  sealed = server.oauthSealed,
+): Promise<OAuthRecord | undefined> {
+  if (!sealed) return undefined;
+  return (await openJson({ secret: service.secretsKey, sealed, binding: oauthBinding(server) })) as OAuthRecord;
 }
 
-/** Seals and stores what the provider now knows, and whether a person must sign in again. */
-export async function storeOAuth(service: FederationService, server: ServerRecord, provider: StoredOAuthProvider): Promise<void> {
-  await saveOAuth({
+/**
+ * Seals and stores what the provider now knows, and whether a person must sign in again. With
+ * `expected` (the sealed state the provider was loaded from), only if nobody stored another since.
+ * Returns the sealed state stored, or nothing when another request's was kept.
+ */
+export async function storeOAuth(
+  service: FederationService,
+  server: ServerRecord,
+  provider: StoredOAuthProvider,
+  expected?: string | null,
+): Promise<string | undefined> {
+  const sealed = await sealJson({ secret: service.secretsKey, value: provider.record, binding: oauthBinding(server) });
+  const stored = await saveOAuth({
     db: service.db,
     tenantId: server.tenantId,
     id: server.id,
-    sealed: await sealJson({ secret: service.secretsKey, value: provider.record, binding: oauthBinding(server) }),
+    sealed,
     needsSignIn: provider.authorizationUrl !== undefined || !provider.record.tokens,
+    ...(expected === undefined ? {} : { expected }),
   });
+  return stored ? sealed : undefined;
 }
 
 /** `fetch` for the SDK's OAuth requests: discovery documents name URLs too, so every one is checked. */
-function oauthFetch(service: FederationService) {
+export function oauthFetch(service: FederationService) {
   return (url: string | URL, init?: RequestInit) =>
     guardedFetch(url, init ?? {}, { ...service.limits, allowLocal: service.allowLocalUrls });
 }
@@ -140,6 +152,15 @@ export async function revokeTokens(service: FederationService, server: ServerRec
   } catch (error) {
     log("warn", "mcp_oauth_revoke_failed", { server_id: server.id, tenant_id: server.tenantId, error });
   }
+}
+
+/**
+ * Revokes the tokens of every server of a workshop that signed in through OAuth, side by side,
+ * best effort like `revokeTokens`. `servers` are read before the workshop's rows are deleted (the
+ * tokens go with them) and revoked after, so a deletion that fails revokes nothing.
+ */
+export async function revokeAllTokens(service: FederationService, servers: ServerRecord[]): Promise<void> {
+  await Promise.all(servers.filter((server) => server.oauthSealed).map((server) => revokeTokens(service, server)));
 }
 
 function asSignInFailure(error: unknown, server: ServerRecord): AppError {

@@ -1,5 +1,6 @@
+import { badRequest } from "../errors.ts";
 import type { UserContext } from "../user-context.ts";
-import { sealHeaders } from "./secrets.ts";
+import { openHeaders, sealHeaders } from "./secrets.ts";
 import { getServer, insertServer, newServerId, type ServerRecord, updateServer } from "./server-store.ts";
 import type { FederationService } from "./service.ts";
 import { sealBinding } from "./service.ts";
@@ -94,7 +95,11 @@ export async function registerServer({
   });
 }
 
-/** Changes a server of the caller's workshop; a new URL is checked, new headers replace the old ones. */
+/**
+ * Changes a server of the caller's workshop; a new URL is checked, new headers replace the old
+ * ones. A header given as `null` keeps its stored value, so a form that never sees the values can
+ * still rename, add or drop the others; one with no stored value is 400.
+ */
 export async function changeServer({
   service,
   user,
@@ -104,7 +109,13 @@ export async function changeServer({
   service: FederationService;
   user: UserContext;
   id: string;
-  input: { name?: string; url?: string; headers?: Record<string, string> | null; enabled?: boolean; expose_on_mcp?: boolean };
+  input: {
+    name?: string;
+    url?: string;
+    headers?: Record<string, string | null> | null;
+    enabled?: boolean;
+    expose_on_mcp?: boolean;
+  };
 }): Promise<ServerRecord> {
   const existing = await getServer({ db: service.db, tenantId: user.tenantId, id });
   const changes: Parameters<typeof updateServer>[0]["changes"] = {};
@@ -113,11 +124,32 @@ export async function changeServer({
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.expose_on_mcp !== undefined) changes.exposeOnMcp = input.expose_on_mcp;
   if (input.headers !== undefined) {
-    const headers = input.headers ?? {};
+    const headers = await withKeptValues(service, existing, input.headers ?? {});
     changes.headerNames = Object.keys(headers);
     changes.headersSealed = changes.headerNames.length
       ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding(existing) })
       : null;
   }
   return updateServer({ db: service.db, tenantId: user.tenantId, id, changes });
+}
+
+/** The headers to store: given values as they are, `null` ones replaced by the stored value of the same name. */
+async function withKeptValues(
+  service: FederationService,
+  server: ServerRecord,
+  given: Record<string, string | null>,
+): Promise<Record<string, string>> {
+  const entries = Object.entries(given);
+  const stored = new Map<string, string>();
+  if (server.headersSealed && entries.some(([, value]) => value === null)) {
+    const opened = await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) });
+    for (const [name, value] of Object.entries(opened)) stored.set(name.toLowerCase(), value);
+  }
+  return Object.fromEntries(
+    entries.map(([name, value]) => {
+      const kept = value ?? stored.get(name.toLowerCase());
+      if (kept === undefined) throw badRequest(`Header '${name}' has no stored value to keep; give its value.`);
+      return [name, kept];
+    }),
+  );
 }

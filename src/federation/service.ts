@@ -2,8 +2,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { log } from "../log.ts";
 import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 import { type Contact, type Upstream, withUpstream } from "./mcp-connection.ts";
-import { loadOAuth, storeOAuth } from "./oauth.ts";
+import { storeOAuth } from "./oauth.ts";
 import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { freshOAuth } from "./oauth-refresh.ts";
 import { scrubError, scrubValue, secretsOf } from "./redact.ts";
 import { openHeaders } from "./secrets.ts";
 import { type CachedTool, markToolsStale, recordFailure, recordSuccess, type ServerRecord } from "./server-store.ts";
@@ -41,27 +42,22 @@ const MAX_CACHED_BYTES = 1_000_000;
 
 /**
  * The server's URL re-checked under today's rules, its headers decrypted and, for an OAuth server,
- * its tokens loaded into a provider the SDK refreshes through: ready to connect.
+ * its tokens (refreshed first when they are about to expire) loaded into a provider the SDK uses;
+ * `oauthSealed` is the stored state that provider came from. Ready to connect.
  */
 export async function upstreamOf(
   service: FederationService,
   server: ServerRecord,
-): Promise<{ upstream: Upstream; oauth?: StoredOAuthProvider }> {
+): Promise<{ upstream: Upstream; oauth?: StoredOAuthProvider; oauthSealed?: string | null }> {
   checkOutboundUrl(server.url, { allowLocal: service.allowLocalUrls });
   const headers = server.headersSealed
     ? await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) })
     : {};
   const upstream: Upstream = { url: server.url, headers, transport: server.transport };
   if (server.authType !== "oauth") return { upstream };
-  const record = await loadOAuth(service, server);
-  if (!record?.tokens) {
-    throw upstreamError(`${server.name} needs signing in (POST /api/mcp/servers/${server.id}/sign-in).`, {
-      statusCode: 401,
-      retryable: false,
-    });
-  }
+  const { record, sealed } = await freshOAuth(service, server);
   const oauth = new StoredOAuthProvider(record);
-  return { upstream: { ...upstream, authProvider: oauth }, oauth };
+  return { upstream: { ...upstream, authProvider: oauth }, oauth, oauthSealed: sealed };
 }
 
 /** What a server's sealed headers are bound to: its workshop and id. */
@@ -82,11 +78,13 @@ export async function contact<T>(
 ): Promise<Contact<T>> {
   const where = { db: service.db, tenantId: server.tenantId, id: server.id };
   let oauth: StoredOAuthProvider | undefined;
+  let oauthSealed: string | null = null;
   let secrets: string[] = [];
   const tokens = () => [oauth?.record.tokens?.access_token, oauth?.record.tokens?.refresh_token];
   try {
     const prepared = await upstreamOf(service, server);
     oauth = prepared.oauth;
+    oauthSealed = prepared.oauthSealed ?? null;
     secrets = secretsOf(prepared.upstream.headers, tokens());
     let changed = false;
     const contacted = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
@@ -116,8 +114,9 @@ export async function contact<T>(
     await recordFailure({ ...where, message });
     throw error;
   } finally {
-    // Refreshed tokens, or the news that a person must sign in again, are kept either way.
-    if (oauth && (oauth.changed || oauth.authorizationUrl)) await storeOAuth(service, server, oauth);
+    // Tokens the SDK refreshed after a 401, or the news that a person must sign in again, are kept
+    // either way; but never over a state another request stored meanwhile.
+    if (oauth && (oauth.changed || oauth.authorizationUrl)) await storeOAuth(service, server, oauth, oauthSealed);
   }
 }
 

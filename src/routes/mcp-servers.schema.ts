@@ -19,27 +19,30 @@ const RESERVED_HEADERS = new Set([
 ]);
 const MAX_HEADERS = 20;
 
-const HeadersSchema = z
-  .record(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is 1-64 token characters")
-      .refine(
-        (name) => !RESERVED_HEADERS.has(name.toLowerCase()) && !/^(proxy-|__proto__$|constructor$|prototype$)/i.test(name),
-        {
-          message: "this header is set by Weft and cannot be configured",
-        },
-      ),
-    z
-      .string()
-      .max(4096)
-      .regex(/^[^\r\n\0]*$/, "a header value cannot contain line breaks"),
-  )
-  .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` })
-  .refine((headers) => new Set(Object.keys(headers).map((n) => n.toLowerCase())).size === Object.keys(headers).length, {
-    message: "a header name appears twice (names are case-insensitive)",
-  })
-  .describe("Headers sent to the server, e.g. { Authorization: 'Bearer ...' }. Write-only: never shown again.");
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is 1-64 token characters")
+  .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()) && !/^(proxy-|__proto__$|constructor$|prototype$)/i.test(name), {
+    message: "this header is set by Weft and cannot be configured",
+  });
+const HeaderValueSchema = z
+  .string()
+  .max(4096)
+  .regex(/^[^\r\n\0]*$/, "a header value cannot contain line breaks");
+
+/** Headers as a name → value record, under the limits every header set obeys. */
+function headerRecord<V extends z.ZodType>(value: V) {
+  return z
+    .record(HeaderNameSchema, value)
+    .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` })
+    .refine((headers) => new Set(Object.keys(headers).map((n) => n.toLowerCase())).size === Object.keys(headers).length, {
+      message: "a header name appears twice (names are case-insensitive)",
+    });
+}
+
+const HeadersSchema = headerRecord(HeaderValueSchema).describe(
+  "Headers sent to the server, e.g. { Authorization: 'Bearer ...' }. Write-only: never shown again.",
+);
 
 const NameSchema = z
   .string()
@@ -64,7 +67,10 @@ export const UpdateServerSchema = z
   .strictObject({
     name: NameSchema.optional(),
     url: UrlSchema.optional(),
-    headers: HeadersSchema.nullable().optional().describe("Replaces every header; null removes them all."),
+    headers: headerRecord(HeaderValueSchema.nullable())
+      .nullable()
+      .optional()
+      .describe("Replaces every header; a header whose value is null keeps its stored value; null removes them all."),
     enabled: z.boolean().optional(),
     expose_on_mcp: z.boolean().optional(),
   })

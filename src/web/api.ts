@@ -1,6 +1,7 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 import { ApiError, errorOf } from "./api-error.ts";
 import type { ActionStatus } from "./chat-types.ts";
+import type { McpServerChanges } from "./server-changes.ts";
 
 export { ApiError };
 
@@ -42,6 +43,7 @@ export interface McpServer {
   header_names: string[];
   enabled: boolean;
   expose_on_mcp: boolean;
+  auth: "headers" | "oauth";
   health: {
     status: "ok" | "failing" | "unknown" | "needs_sign_in";
     last_error: string | null;
@@ -56,7 +58,11 @@ export interface NewMcpServer {
   headers?: Record<string, string>;
   enabled: boolean;
   expose_on_mcp: boolean;
+  auth: "headers" | "oauth";
 }
+
+/** A new OAuth server's first sign-in: the provider's page to send the browser to, or why there is none. */
+export type SignInStart = { authorization_url: string; error?: undefined } | { authorization_url?: undefined; error: string };
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, {
@@ -100,7 +106,9 @@ export const api = {
   recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
     request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
   listMcpServers: () => request<{ servers: McpServer[] }>("GET", "/api/mcp/servers"),
-  addMcpServer: (server: NewMcpServer) => request<McpServer>("POST", "/api/mcp/servers", server),
+  addMcpServer: (server: NewMcpServer) => request<McpServer & { sign_in?: SignInStart }>("POST", "/api/mcp/servers", server),
+  updateMcpServer: (id: string, changes: McpServerChanges) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, changes),
+  signInMcpServer: (id: string) => request<{ authorization_url: string }>("POST", `/api/mcp/servers/${enc(id)}/sign-in`),
   setMcpServerEnabled: (id: string, enabled: boolean) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, { enabled }),
   deleteMcpServer: (id: string) => request<unknown>("DELETE", `/api/mcp/servers/${enc(id)}`),
   testMcpServer: (id: string) =>

@@ -5,6 +5,7 @@ import { ChatView } from "./chat-view.tsx";
 import { useI18n } from "./i18n.ts";
 import { Settings } from "./settings.tsx";
 import { Sidebar } from "./sidebar.tsx";
+import { readSignInReturn } from "./sign-in-return.ts";
 import { useChatList } from "./use-chat-list.ts";
 
 type Current = { id: string; messages: WeftMessage[] } | { id: string; messages: null; failed: boolean };
@@ -35,8 +36,10 @@ export function ChatShell({
   const [knowledgeBases, setKnowledgeBases] = useState<KnowledgeBase[]>([]);
   const [model, setModel] = useState<ModelInfo | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
-  const [settingsOpen, setSettingsOpen] = useState(false);
   const canConfigure = user.role === "boss" || user.role === "admin";
+  // Back from an MCP server's OAuth provider: the settings page opens and says how it went.
+  const [signInReturn] = useState(() => readSignInReturn(location.search));
+  const [settingsOpen, setSettingsOpen] = useState(signInReturn !== null && canConfigure);
 
   const newChat = useCallback(() => {
     const id = crypto.randomUUID();
@@ -60,6 +63,12 @@ export function ChatShell({
     },
     [onUnauthorized],
   );
+
+  // The outcome leaves the address bar, so a reload does not announce it again.
+  useEffect(() => {
+    if (new URLSearchParams(location.search).has("mcp_sign_in"))
+      history.replaceState(null, "", location.pathname + location.hash);
+  }, []);
 
   useEffect(() => {
     const fromHash = chatIdFromHash();
@@ -148,7 +157,7 @@ export function ChatShell({
         </aside>
         <main className="main">
           {settingsOpen && canConfigure ? (
-            <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} />
+            <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
           ) : current.messages ? (
             <ChatView
               key={current.id}

@@ -97,6 +97,26 @@ const zh = {
   testOk: (n: number, ms: number) => `连接成功：${n} 个工具，用时 ${ms} ms`,
   testFailed: "连接失败：",
   lastError: "最近的错误：",
+  authMethod: "认证方式",
+  authHeaders: "请求头（如 API key）",
+  authOAuth: "用 OAuth 登录",
+  oauthHint: "添加后会跳转到服务提供方登录，登录完成后回到这里。",
+  addAndSignIn: "添加并登录",
+  usesOAuth: "OAuth 登录",
+  serverSignIn: "登录",
+  redirecting: "正在跳转…",
+  signInStartFailed: "无法开始登录：",
+  signInReturn: {
+    ok: (name?: string) => (name ? `已登录 ${name}。` : "已登录。"),
+    denied: "登录被拒绝或已取消。",
+    expired: "这个登录链接已失效或已用过，请重新登录。",
+    failed: "登录没有完成，请重试。",
+  },
+  edit: "编辑",
+  editServer: (name: string) => `编辑 ${name}`,
+  keepValue: "留空则不变",
+  saving: "正在保存…",
+  urlNeedsSignIn: "更改地址后需要重新登录。",
 };
 
 export type Messages = typeof zh;
@@ -199,6 +219,26 @@ const en: Messages = {
   testOk: (n: number, ms: number) => `Connected: ${n} tools in ${ms} ms`,
   testFailed: "Connection failed: ",
   lastError: "Last error: ",
+  authMethod: "Authentication",
+  authHeaders: "Headers (such as an API key)",
+  authOAuth: "Sign in with OAuth",
+  oauthHint: "After adding, you go to the provider to sign in, then come back here.",
+  addAndSignIn: "Add and sign in",
+  usesOAuth: "OAuth sign-in",
+  serverSignIn: "Sign in",
+  redirecting: "Redirecting…",
+  signInStartFailed: "Could not start the sign-in: ",
+  signInReturn: {
+    ok: (name?: string) => (name ? `Signed in to ${name}.` : "Signed in."),
+    denied: "The sign-in was refused or cancelled.",
+    expired: "This sign-in link has expired or was already used. Please sign in again.",
+    failed: "The sign-in did not complete. Please try again.",
+  },
+  edit: "Edit",
+  editServer: (name: string) => `Edit ${name}`,
+  keepValue: "Blank: unchanged",
+  saving: "Saving…",
+  urlNeedsSignIn: "Changing the URL means signing in again.",
 };
 
 export type Lang = "zh" | "en";

@@ -1,105 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import type { McpServer } from "./api.ts";
 import { useI18n } from "./i18n.ts";
+import { AddServer, EditServer } from "./mcp-server-forms.tsx";
+import type { SignInReturn } from "./sign-in-return.ts";
 import { type TestResult, useMcpServers } from "./use-mcp-servers.ts";
 
 type Hooks = ReturnType<typeof useMcpServers>;
-type Header = { name: string; value: string };
-
-const NAME = "^[a-z0-9_\\-]{1,32}$";
-
-/** The form that registers a server; header values go to the server and are not kept here afterwards. */
-function AddServer({ add }: { add: Hooks["add"] }) {
-  const { t } = useI18n();
-  const [name, setName] = useState("");
-  const [url, setUrl] = useState("");
-  const [headers, setHeaders] = useState<Header[]>([]);
-  const [enabled, setEnabled] = useState(true);
-  const [expose, setExpose] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    setBusy(true);
-    const filled = headers.filter((h) => h.name.trim());
-    const ok = await add({
-      name,
-      url: url.trim(),
-      headers: filled.length ? Object.fromEntries(filled.map((h) => [h.name.trim(), h.value])) : undefined,
-      enabled,
-      expose_on_mcp: expose,
-    });
-    setBusy(false);
-    if (ok) {
-      setName("");
-      setUrl("");
-      setHeaders([]);
-    }
-  };
-  const setHeader = (i: number, change: Partial<Header>) =>
-    setHeaders((list) => list.map((h, j) => (j === i ? { ...h, ...change } : h)));
-
-  return (
-    <form
-      className="mcp-add"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <h3>{t.addServer}</h3>
-      <label>
-        {t.serverName}
-        <input name="name" required pattern={NAME} maxLength={32} value={name} onChange={(e) => setName(e.target.value)} />
-      </label>
-      <label>
-        {t.serverUrl}
-        <input name="url" type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} />
-      </label>
-      {headers.map((h, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their position.
-        <div className="mcp-header" key={i}>
-          <input
-            aria-label={t.headerName}
-            value={h.name}
-            maxLength={64}
-            onChange={(e) => setHeader(i, { name: e.target.value })}
-          />
-          <input
-            aria-label={t.headerValue}
-            type="password"
-            autoComplete="off"
-            value={h.value}
-            maxLength={4096}
-            onChange={(e) => setHeader(i, { value: e.target.value })}
-          />
-          <button
-            type="button"
-            className="icon"
-            aria-label={t.removeHeader(i + 1)}
-            onClick={() => setHeaders((list) => list.filter((_, j) => j !== i))}
-          >
-            ×
-          </button>
-        </div>
-      ))}
-      <button type="button" className="secondary" onClick={() => setHeaders((list) => [...list, { name: "", value: "" }])}>
-        {t.addHeader}
-      </button>
-      <label className="check">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-        {t.enabled}
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={expose} onChange={(e) => setExpose(e.target.checked)} />
-        {t.exposeOnMcp}
-      </label>
-      <button type="submit" className="primary" disabled={busy}>
-        {busy ? t.adding : t.addServer}
-      </button>
-    </form>
-  );
-}
-
 function TestOutcome({ result }: { result: TestResult | "running" | undefined }) {
   const { t } = useI18n();
   if (!result || result === "running") return null;
@@ -121,8 +27,17 @@ function TestOutcome({ result }: { result: TestResult | "running" | undefined })
 function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [redirecting, setRedirecting] = useState(false);
   const test = hooks.tests[server.id];
+  const signInError = hooks.signInErrors[server.id];
   const { health } = server;
+  const needsSignIn = server.auth === "oauth" && health.status === "needs_sign_in";
+  const signIn = async () => {
+    setRedirecting(true);
+    await hooks.signIn(server.id);
+    setRedirecting(false);
+  };
   return (
     <li className="mcp-server" data-server-name={server.name} data-enabled={String(server.enabled)}>
       <div className="mcp-title">
@@ -130,6 +45,7 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
         <span className={`badge health-${health.status}`}>{t.health[health.status] ?? health.status}</span>
         {health.tool_count !== null && <span className="muted">{t.toolCount(health.tool_count)}</span>}
         <span className="muted">{server.enabled ? t.isEnabled : t.isDisabled}</span>
+        {server.auth === "oauth" && <span className="muted">{t.usesOAuth}</span>}
       </div>
       <div className="mcp-url">{server.url}</div>
       {server.header_names.length > 0 && (
@@ -143,8 +59,17 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
           {health.last_error}
         </p>
       )}
-      <TestOutcome result={test} />
-      {confirming ? (
+      {signInError && (
+        <p className="error-text" role="alert">
+          {t.signInStartFailed}
+          {signInError}
+        </p>
+      )}
+      {/* A server that needs signing in says so in its badge and its button; the failed test's words add nothing. */}
+      <TestOutcome result={needsSignIn && test !== "running" && !test?.ok ? undefined : test} />
+      {editing ? (
+        <EditServer server={server} save={(changes) => hooks.update(server.id, changes)} onDone={() => setEditing(false)} />
+      ) : confirming ? (
         <div className="mcp-actions confirming">
           <span>{t.confirmRemove(server.name)}</span>
           <button type="button" className="danger" onClick={() => void hooks.remove(server.id)}>
@@ -157,8 +82,16 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
         </div>
       ) : (
         <div className="mcp-actions">
+          {needsSignIn && (
+            <button type="button" className="primary" disabled={redirecting} onClick={() => void signIn()}>
+              {redirecting ? t.redirecting : t.serverSignIn}
+            </button>
+          )}
           <button type="button" className="secondary" disabled={test === "running"} onClick={() => void hooks.test(server.id)}>
             {test === "running" ? t.testing : t.test}
+          </button>
+          <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            {t.edit}
           </button>
           <button type="button" className="secondary" onClick={() => void hooks.setEnabled(server.id, !server.enabled)}>
             {server.enabled ? t.disable : t.enable}
@@ -172,10 +105,46 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
   );
 }
 
+/**
+ * What the page says after the browser came back from a provider's sign-in, until dismissed; a
+ * success is no longer claimed once that server's health says otherwise.
+ */
+function SignInNotice({
+  signInReturn,
+  servers,
+  onDismiss,
+}: {
+  signInReturn: SignInReturn;
+  servers: McpServer[] | null;
+  onDismiss: () => void;
+}) {
+  const { t } = useI18n();
+  const { outcome, serverId } = signInReturn;
+  const server = servers?.find((s) => s.id === serverId);
+  if (outcome === "ok" && server && server.health.status !== "ok") return null;
+  return (
+    <div className={`sign-in-notice ${outcome === "ok" ? "ok" : "error-text"}`} role="status">
+      <span>{outcome === "ok" ? t.signInReturn.ok(server?.name) : t.signInReturn[outcome]}</span>
+      <button type="button" className="secondary" onClick={onDismiss}>
+        {t.dismiss}
+      </button>
+    </div>
+  );
+}
+
 /** The settings view for a boss or admin: the workshop's external MCP servers. */
-export function Settings({ onClose, onUnauthorized }: { onClose: () => void; onUnauthorized: () => void }) {
+export function Settings({
+  onClose,
+  onUnauthorized,
+  signInReturn,
+}: {
+  onClose: () => void;
+  onUnauthorized: () => void;
+  signInReturn: SignInReturn | null;
+}) {
   const { t } = useI18n();
   const hooks = useMcpServers(onUnauthorized);
+  const [notice, setNotice] = useState(signInReturn);
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard users land on the view they opened; Esc (outside the form) goes back to the chat.
   useEffect(() => {
@@ -199,6 +168,7 @@ export function Settings({ onClose, onUnauthorized }: { onClose: () => void; onU
         </button>
       </div>
       <p className="muted">{t.mcpLead}</p>
+      {notice && <SignInNotice signInReturn={notice} servers={hooks.servers} onDismiss={() => setNotice(null)} />}
       {hooks.error && (
         <p className="error-text" role="alert">
           {hooks.error}

@@ -1,24 +1,35 @@
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, api, type McpServer, type NewMcpServer } from "./api.ts";
+import type { McpServerChanges } from "./server-changes.ts";
 
 /** What the last test of a server found: its tools' names, or the error. */
 export type TestResult = { ok: true; tools: string[]; latencyMs: number } | { ok: false; error: string };
 
-/** The workshop's external MCP servers, with add, test, enable/disable and remove. */
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Sends the browser to an OAuth provider's sign-in page; it comes back through `/api/mcp/oauth/callback`. */
+function goToProvider(url: string) {
+  location.assign(url);
+}
+
+/** The workshop's external MCP servers, with add, edit, sign in, test, enable/disable and remove. */
 export function useMcpServers(onUnauthorized: () => void) {
   const [servers, setServers] = useState<McpServer[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TestResult | "running">>({});
+  // Why a sign-in could not start, per server.
+  const [signInErrors, setSignInErrors] = useState<Record<string, string>>({});
 
   const fail = useCallback(
     (e: unknown) => {
       if (e instanceof ApiError && e.status === 401) onUnauthorized();
-      else setError(e instanceof Error ? e.message : String(e));
+      else setError(messageOf(e));
     },
     [onUnauthorized],
   );
 
   const replace = (server: McpServer) => setServers((list) => (list ?? []).map((s) => (s.id === server.id ? server : s)));
+  const signInFailed = (id: string, message: string) => setSignInErrors((all) => ({ ...all, [id]: message }));
 
   useEffect(() => {
     api
@@ -27,16 +38,41 @@ export function useMcpServers(onUnauthorized: () => void) {
       .catch(fail);
   }, [fail]);
 
-  /** Registers a server; true when it was added (the form then clears). */
+  /** Registers a server (an OAuth one then goes to its provider); true when it was added (the form then clears). */
   const add = async (server: NewMcpServer): Promise<boolean> => {
     setError(null);
     try {
-      const added = await api.addMcpServer(server);
+      const { sign_in, ...added } = await api.addMcpServer(server);
       setServers((list) => [...(list ?? []), added]);
+      if (sign_in?.authorization_url) goToProvider(sign_in.authorization_url);
+      else if (sign_in?.error) signInFailed(added.id, sign_in.error);
       return true;
     } catch (e) {
       fail(e);
       return false;
+    }
+  };
+
+  /** Starts an OAuth server's sign-in again (first time, or when its health says it needs one). */
+  const signIn = async (id: string) => {
+    setSignInErrors(({ [id]: _, ...rest }) => rest);
+    try {
+      goToProvider((await api.signInMcpServer(id)).authorization_url);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return onUnauthorized();
+      signInFailed(id, messageOf(e));
+    }
+  };
+
+  /** Saves an edit; the error's text when it was refused (the form stays open to fix it). */
+  const update = async (id: string, changes: McpServerChanges): Promise<string | null> => {
+    try {
+      replace(await api.updateMcpServer(id, changes));
+      setTests(({ [id]: _, ...rest }) => rest);
+      return null;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) onUnauthorized();
+      return messageOf(e);
     }
   };
 
@@ -48,7 +84,7 @@ export function useMcpServers(onUnauthorized: () => void) {
       setTests((t) => ({ ...t, [id]: { ok: true, tools: result.tools.map((tool) => tool.name), latencyMs: result.latency_ms } }));
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return onUnauthorized();
-      setTests((t) => ({ ...t, [id]: { ok: false, error: e instanceof Error ? e.message : String(e) } }));
+      setTests((t) => ({ ...t, [id]: { ok: false, error: messageOf(e) } }));
       api
         .listMcpServers()
         .then((r) => setServers(r.servers))
@@ -75,5 +111,5 @@ export function useMcpServers(onUnauthorized: () => void) {
     }
   };
 
-  return { servers, error, tests, add, test, setEnabled, remove };
+  return { servers, error, tests, signInErrors, add, signIn, update, test, setEnabled, remove };
 }

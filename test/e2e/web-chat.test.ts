@@ -4,7 +4,7 @@
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closedPortUrl, type Started, startAwkwardServer } from "../../scripts/mcp-test-servers.ts";
+import { closedPortUrl, type Started, startAwkwardServer, startOAuthServer } from "../../scripts/mcp-test-servers.ts";
 import { type Browser, launchBrowser } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -235,6 +235,110 @@ describe("the web chat in Chromium", () => {
       await page.getByRole("button", { name: "退出登录" }).click();
       await page.locator(".sign-in").waitFor();
     } finally {
+      await mcp.stop();
+    }
+  }, 120_000);
+
+  it("lets a boss register a server that signs in with OAuth, sign in again when asked, and edit a server", async () => {
+    const { page, shot } = phone;
+    const provider = await startOAuthServer();
+    const mcp = await startAwkwardServer();
+    const openSettings = async () => {
+      await page.goto(baseUrl);
+      await page.locator(".topbar, .sign-in").first().waitFor();
+      if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
+      await page.getByRole("button", { name: "设置" }).click();
+      await page.getByRole("heading", { name: "外部 MCP 服务器" }).waitFor();
+    };
+    const boss = (path: string, init: RequestInit = {}) =>
+      fetch(`${baseUrl}${path}`, {
+        ...init,
+        headers: { Authorization: "Bearer dev-boss-key", "Content-Type": "application/json" },
+      });
+    const stamp = Date.now() % 1_000_000;
+    try {
+      await openSettings();
+      const name = `oauth-${stamp}`;
+      await page.getByLabel(/^名称/).fill(name);
+      await page.getByLabel("地址（URL）").fill(provider.url);
+      await page.getByLabel("用 OAuth 登录").check();
+      expect(await page.getByRole("button", { name: "添加请求头" }).count()).toBe(0);
+      // The browser goes to the provider, which approves at once, and comes back through Weft's
+      // callback to the settings page, which says so (and takes the outcome out of the address).
+      await page.getByRole("button", { name: "添加并登录" }).click();
+      await expect.poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
+      await expect.poll(() => page.url()).toBe(`${baseUrl}/`);
+      const row = page.locator(`.mcp-server[data-server-name="${name}"]`);
+      await expect.poll(() => row.locator(".badge").textContent()).toBe("正常");
+      expect(await row.textContent()).toContain("4 个工具");
+      expect(await row.textContent()).toContain("OAuth 登录");
+      await shot("12-settings-oauth");
+
+      // The provider forgets every token: the next test finds the server needs signing in, and the
+      // row's button starts the flow again.
+      provider.signOutEveryone();
+      await row.getByRole("button", { name: "测试" }).click();
+      await expect.poll(() => row.locator(".badge").textContent(), { timeout: 30_000 }).toBe("需要登录");
+      // The earlier success is no longer claimed.
+      expect(await page.locator(".sign-in-notice").count()).toBe(0);
+      await row.scrollIntoViewIfNeeded();
+      await shot("13-settings-needs-sign-in");
+      await row.getByRole("button", { name: "登录" }).click();
+      await expect.poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
+      await expect.poll(() => row.locator(".badge").textContent()).toBe("正常");
+      expect(await row.getByRole("button", { name: "登录" }).count()).toBe(0);
+      expect(await page.locator("body").textContent()).not.toContain(provider.issued()[0]);
+      await page.locator(".sign-in-notice").getByRole("button", { name: "关闭" }).click();
+      expect(await page.locator(".sign-in-notice").count()).toBe(0);
+      // A used or forged sign-in link lands on the same page, which says so in its own words.
+      await page.goto(`${baseUrl}/api/mcp/oauth/callback?state=forged&code=x&error_description=call+us`);
+      await expect
+        .poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 })
+        .toBe("这个登录链接已失效或已用过，请重新登录。");
+      expect(await page.locator("body").textContent()).not.toContain("call us");
+
+      // Editing a server with a key: the value is never shown; left blank it is kept, and a new
+      // header and the /mcp flag are saved.
+      const keyed = `keyed-${stamp}`;
+      const secret = `secret-${Date.now()}`;
+      const created = await boss("/api/mcp/servers", {
+        method: "POST",
+        body: JSON.stringify({ name: keyed, url: `${mcp.url}/mcp`, headers: { "X-Api-Key": secret } }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      await openSettings();
+      const keyedRow = page.locator(`.mcp-server[data-server-name="${keyed}"]`);
+      await keyedRow.getByRole("button", { name: "编辑" }).click();
+      const form = keyedRow.getByRole("form", { name: `编辑 ${keyed}` });
+      expect(await form.getByLabel("地址（URL）").inputValue()).toBe(`${mcp.url}/mcp`);
+      expect(await form.getByLabel("请求头名称").inputValue()).toBe("X-Api-Key");
+      expect(await form.getByLabel("请求头的值").inputValue()).toBe("");
+      expect(await form.getByLabel("请求头的值").getAttribute("placeholder")).toBe("留空则不变");
+      await form.getByRole("button", { name: "添加请求头" }).click();
+      await form.getByLabel("请求头名称").nth(1).fill("X-Extra");
+      await form.getByLabel("请求头的值").nth(1).fill("extra");
+      await form.getByLabel("通过本站的 /mcp 提供它的工具").check();
+      await keyedRow.scrollIntoViewIfNeeded();
+      await shot("14-settings-edit");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      const saved = page.waitForResponse((r) => r.url().endsWith(`/api/mcp/servers/${id}`) && r.request().method() === "PATCH");
+      await form.getByRole("button", { name: "保存" }).click();
+      expect((await saved).status()).toBe(200);
+      await expect.poll(() => keyedRow.textContent()).toContain("X-Api-Key, X-Extra");
+      expect(await keyedRow.getByRole("form").count()).toBe(0);
+      await keyedRow.getByRole("button", { name: "测试" }).click();
+      await expect.poll(() => keyedRow.locator(".mcp-test").textContent(), { timeout: 30_000 }).toContain("连接成功");
+      const sent = mcp.seen.at(-1);
+      expect(sent?.get("x-api-key")).toBe(secret);
+      expect(sent?.get("x-extra")).toBe("extra");
+      const stored = (await (await boss(`/api/mcp/servers/${id}`)).json()) as { expose_on_mcp: boolean };
+      expect(stored.expose_on_mcp).toBe(true);
+      expect(await page.locator("body").textContent()).not.toContain(secret);
+      await page.getByRole("button", { name: "退出登录" }).click();
+      await page.locator(".sign-in").waitFor();
+    } finally {
+      await provider.stop();
       await mcp.stop();
     }
   }, 120_000);

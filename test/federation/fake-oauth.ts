@@ -14,7 +14,9 @@ const random = () => b64url(crypto.getRandomValues(new Uint8Array(18)));
 /**
  * A fake OAuth authorization server (auth.example.com) and the MCP server it protects
  * (secure.example.com), as a request handler for `installFakeNetwork`. `authorizeEndpoint` lets a
- * test make the server hand out a hostile sign-in link.
+ * test make the server hand out a hostile sign-in link; `expiresIn` sets the lifetime it announces
+ * for new access tokens; `refreshGate`, while set, holds every refresh until it resolves. Refresh
+ * tokens rotate: each works once.
  */
 export function fakeOAuth() {
   const state = {
@@ -24,10 +26,14 @@ export function fakeOAuth() {
     refresh: new Set<string>(),
     revoked: [] as string[],
     refreshes: 0,
+    refusedRefreshes: 0,
+    unauthorized: 0,
+    expiresIn: 3600,
+    refreshGate: undefined as Promise<void> | undefined,
     authorizeEndpoint: `${AS}/authorize`,
   };
   const issue = () => {
-    const tokens = { access_token: random(), refresh_token: random(), token_type: "Bearer", expires_in: 3600 };
+    const tokens = { access_token: random(), refresh_token: random(), token_type: "Bearer", expires_in: state.expiresIn };
     state.access.add(tokens.access_token);
     state.refresh.add(tokens.refresh_token);
     return Response.json(tokens);
@@ -40,6 +46,7 @@ export function fakeOAuth() {
       }
       const token = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
       if (!token || !state.access.has(token)) {
+        state.unauthorized++;
         return Response.json(
           { error: "invalid_token" },
           {
@@ -94,6 +101,7 @@ export function fakeOAuth() {
       return new Response(null, { status: 302, headers: { Location: back.href } });
     }
     const form = new URLSearchParams(await request.text());
+    if (url.pathname === "/token" && form.get("grant_type") === "refresh_token") await state.refreshGate;
     if (url.pathname === "/token" && form.get("grant_type") === "authorization_code") {
       const grant = state.codes.get(form.get("code") ?? "");
       state.codes.delete(form.get("code") ?? "");
@@ -109,6 +117,7 @@ export function fakeOAuth() {
       state.refreshes++;
       return issue();
     }
+    if (url.pathname === "/token" && form.get("grant_type") === "refresh_token") state.refusedRefreshes++;
     if (url.pathname === "/revoke") {
       state.revoked.push(form.get("token") ?? "");
       return new Response(null, { status: 200 });

@@ -67,6 +67,26 @@ describe("OAuth sign-in for an MCP server", () => {
     expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(404);
   });
 
+  it("sends a browser back to the settings page with the outcome, never the provider's words", async () => {
+    const created = await json("/api/mcp/servers", {
+      method: "POST",
+      body: JSON.stringify({ name: "browser", url: SECURE, auth: "oauth" }),
+    });
+    const provider = await fetch(created.body.sign_in.authorization_url, { redirect: "manual" });
+    const callback = new URL(provider.headers.get("Location") ?? "");
+    const asBrowser = (path: string) =>
+      call(path, { redirect: "manual", headers: { Accept: "text/html,application/xhtml+xml" } });
+    const done = await asBrowser(`${callback.pathname}${callback.search}`);
+    expect(done.status, await done.clone().text()).toBe(303);
+    expect(done.headers.get("Location")).toBe(`/?mcp_sign_in=ok&server=${created.body.id}`);
+    expect((await json(`/api/mcp/servers/${created.body.id}`)).body.health.status).toBe("ok");
+    const replayed = await asBrowser(`${callback.pathname}${callback.search}`);
+    expect(replayed.headers.get("Location")).toBe("/?mcp_sign_in=expired");
+    const denied = await asBrowser("/api/mcp/oauth/callback?error=access_denied&error_description=Call+0800+now");
+    expect(denied.status).toBe(303);
+    expect(denied.headers.get("Location")).toBe("/?mcp_sign_in=denied");
+  });
+
   it("refuses a sign-in link that is not an https web page (plain http here)", async () => {
     oauth.state.authorizeEndpoint = "http://auth.example.com/authorize";
     try {

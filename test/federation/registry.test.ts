@@ -146,6 +146,32 @@ describe("the MCP server registry", () => {
     expect((await call(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).status).toBe(404);
   });
 
+  it("keeps a header's stored value when an edit sends it as null, and refuses null for a header it does not have", async () => {
+    const { body } = await register({ name: "kept", url: UPSTREAM, headers: { "X-Api-Key": SECRET, "X-Old": "gone" } });
+    const patched = await json(`/api/mcp/servers/${body.id}`, {
+      method: "PATCH",
+      key: "dev-boss-key",
+      body: JSON.stringify({ headers: { "x-api-key": null, "X-New": "fresh" } }),
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.header_names).toEqual(["x-api-key", "X-New"]);
+    expect(patched.text).not.toContain(SECRET);
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    const sent = received.at(-1)?.headers;
+    expect(sent?.get("X-Api-Key")).toBe(SECRET);
+    expect(sent?.get("X-New")).toBe("fresh");
+    expect(sent?.has("X-Old")).toBe(false);
+
+    const unknown = await json(`/api/mcp/servers/${body.id}`, {
+      method: "PATCH",
+      key: "dev-boss-key",
+      body: JSON.stringify({ headers: { "X-Never-Set": null } }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain("X-Never-Set");
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+  });
+
   it("reports a down server as failing, with a 502 that says it is retryable", async () => {
     const { body } = await register({ name: "down", url: DOWN });
     const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });

@@ -1,8 +1,38 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { configFor } from "../../src/config.ts";
 import { buildServices } from "../../src/services.ts";
 import { deleteTenant } from "../../src/tenants.ts";
+import { call } from "../helpers.ts";
+import { fakeOAuth, SECURE } from "./fake-oauth.ts";
+import { installFakeNetwork } from "./fake-upstream.ts";
+
+const oauth = fakeOAuth();
+
+beforeAll(() => {
+  installFakeNetwork(oauth.handler);
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+
+/** A workshop of its own with an admin and a boss key. */
+async function newWorkshop(id: string) {
+  const statements = [env.DB.prepare("INSERT INTO tenants (id, name) VALUES (?1, ?1)").bind(id)];
+  for (const role of ["admin", "boss"]) {
+    const key = `${id}-${role}-key`;
+    statements.push(
+      env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?1, ?2, ?3, ?3)").bind(`${id}-${role}`, id, role),
+      env.DB.prepare(
+        "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (?1, ?2, ?3, 'test', ?4, ?5)",
+      ).bind(`k-${id}-${role}`, id, `${id}-${role}`, visiblePrefix(key), await hashApiKey(key)),
+    );
+  }
+  await env.DB.batch(statements);
+  return { admin: `${id}-admin-key`, boss: `${id}-boss-key` };
+}
 
 describe("deleting a workshop", () => {
   it("removes its registered MCP servers, sealed secrets included", async () => {
@@ -14,5 +44,45 @@ describe("deleting a workshop", () => {
     ]);
     await deleteTenant({ db: env.DB, backends: buildServices(env, configFor(env)).search.backends, tenantId: "t-gone" });
     expect(await env.DB.prepare("SELECT id FROM mcp_servers WHERE tenant_id = 't-gone'").first()).toBeNull();
+  });
+
+  it("revokes the OAuth tokens of each of its servers at their provider, and nobody else's", async () => {
+    const keys = await newWorkshop("t-revoking");
+    const signIn = async (name: string, key: string) => {
+      const created = await call("/api/mcp/servers", {
+        method: "POST",
+        key,
+        body: JSON.stringify({ name, url: SECURE, auth: "oauth" }),
+      });
+      const { sign_in } = (await created.json()) as { sign_in: { authorization_url: string } };
+      const provider = await fetch(sign_in.authorization_url, { redirect: "manual" });
+      const callback = new URL(provider.headers.get("Location") ?? "");
+      expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
+    };
+    await signIn("first", keys.boss);
+    await signIn("second", keys.boss);
+    const ours = new Set([...oauth.state.access, ...oauth.state.refresh]);
+    expect(ours.size).toBe(4);
+    await signIn("neighbour", "dev-boss-key");
+
+    const res = await call("/api/workshop?confirm=t-revoking", { method: "DELETE", key: keys.admin });
+    expect(res.status).toBe(200);
+    expect(oauth.state.revoked).toHaveLength(4);
+    expect(new Set(oauth.state.revoked)).toEqual(ours);
+    const neighbour = (await call("/api/mcp/servers", { key: "dev-boss-key" }).then((r) => r.json())) as {
+      servers: { name: string; health: { status: string } }[];
+    };
+    const kept = neighbour.servers.find((s) => s.name === "neighbour");
+    expect(kept?.health.status).toBe("ok");
+  });
+
+  it("still deletes a server whose tokens cannot be read or revoked", async () => {
+    const keys = await newWorkshop("t-unreachable");
+    await env.DB.prepare(
+      "INSERT INTO mcp_servers (id, tenant_id, name, url, auth_type, oauth_sealed) VALUES ('mcp_unreach', 't-unreachable', 'x', 'https://down.example.com/mcp', 'oauth', 'v1.not.sealed')",
+    ).run();
+    const res = await call("/api/workshop?confirm=t-unreachable", { method: "DELETE", key: keys.admin });
+    expect(res.status).toBe(200);
+    expect(await env.DB.prepare("SELECT id FROM mcp_servers WHERE tenant_id = 't-unreachable'").first()).toBeNull();
   });
 });

@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { REFRESH_MARGIN_MS } from "../../src/federation/oauth-refresh.ts";
+import { call } from "../helpers.ts";
+import { fakeOAuth, SECURE } from "./fake-oauth.ts";
+import { installFakeNetwork } from "./fake-upstream.ts";
+
+const oauth = fakeOAuth();
+// Tokens announced as living less than the refresh margin are, for Weft, about to expire at once.
+const SHORT = REFRESH_MARGIN_MS / 1000 / 2;
+
+beforeAll(() => {
+  installFakeNetwork(oauth.handler);
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+  vi.spyOn(console, "log").mockImplementation(() => {});
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+afterEach(() => {
+  oauth.state.expiresIn = 3600;
+  oauth.state.refreshGate = undefined;
+});
+
+async function json(path: string, init: Parameters<typeof call>[1] = {}) {
+  const res = await call(path, { key: "dev-boss-key", ...init });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
+  return { status: res.status, text, body: JSON.parse(text) as Record<string, any> };
+}
+
+/** Registers an OAuth server and plays the boss's browser through the sign-in, with tokens living `expiresIn` seconds. */
+async function signedIn(name: string, expiresIn: number): Promise<string> {
+  oauth.state.expiresIn = expiresIn;
+  const created = await json("/api/mcp/servers", { method: "POST", body: JSON.stringify({ name, url: SECURE, auth: "oauth" }) });
+  expect(created.status, created.text).toBe(201);
+  const provider = await fetch(created.body.sign_in.authorization_url, { redirect: "manual" });
+  const callback = new URL(provider.headers.get("Location") ?? "");
+  expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
+  oauth.state.expiresIn = 3600;
+  return created.body.id;
+}
+
+const ping = (id: string) => json(`/api/mcp/proxy/${id}/tools/ping_secure/call`, { method: "POST", body: "{}" });
+
+describe("OAuth tokens near their expiry", () => {
+  it("are refreshed before use, so the server never sees the old token refused", async () => {
+    const id = await signedIn("soon", SHORT);
+    const { refreshes, unauthorized } = oauth.state;
+    const pong = await ping(id);
+    expect(pong.status, pong.text).toBe(200);
+    expect(pong.body.text).toBe("pong");
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    expect(oauth.state.unauthorized).toBe(unauthorized);
+    // The refreshed token lives an hour: the next call uses it as it is.
+    expect((await ping(id)).status).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+  });
+
+  it("mark the server as needing sign-in when the provider refuses the refresh, until a new sign-in", async () => {
+    const id = await signedIn("refused", SHORT);
+    oauth.state.refresh.clear();
+    const failed = await ping(id);
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error.message).toContain("needs signing in");
+    expect(failed.body.error.details).toMatchObject({ is_upstream: true, status_code: 401, retryable: false });
+    const health = (await json(`/api/mcp/servers/${id}`)).body.health;
+    expect(health.status).toBe("needs_sign_in");
+    expect(health.last_error).toContain("needs signing in");
+
+    const again = await json(`/api/mcp/servers/${id}/sign-in`, { method: "POST" });
+    const provider = await fetch(again.body.authorization_url, { redirect: "manual" });
+    const callback = new URL(provider.headers.get("Location") ?? "");
+    expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("ok");
+    expect((await ping(id)).status).toBe(200);
+  });
+
+  it("are refreshed once when two requests race, and both requests get an answer", async () => {
+    const id = await signedIn("racing", SHORT);
+    const { refreshes, refusedRefreshes } = oauth.state;
+    let open = () => {};
+    oauth.state.refreshGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = ping(id);
+    const second = ping(id);
+    // Both requests are in flight (one refreshing, held by the provider; one waiting) before it answers.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    open();
+    const answers = await Promise.all([first, second]);
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    expect(oauth.state.refusedRefreshes).toBe(refusedRefreshes);
+    // What was stored is the winner's token set: still good, and not refreshed again.
+    expect((await ping(id)).status).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("ok");
+  });
+
+  it("are not refreshed while they have longer than the margin to live", async () => {
+    const id = await signedIn("lasting", 3600);
+    const { refreshes } = oauth.state;
+    expect((await ping(id)).status).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { changesOf } from "../../src/web/server-changes.ts";
+import { readSignInReturn } from "../../src/web/sign-in-return.ts";
+
+const server = { url: "https://a.example.com/mcp", header_names: ["X-Api-Key", "X-Team"], expose_on_mcp: false };
+const stored = (name: string, value = "") => ({ name, value, stored: true });
+
+describe("an edit of a server in settings", () => {
+  it("sends nothing for a form left as it was", () => {
+    expect(changesOf(server, { url: server.url, headers: [stored("X-Api-Key"), stored("X-Team")], expose: false })).toEqual({});
+  });
+
+  it("keeps blank stored values (null), sends typed ones and drops removed rows", () => {
+    const headers = [stored("X-Api-Key", "new-secret"), { name: " X-New ", value: "v" }, { name: "", value: "" }];
+    expect(changesOf(server, { url: server.url, headers, expose: false })).toEqual({
+      headers: { "X-Api-Key": "new-secret", "X-New": "v" },
+    });
+    expect(changesOf(server, { url: server.url, headers: [stored("X-Team")], expose: true })).toEqual({
+      headers: { "X-Team": null },
+      expose_on_mcp: true,
+    });
+  });
+
+  it("removes every header when no row is left, and sends a new URL", () => {
+    expect(changesOf(server, { url: "https://b.example.com/mcp", headers: [], expose: false })).toEqual({
+      url: "https://b.example.com/mcp",
+      headers: null,
+    });
+  });
+});
+
+describe("the settings page's address after an OAuth sign-in", () => {
+  it("reads a known outcome and a plain server id", () => {
+    expect(readSignInReturn("?mcp_sign_in=ok&server=mcp_abc123")).toEqual({ outcome: "ok", serverId: "mcp_abc123" });
+    expect(readSignInReturn("?mcp_sign_in=expired")).toEqual({ outcome: "expired", serverId: null });
+  });
+
+  it("ignores anything else: no outcome, an unknown one, an odd server id", () => {
+    expect(readSignInReturn("")).toBeNull();
+    expect(readSignInReturn("?mcp_sign_in=Your+account+is+locked")).toBeNull();
+    expect(readSignInReturn("?mcp_sign_in=ok&server=<img>")).toEqual({ outcome: "ok", serverId: null });
+  });
+});
