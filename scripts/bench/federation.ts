@@ -9,10 +9,11 @@ import { type Figures, measure, printTable } from "./measure.ts";
 
 const KEY = "dev-boss-key";
 
-async function connect(url: string): Promise<Client> {
+async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "weft-bench", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport };
 }
 
 export async function benchFederation(baseUrl: string): Promise<void> {
@@ -29,14 +30,16 @@ export async function benchFederation(baseUrl: string): Promise<void> {
       const perClient = clients === 1 ? 200 : 40;
       rows.push(
         await measure("direct, one session (baseline)", { clients, perClient }, async () => {
-          const client = await connect(everything.url);
+          const { client } = await connect(everything.url);
           return (i) => client.callTool({ name: "echo", arguments: { message: `m${i}` } }).then(() => undefined);
         }),
       );
       rows.push(
         await measure("direct, new connection per call", { clients, perClient }, async () => async (i) => {
-          const client = await connect(everything.url);
+          // As Weft does per contact: connect, call, end the session, close.
+          const { client, transport } = await connect(everything.url);
           await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
+          await transport.terminateSession();
           await client.close();
         }),
       );
