@@ -16,7 +16,7 @@ export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBa
     "workers-ai": { input: "score", intercept: -5, slope: 10 },
   },
   rerank: {
-    local: { input: "score", intercept: -5.2639, slope: 19.9246 },
+    local: { input: "score", intercept: -5.0572, slope: 19.2595 },
     "workers-ai": { input: "logit", intercept: 0, slope: 1 },
   },
 };

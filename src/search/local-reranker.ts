@@ -32,7 +32,7 @@ export function phraseMatch(query: string, passage: string, canonical: (text: st
 // Weight of the answer-shape signal; the result is divided by 1 + it, to stay in [0, 1].
 const SHAPE = 0.05;
 // How much a passage can lose for lacking the kind of answer asked for beside the question's words.
-const NEAR = 0.2;
+const NEAR = 0.25;
 
 /**
  * For a question asking for a date or an amount: whether the passage has one in the sentence that

@@ -1,7 +1,7 @@
 import { normaliseText, queryText } from "./segment.ts";
 
-// A token is one CJK character or one run of other letters and digits.
-const TOKEN = /[\u3400-\u9fff\uf900-\ufaff]|[\p{L}\p{N}]+/gu;
+// A token is one CJK character or one run of other letters and digits (CJK characters are letters too).
+const TOKEN = /[\u3400-\u9fff\uf900-\ufaff]|(?:(?![\u3400-\u9fff\uf900-\ufaff])[\p{L}\p{N}])+/gu;
 const CJK_CHAR = /^[\u3400-\u9fff\uf900-\ufaff]$/;
 // Chinese sentence and clause ends, line breaks, and an English full stop before a space.
 const SENTENCE_END = /[。！？；!?;\n]|\.(?=\s|$)/g;
@@ -79,10 +79,12 @@ export function querySentence(query: string, passage: string, canonical: (text: 
   let from = 0;
   for (const hit of hits) {
     inWindow.set(hit.unit, (inWindow.get(hit.unit) ?? 0) + 1);
-    for (let left = hits[from]; left && left.first <= hit.first - WINDOW; left = hits[++from]) {
-      const count = (inWindow.get(left.unit) ?? 1) - 1;
-      if (count === 0) inWindow.delete(left.unit);
-      else inWindow.set(left.unit, count);
+    // Drop hits that fell out of the window, and repeats at its left edge, so it is as tight as it can be.
+    for (let left = hits[from]; left; left = hits[++from]) {
+      const count = inWindow.get(left.unit) ?? 1;
+      if (left.first > hit.first - WINDOW && count === 1) break;
+      if (count === 1) inWindow.delete(left.unit);
+      else inWindow.set(left.unit, count - 1);
     }
     if (inWindow.size > best.units) best = { units: inWindow.size, first: (hits[from] as Hit).first, last: hit.last };
   }
