@@ -6,7 +6,8 @@ const CJK_CHAR = /^[\u3400-\u9fff\uf900-\ufaff]$/;
 // Chinese sentence and clause ends, line breaks, and an English full stop before a space.
 const SENTENCE_END = /[。！？；!?;\n]|\.(?=\s|$)/g;
 // Tokens a window spans, about a long clause. Widened to whole sentences afterwards, the result
-// hardly depends on it (measured from 10 to 30 on rgb-zh-dev: within 0.002 nDCG@10).
+// hardly depends on it (measured at 10, 20 and 30: rgb-zh-dev nDCG@10 0.802 to 0.805, the other
+// sets within 0.001).
 const WINDOW = 20;
 
 interface Token {
