@@ -2,7 +2,7 @@
 // Bag-of-words search cannot tell a passage that answers "when" from one that only shares the
 // topic; a passage with no date cannot answer it. Measured on rgb-zh-dev (README).
 
-// An English "when" asks only at the start: "What happened when…" and "When X, what is it called?" do not.
+// An English "when" asks only at the start: "What happened when the war ended?" does not ask for a date.
 const ASKS_WHEN =
   /时间|日期|何时|什么时候|哪天|哪一天|哪一年|哪年|几月|几号|^\s*when\b|\b(?:what|which) (?:year|date|day|month|century|decade)\b/i;
 const ASKS_AMOUNT =
