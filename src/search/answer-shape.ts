@@ -2,7 +2,9 @@
 // Bag-of-words search cannot tell a passage that answers "when" from one that only shares the
 // topic; a passage with no date cannot answer it. Measured on rgb-zh-dev (README).
 
-const ASKS_WHEN = /时间|日期|何时|什么时候|哪天|哪一天|哪一年|哪年|几月|几号|\bwhen\b|\bwhat year\b|\bwhich year\b/i;
+// An English "when" asks only at the start: "What happened when the war ended?" does not ask for a date.
+const ASKS_WHEN =
+  /时间|日期|何时|什么时候|哪天|哪一天|哪一年|哪年|几月|几号|^\s*when\b|\b(?:what|which) (?:year|date|day|month|century|decade)\b/i;
 const ASKS_AMOUNT =
   /多少|数量|几个|几名|几人|几次|几岁|增长率|票房|金额|人数|\bhow (?:many|much|long|old|far)\b|\bwhat percentage\b/i;
 // A Chinese "when" wants a day or a month when the question names the year already, else a year will do.
@@ -26,6 +28,11 @@ export function answerShapeMatch(query: string, passage: string): number {
   }
   if (ASKS_AMOUNT.test(query)) return HAS_NUMBER.test(passage) ? 1 : 0;
   return 1;
+}
+
+/** Whether the question asks for a date or an amount, the kinds of answer `answerShapeMatch` can see. */
+export function asksForShape(query: string): boolean {
+  return ASKS_WHEN.test(query) || ASKS_AMOUNT.test(query);
 }
 
 /**

@@ -6,17 +6,17 @@ import type { ScoreModel } from "./calibration.ts";
 type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
 
 export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBackend; rerank: ByBackend } = {
-  keyword: { input: "score", intercept: -4.7865, slope: 14.2989 },
+  keyword: { input: "score", intercept: -4.8348, slope: 14.3495 },
   vector: {
     local: { input: "score", intercept: -1.8979, slope: 12.0586 },
     "workers-ai": { input: "score", intercept: -5, slope: 10 },
   },
   hybrid: {
-    local: { input: "score", intercept: -4.8879, slope: 16.2696 },
+    local: { input: "score", intercept: -4.9289, slope: 16.3217 },
     "workers-ai": { input: "score", intercept: -5, slope: 10 },
   },
   rerank: {
-    local: { input: "score", intercept: -5.1227, slope: 18.7008 },
+    local: { input: "score", intercept: -5.0572, slope: 19.2595 },
     "workers-ai": { input: "logit", intercept: 0, slope: 1 },
   },
 };

@@ -1,4 +1,5 @@
-import { answerShapeMatch, numberMatch } from "./answer-shape.ts";
+import { answerShapeMatch, asksForShape, numberMatch } from "./answer-shape.ts";
+import { querySentence } from "./query-sentence.ts";
 import type { RerankCandidate, Reranker } from "./reranker.ts";
 import { squash } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
@@ -30,23 +31,39 @@ export function phraseMatch(query: string, passage: string, canonical: (text: st
 
 // Weight of the answer-shape signal; the result is divided by 1 + it, to stay in [0, 1].
 const SHAPE = 0.05;
+// How much a passage can lose for lacking the kind of answer asked for beside the question's words.
+const NEAR = 0.25;
+
+/**
+ * For a question asking for a date or an amount: whether the passage has one in the sentence that
+ * holds the question's words, weighted by how many of them that sentence holds (square root, so a
+ * sentence with half the words still counts 0.7); 1 for other questions. On-topic passages that
+ * mention the question's entities but not its answer have their dates and numbers elsewhere.
+ */
+export function answerNearQuery(query: string, passage: string, canonical?: (text: string) => string): number {
+  if (!asksForShape(query)) return 1;
+  const sentence = querySentence(query, passage, canonical);
+  return answerShapeMatch(query, sentence.text) * Math.sqrt(sentence.coverage);
+}
 
 /**
  * The local reranker: half the first-stage score, half the phrase match, scaled down for a
- * passage missing the query's numbers, plus a bonus when it holds the kind of answer asked for.
- * Bag-of-words retrieval cannot tell "2021年中国电影市场总票房" from the same words in another
- * order or another year's sentence; phrase and number matching can. Measured with `npm run eval`
- * (see the README).
+ * passage missing the query's numbers and for one without the kind of answer asked for near the
+ * question's words, plus a bonus when it holds that kind of answer anywhere. Bag-of-words
+ * retrieval cannot tell "2021年中国电影市场总票房" from the same words in another order or
+ * another year's sentence; phrase, number and answer-position matching can. Every signal is
+ * linear in the passage. Measured with `npm run eval` (see the README).
  */
 export class LocalReranker implements Reranker {
-  readonly model = "local-phrase-v2";
+  readonly model = "local-phrase-v3";
 
   async rerank(query: string, candidates: RerankCandidate[], synonyms?: Synonyms): Promise<number[]> {
     const canonical = synonyms?.canonicaliserFor(query);
     return candidates.map((c) => {
       const lexical = 0.5 * c.score + 0.5 * phraseMatch(query, c.text, canonical);
       const numbers = 0.5 + 0.5 * numberMatch(query, c.text);
-      return (lexical * numbers + SHAPE * answerShapeMatch(query, c.text)) / (1 + SHAPE);
+      const near = 1 - NEAR + NEAR * answerNearQuery(query, c.text, canonical);
+      return (lexical * numbers * near + SHAPE * answerShapeMatch(query, c.text)) / (1 + SHAPE);
     });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerShapeMatch, numberMatch } from "../../src/search/answer-shape.ts";
+import { answerShapeMatch, asksForShape, numberMatch } from "../../src/search/answer-shape.ts";
 
 describe("answer shape", () => {
   it("wants a day or month for a Chinese 'when' that names its year, a year otherwise", () => {
@@ -15,7 +15,15 @@ describe("answer shape", () => {
     expect(answerShapeMatch("香港立法会有多少个议席", "议席数量有所增加")).toBe(0);
   });
 
+  it("reads an English 'when' as asking only at the start of the question", () => {
+    expect(asksForShape("When did the war end?")).toBe(true);
+    expect(asksForShape("In what year did the war end?")).toBe(true);
+    expect(asksForShape("What happened when the war ended?")).toBe(false);
+    expect(answerShapeMatch("What happened when the war ended?", "Peace talks began.")).toBe(1);
+  });
+
   it("does not judge questions that ask for neither", () => {
+    expect(asksForShape("跳针怎么办")).toBe(false);
     expect(answerShapeMatch("怎么新建订单", "在订单页面点新建订单")).toBe(1);
     expect(answerShapeMatch("跳针怎么办", "换针")).toBe(1);
   });

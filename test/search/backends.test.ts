@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LocalEmbedder } from "../../src/search/local-embedder.ts";
-import { LocalReranker, phraseMatch } from "../../src/search/local-reranker.ts";
+import { answerNearQuery, LocalReranker, phraseMatch } from "../../src/search/local-reranker.ts";
 import { LocalVectorIndexClient } from "../../src/search/local-vector-index.ts";
 import { VectorizeVectorIndex } from "../../src/search/vectorize-index.ts";
 import { WorkersAiEmbedder } from "../../src/search/workers-ai-embedder.ts";
@@ -210,5 +210,30 @@ describe("the local reranker", () => {
       { text: "2022春运开始时间为1月17日", score: 0.6 },
     ]);
     expect(dated).toBeGreaterThan(undated as number);
+  });
+
+  it("prefers the passage whose date sits in the sentence with the question's words", async () => {
+    // Both name the event and hold a date; only one dates the event itself.
+    const answers = "2023年6月，经中美双方商定，布林肯将于6月18日访华。";
+    const mentions = "布林肯访华一事备受关注，但行程未定。另据报道，气球事件发生在2月4日。";
+    expect(answerNearQuery("布林肯访华时间", answers)).toBeGreaterThan(answerNearQuery("布林肯访华时间", mentions));
+    const [mentioned, answered] = await new LocalReranker().rerank("布林肯访华时间", [
+      { text: mentions, score: 0.6 },
+      { text: answers, score: 0.6 },
+    ]);
+    expect(answered).toBeGreaterThan(mentioned as number);
+  });
+
+  it("prefers the passage holding the query's entity and a number to one holding the entity alone", async () => {
+    const [entityOnly, entityAndNumber] = await new LocalReranker().rerank("大兴机场旅客吞吐量是多少", [
+      { text: "大兴机场旅客吞吐量增长较快，航线不断增加。", score: 0.6 },
+      { text: "大兴机场旅客吞吐量达到2505万人次，航线不断增加。", score: 0.6 },
+    ]);
+    expect(entityAndNumber).toBeGreaterThan(entityOnly as number);
+  });
+
+  it("leaves questions that ask for neither a date nor an amount to the other signals", () => {
+    expect(answerNearQuery("跳针怎么办", "换一根针。")).toBe(1);
+    expect(answerNearQuery("工序单价", "无关内容")).toBe(1);
   });
 });
