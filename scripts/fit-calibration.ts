@@ -167,7 +167,7 @@ for (const [key, mode] of Object.entries(MODES)) {
   if (!(b > 0 && b + c > 0)) throw new Error(`${mode}: the fit is not increasing in the raw score (b ${b}, c ${c})`);
   fitted.set(key, chosen.m);
   console.log(
-    `\n${mode}: relevant weight ${chosen.w}, p = σ(${a.toFixed(3)} + ${b.toFixed(3)}·raw + ${c.toFixed(3)}·(raw − best))`,
+    `\n${mode}: relevant weight ${chosen.w.toFixed(2)}, p = σ(${a.toFixed(3)} + ${b.toFixed(3)}·raw + ${c.toFixed(3)}·(raw − best))`,
   );
   for (const f of figures(chosen.m, data)) {
     console.log(
