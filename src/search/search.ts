@@ -44,10 +44,11 @@ const CONFIDENT_FAQ = 0.8;
  * Searches the caller's knowledge bases, document and FAQ bases alike. The raw signal of each
  * mode is ranked as before (keyword: BM25 over the query's total IDF, mapped into [0, 1); vector:
  * cosine, clipped at 0; hybrid: their weighted mean; with rerank: the reranker's score), then
- * calibrated (`calibration.ts`) so that a score estimates the chance that the passage answers
- * the query in every mode, and `minScore` means the same everywhere. The workshop's synonyms
- * widen the keyword match and the local phrase reranker. An FAQ entry counts once, by its
- * best-matching question, answers with its answer, and goes first when confident.
+ * calibrated (`calibration.ts`, from the raw score and how far it trails the best one) so that a
+ * score estimates the chance that the passage answers the query in every mode, and `minScore`
+ * means the same everywhere. The workshop's synonyms widen the keyword match and the local
+ * phrase reranker. An FAQ entry counts once, by its best-matching question, answers with its
+ * answer, and goes first when confident.
  */
 export async function searchKnowledge({
   db,
