@@ -20,20 +20,21 @@ export const faqRoutes = new Hono<AppEnv>();
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
-function kbOf(c: Context<AppEnv>): string {
-  return c.req.param("kbId") as string;
+/** The caller's workshop and the FAQ base the path names, checked to be theirs and of type `faq`. */
+async function faqBaseOf(c: Context<AppEnv>) {
+  const tenantId = c.var.user.tenantId;
+  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: c.req.param("kbId") as string });
+  return { tenantId, kb };
 }
 
 faqRoutes.get("/", async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
+  const { tenantId, kb } = await faqBaseOf(c);
   const entries = await listFaqEntries({ db: c.env.DB, tenantId, kbId: kb.id });
   return c.json({ entries, total_count: entries.length });
 });
 
 faqRoutes.post("/", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
+  const { tenantId, kb } = await faqBaseOf(c);
   const outcome = await saveFaqEntry({
     db: c.env.DB,
     backends: c.var.services.search.backends,
@@ -54,8 +55,7 @@ faqRoutes.post(
     },
   }),
   async (c) => {
-    const tenantId = c.var.user.tenantId;
-    const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
+    const { tenantId, kb } = await faqBaseOf(c);
     const entries = await readImport(c);
     // Each entry is saved on its own, atomically, matched to an existing one by its standard question.
     const results: (FaqSaveOutcome | { status: "failed"; index: number; error: { code: string; message: string } })[] = [];
@@ -93,14 +93,12 @@ faqRoutes.post(
 );
 
 faqRoutes.get("/:entryId", async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
+  const { tenantId, kb } = await faqBaseOf(c);
   return c.json(await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id: c.req.param("entryId") }));
 });
 
 faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
+  const { tenantId, kb } = await faqBaseOf(c);
   const outcome = await saveFaqEntry({
     db: c.env.DB,
     backends: c.var.services.search.backends,
@@ -113,8 +111,7 @@ faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json"
 });
 
 faqRoutes.delete("/:entryId", requirePermission("knowledge:write"), async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: kbOf(c) });
+  const { tenantId, kb } = await faqBaseOf(c);
   const id = c.req.param("entryId");
   await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id });
   await deleteDocument({ db: c.env.DB, backends: c.var.services.search.backends, tenantId, kbId: kb.id, documentId: id });
