@@ -1,3 +1,5 @@
+import { parseNumber } from "./numbers.ts";
+
 /**
  * Dates a person says ("今天", "上个月", "三月", "yesterday", "in March"), resolved in the
  * workshop's time zone, as the business tools take them: a named period, a month, or one day.
@@ -7,20 +9,6 @@ export type DateMention =
   | { kind: "day"; date: string }
   | { kind: "month"; month: string };
 
-const CN_MONTHS = new Map([
-  ["一", 1],
-  ["二", 2],
-  ["三", 3],
-  ["四", 4],
-  ["五", 5],
-  ["六", 6],
-  ["七", 7],
-  ["八", 8],
-  ["九", 9],
-  ["十", 10],
-  ["十一", 11],
-  ["十二", 12],
-]);
 const EN_MONTHS = [
   "january",
   "february",
@@ -70,10 +58,9 @@ export function findDate(text: string, today: string): DateMention | null {
   if (/这个月|本月|这月|\bthis month\b/.test(lower)) return { kind: "period", period: "this_month" };
   if (/上个月|上月|\blast month\b/.test(lower)) return { kind: "period", period: "last_month" };
   const cn = /(十[一二]|[一二三四五六七八九十]|1[0-2]|[1-9])\s*月(?!\s*[0-9一二三四五六七八九十]+\s*[日号])/.exec(text);
-  if (cn?.[1]) {
-    const month = CN_MONTHS.get(cn[1]) ?? Number(cn[1]);
-    return { kind: "month", month: latestMonth(month, today) };
-  }
+  // The pattern admits only 1 to 12, in digits or numerals ("十一"), so the number is a month.
+  const month = cn?.[1] ? parseNumber(cn[1]) : null;
+  if (month) return { kind: "month", month: latestMonth(month, today) };
   const en = new RegExp(`\\b(${EN_MONTHS.join("|")})\\b`).exec(lower);
   if (en?.[1]) return { kind: "month", month: latestMonth(EN_MONTHS.indexOf(en[1]) + 1, today) };
   return null;
