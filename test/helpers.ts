@@ -12,6 +12,14 @@ export function call(path: string, init: RequestInit & { key?: string } = {}): P
   return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers }));
 }
 
+/** `call`, its answer read as JSON (loosely: the assertions are the check), with its status and text. */
+export async function callJson(path: string, init: Parameters<typeof call>[1] = {}) {
+  const res = await call(path, init);
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
+  return { res, status: res.status, text, body: JSON.parse(text) as Record<string, any> };
+}
+
 /** The MCP SDK's own client, connected to `/mcp` of the Worker under test. */
 export async function mcpClient(key?: string): Promise<Client> {
   const client = new Client({ name: "weft-test", version: "1.0.0" });

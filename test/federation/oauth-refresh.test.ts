@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFRESH_MARGIN_MS } from "../../src/federation/oauth-refresh.ts";
-import { call } from "../helpers.ts";
+import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
 
@@ -21,12 +21,8 @@ afterEach(() => {
   oauth.state.refreshGate = undefined;
 });
 
-async function json(path: string, init: Parameters<typeof call>[1] = {}) {
-  const res = await call(path, { key: "dev-boss-key", ...init });
-  const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
-  return { status: res.status, text, body: JSON.parse(text) as Record<string, any> };
-}
+/** A JSON call as the demo boss, unless `init` says another key. */
+const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
 
 /** Registers an OAuth server and plays the boss's browser through the sign-in, with tokens living `expiresIn` seconds. */
 async function signedIn(name: string, expiresIn: number): Promise<string> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { call } from "../helpers.ts";
+import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
 
@@ -13,12 +13,8 @@ afterAll(() => {
   vi.restoreAllMocks();
 });
 
-async function json(path: string, init: Parameters<typeof call>[1] = {}) {
-  const res = await call(path, { key: "dev-boss-key", ...init });
-  const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
-  return { status: res.status, text, body: JSON.parse(text) as Record<string, any> };
-}
+/** A JSON call as the demo boss, unless `init` says another key. */
+const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
 
 /** Plays the boss's browser: the provider approves at once and redirects to Weft's callback. */
 async function approve(authorizationUrl: string) {

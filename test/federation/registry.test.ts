@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { call, mcpClient } from "../helpers.ts";
+import { call, callJson, mcpClient } from "../helpers.ts";
 import {
   CHANGING,
   calledTools,
@@ -31,11 +31,7 @@ async function register(body: Record<string, unknown>, key = "dev-boss-key") {
   return { res, body: (await res.json()) as Record<string, any> };
 }
 
-async function json(path: string, init: Parameters<typeof call>[1] = {}) {
-  const res = await call(path, init);
-  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
-  return { res, status: res.status, text: await res.clone().text(), body: (await res.json()) as Record<string, any> };
-}
+const json = callJson;
 
 describe("the MCP server registry", () => {
   it("registers a server, keeps header values write-only and shows names and health", async () => {
