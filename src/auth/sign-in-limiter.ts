@@ -1,11 +1,16 @@
-/** Sign-in attempts allowed per username, and per client address, in one window. */
-export const SIGN_IN_LIMITS = { perUsername: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
+/**
+ * Sign-in attempts allowed in one window: per username from one address, per username from all
+ * addresses, and per address. A guesser at one address is stopped after a few tries without locking
+ * the account's owner out elsewhere; the wider username limit caps guessing spread over many
+ * addresses, and takes that many addresses to lock an account.
+ */
+export const SIGN_IN_LIMITS = { perUsernameAndAddress: 5, perUsername: 50, perAddress: 20, windowSeconds: 15 * 60 } as const;
 
 /** Whether an attempt may go ahead, and if not, how many seconds until it may. */
 export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Counts one sign-in attempt against each subject (`user:<name>`, `addr:<ip>`) before the password
+ * Counts one sign-in attempt against each subject (`user:<name>`, `addr:<ip>`, …) before the password
  * is checked, atomically in one batch, so concurrent guesses each use up a slot and none slips
  * past the limit. A fresh window starts once the old one has passed.
  */
@@ -50,15 +55,15 @@ export async function countSignInAttempt({
  */
 export async function settleSuccessfulSignIn({
   db,
-  userKey,
+  userKeys,
   addressKey,
 }: {
   db: D1Database;
-  userKey: string;
+  userKeys: string[];
   addressKey: string;
 }): Promise<void> {
   await db.batch([
-    db.prepare(`DELETE FROM sign_in_attempts WHERE subject = ?1`).bind(userKey),
+    ...userKeys.map((key) => db.prepare(`DELETE FROM sign_in_attempts WHERE subject = ?1`).bind(key)),
     db.prepare(`UPDATE sign_in_attempts SET attempts = attempts - 1 WHERE subject = ?1 AND attempts > 0`).bind(addressKey),
   ]);
 }

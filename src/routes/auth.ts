@@ -36,11 +36,14 @@ authRoutes.use(async function checkBrowserOrigin(c, next) {
 
 authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
+  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
   const userKey = `user:${username.toLowerCase()}`;
-  const addressKey = `addr:${c.req.header("CF-Connecting-IP") ?? "unknown"}`;
+  const userAtAddressKey = `${userKey}@${address}`;
+  const addressKey = `addr:${address}`;
   const verdict = await countSignInAttempt({
     db: c.env.DB,
     subjects: [
+      { key: userAtAddressKey, limit: SIGN_IN_LIMITS.perUsernameAndAddress },
       { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
       { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
     ],
@@ -61,7 +64,7 @@ authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   if (!found?.password_hash || !ok) throw unauthorized(BAD_CREDENTIALS);
   const { password_hash: _, ...user } = found;
   const token = await createWebSession({ db: c.env.DB, user });
-  await settleSuccessfulSignIn({ db: c.env.DB, userKey, addressKey });
+  await settleSuccessfulSignIn({ db: c.env.DB, userKeys: [userAtAddressKey, userKey], addressKey });
   setSessionCookie(c, token);
   return c.json({ user });
 });

@@ -87,17 +87,27 @@ describe("web sign-in", () => {
     expect((await login("boss", "boss123", undefined, "https://evil.example")).status).toBe(403);
   });
 
-  it("rate limits failed sign-ins per username, even with the right password, and says when to retry", async () => {
-    for (let i = 0; i < 5; i++) expect((await login("staff2", `wrong-${i}`)).status).toBe(401);
-    const limited = await login("staff2", "staff123");
+  it("rate limits failed sign-ins per username from one address, even with the right password, and says when to retry", async () => {
+    const guesser = "192.0.2.44";
+    for (let i = 0; i < 5; i++) expect((await login("staff2", `wrong-${i}`, guesser)).status).toBe(401);
+    const limited = await login("staff2", "staff123", guesser);
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect((await limited.json<{ error: { code: string } }>()).error.code).toBe("rate_limited");
-    // Another account is not locked by it.
-    expect((await login("staff", "staff123")).status).toBe(200);
+    // Neither another account nor the account's owner elsewhere is locked out by one guesser.
+    expect((await login("staff", "staff123", guesser)).status).toBe(200);
+    expect((await login("staff2", "staff123", "192.0.2.45")).status).toBe(200);
   });
+
+  it("caps guesses at one username spread over many addresses", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++) statuses.push((await login("staff2", `wrong-${i}`)).status);
+    expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
+    expect(statuses[50]).toBe(429);
+    expect((await login("staff2", "staff123")).status).toBe(429);
+  }, 60_000);
 
   it("rate limits one address guessing across usernames, and counts concurrent guesses truly", async () => {
     const address = "203.0.113.9";
