@@ -1,9 +1,11 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { extractiveAnswer } from "../../src/chat/offline/answers.ts";
 import { findDate } from "../../src/chat/offline/dates.ts";
 import { chooseTool } from "../../src/chat/offline/intents.ts";
 import { parseNumber } from "../../src/chat/offline/numbers.ts";
 import { offlineModel } from "../../src/chat/offline/offline-model.ts";
+import { toolReply } from "../../src/chat/offline/tool-replies.ts";
 import { passagesBlock } from "../../src/chat/passages.ts";
 
 const TODAY = "2026-11-26";
@@ -249,5 +251,38 @@ describe("the offline LanguageModelV4", () => {
     expect(result.content).toEqual([
       { type: "text", text: expect.stringContaining("员工（1）：\n- 名称: 李娟，工号: A01，实发: ¥1200.00") },
     ]);
+  });
+});
+
+describe("the offline model's extractive answers", () => {
+  it("always quotes the best-ranked passage, even when a lower one shares more of the question's words", () => {
+    const answer = extractiveAnswer("计件记录录错了怎么改", [
+      { title: "计件登记错了怎么改", heading: "计件登记错了怎么改", content: "登记错了可以在当天修改或删除。" },
+      {
+        title: "工资",
+        heading: "工资 > 工资单出错怎么办",
+        content: "工资是按计件记录现算的，先查明细：常见原因是某条计件登记错了数量。改正计件记录后，再查一次工资。",
+      },
+    ]);
+    expect(answer).toContain("登记错了可以在当天修改或删除。 [1]");
+    expect(answer).toContain("- [1] 计件登记错了怎么改\n- [2] 工资 › 工资单出错怎么办");
+  });
+});
+
+describe("the offline model's words for a tool's result", () => {
+  const reply = (output: unknown) => toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
+
+  it("says a page lists only the first rows and leaves the count to the totals", () => {
+    const records = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, quantity: i + 1, entered_by: "u-boss" }));
+    const text = reply({ records, totals: { records: 23, pieces: 2673 }, next_cursor: "c" });
+    expect(text).toMatch(/^计件记录（只列出前 10 条，合计见下）：\n- 数量: 1\n/);
+    expect(text).not.toContain("共 20 条");
+    expect(text).not.toContain("u-boss");
+    expect(text).toContain("\n\n合计: 条数: 23，件数: 2673");
+  });
+
+  it("shows an order's progress as a percentage", () => {
+    const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
+    expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");
   });
 });

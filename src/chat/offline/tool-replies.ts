@@ -3,7 +3,8 @@ import { extractiveAnswer } from "./answers.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
-const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login)$/;
+// `entered_by` is a login's id too.
+const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by)$/;
 
 // What the business tools' fields are called in Chinese replies.
 const LABELS = new Map([
@@ -27,7 +28,6 @@ const LABELS = new Map([
   ["unit_price_yuan", "单价(元)"],
   ["amount", "金额"],
   ["work_date", "日期"],
-  ["entered_by", "录入人"],
   ["pieces", "件数"],
   ["records", "条数"],
   ["piece_wage", "计件工资"],
@@ -79,7 +79,7 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   for (const [key, value] of Object.entries(item)) {
     // A status with a label for people is shown by its label alone.
     if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
-    const shown = scalar(value);
+    const shown = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
     if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
     else if (isRecord(value)) {
       const inner = fields(value, chinese);
@@ -136,16 +136,29 @@ function listReply(output: Record<string, Json>, chinese: boolean): string {
   const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
   const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
   const parts: string[] = [];
+  // A page of a longer list (`next_cursor`) or more rows than a reply shows: say only the first are
+  // listed, and let the totals, which cover every matching row, give the count.
+  const partial = typeof output.next_cursor === "string";
   for (const [key, items] of lists) {
     if (items.length === 0) continue;
     const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
-    const more = items.length > MAX_ITEMS ? [chinese ? `……共 ${items.length} 条` : `… ${items.length} in all`] : [];
-    parts.push(`${chinese ? (LIST_LABELS.get(key) ?? key) : key}（${items.length}）：\n${[...shown, ...more].join("\n")}`);
+    const cut = partial || items.length > MAX_ITEMS;
+    const name = chinese ? (LIST_LABELS.get(key) ?? key) : key;
+    const below = totals.length > 0;
+    const head = cut
+      ? chinese
+        ? `${name}（只列出前 ${shown.length} 条${below ? "，合计见下" : ""}）：`
+        : `${name} (the first ${shown.length}${below ? "; totals below" : ""}):`
+      : chinese
+        ? `${name}（${items.length}）：`
+        : `${name} (${items.length}):`;
+    parts.push(`${head}\n${shown.join("\n")}`);
   }
   if (parts.length === 0 && lists.length > 0) {
     return chinese ? "没有找到符合条件的记录。" : "No matching records.";
   }
-  return [...parts, ...(totals.length ? [totals.join("\n")] : [])].join("\n\n") || JSON.stringify(output);
+  // One paragraph a line: Markdown runs single line breaks together.
+  return [...parts, ...totals].join("\n\n") || JSON.stringify(output);
 }
 
 /**
