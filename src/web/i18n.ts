@@ -1,5 +1,6 @@
 // UI text in Chinese (the default, for the workshops) and English, switched at run time.
 import { createContext, useContext } from "react";
+import { RESULT_FIELDS_EN, RESULT_FIELDS_ZH } from "./result-fields.ts";
 
 const zh = {
   signInTitle: "登录 Weft",
@@ -57,6 +58,8 @@ const zh = {
   ambiguities: "需要先弄清楚：",
   actionRetry: "没有完成，请再试一次。",
   actionNotRecorded: "操作已完成，但没能写进对话记录，刷新后卡片可能仍显示待确认。",
+  /** How a confirmed write's result reads on its card. */
+  resultFields: RESULT_FIELDS_ZH,
   consultationDone: "诊断完成",
   consultationOptions: "请选择",
   errorTitle: "出错了：",
@@ -178,6 +181,7 @@ const en: Messages = {
   ambiguities: "To clear up first:",
   actionRetry: "Nothing was done. Please try again.",
   actionNotRecorded: "Done, but the chat history could not be updated; after a reload the card may still show as pending.",
+  resultFields: RESULT_FIELDS_EN,
   consultationDone: "Diagnosis complete",
   consultationOptions: "Choose one",
   errorTitle: "Something went wrong: ",
