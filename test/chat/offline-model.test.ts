@@ -281,6 +281,12 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).toContain("\n\n合计: 条数: 23，件数: 2673");
   });
 
+  it("gives a refused tool call's gist in Chinese before the agent-facing detail", () => {
+    const output = "forbidden: Staff can record pieces only for themselves. Leave out employee.";
+    const text = toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese: true });
+    expect(text).toBe(`没能完成：你的角色不能做这件事（员工只能查看和登记自己的记录）。\n\n详情：${output}`);
+  });
+
   it("shows an order's progress as a percentage", () => {
     const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
     expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");

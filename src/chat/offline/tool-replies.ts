@@ -44,6 +44,22 @@ const LABELS = new Map([
   ["employees", "人数"],
 ]);
 
+// The gist of the tool errors a person meets in the chat, in Chinese.
+const ERROR_GIST = new Map([
+  ["forbidden", "你的角色不能做这件事（员工只能查看和登记自己的记录）。"],
+  ["unknown_name", "没有找到这个名字，请检查员工、工序或订单的名字。"],
+  ["ambiguous_name", "有几个都对得上，请说得具体一些。"],
+  ["invalid_input", "信息不完整或格式不对。"],
+  ["invalid_option", "这个选项不在当前步骤里。"],
+  ["session_unknown", "找不到这次咨询，请重新开始。"],
+  ["session_expired", "这次咨询已过期，请重新开始。"],
+  ["session_complete", "这次咨询已经结束，请重新开始。"],
+  ["knowledge_base_not_found", "找不到所选的知识库。"],
+  ["upstream_failed", "外部服务暂时不可用，请稍后再试。"],
+  ["upstream_timeout", "外部服务没有及时响应，请稍后再试。"],
+  ["unavailable", "服务暂时不可用，请稍后再试。"],
+]);
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function isRecord(value: unknown): value is Record<string, Json> {
@@ -181,7 +197,11 @@ export function toolReply({
 }): string {
   if (isError) {
     const message = typeof output === "string" ? output : JSON.stringify(output);
-    return chinese ? `没能完成（${toolName}）：${message}` : `That did not work (${toolName}): ${message}`;
+    if (!chinese) return `That did not work (${toolName}): ${message}`;
+    // Tool errors are written for agents, in English; a person reading Chinese gets the gist first.
+    const code = /^([a-z_]+): /.exec(message)?.[1];
+    const gist = code === undefined ? undefined : ERROR_GIST.get(code);
+    return gist ? `没能完成：${gist}\n\n详情：${message}` : `没能完成（${toolName}）：${message}`;
   }
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese);
