@@ -38,6 +38,21 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     },
   ],
   [
+    "给张三记今天上领子 12 件，订单 2026-001",
+    "prepare_piece_record",
+    {
+      employee: "张三",
+      employee_name: "张三",
+      process: "上领子",
+      process_name: "上领子",
+      quantity: 12,
+      order: "2026-001",
+      order_no: "2026-001",
+      work_date: "2026-11-26",
+      date: "2026-11-26",
+    },
+  ],
+  [
     "帮张三记上领子80件",
     "prepare_piece_record",
     { employee: "张三", employee_name: "张三", process: "上领子", process_name: "上领子", quantity: 80 },
@@ -285,6 +300,27 @@ describe("the offline model's words for a tool's result", () => {
     const output = "forbidden: Staff can record pieces only for themselves. Leave out employee.";
     const text = toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese: true });
     expect(text).toBe(`没能完成：你的角色不能做这件事（员工只能查看和登记自己的记录）。\n\n详情：${output}`);
+  });
+
+  it("asks a person, in Chinese, for each choice a prepared write still needs, with the candidates", () => {
+    const output = {
+      status: "pending_confirmation",
+      summary: "计件登记：张三 上领子 12 件",
+      ambiguities: [
+        {
+          field: "order",
+          message: "Several open orders go through 上领子. Ask the user which order…",
+          candidates: [
+            { id: "o-1", label: "2026-001 优衣美" },
+            { id: "o-6", label: "2026-006 海澜" },
+          ],
+        },
+      ],
+    };
+    const text = toolReply({ toolName: "prepare_piece_record", output, isError: false, question: "", chinese: true });
+    expect(text).toContain("- 记到哪张订单？可选：2026-001 优衣美；2026-006 海澜");
+    expect(text).not.toContain("Several");
+    expect(text).not.toContain("已准备好");
   });
 
   it("shows an order's progress as a percentage", () => {

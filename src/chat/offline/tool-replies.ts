@@ -112,16 +112,29 @@ function row(item: Json, chinese: boolean): string {
   return `- ${fields(item, chinese).join("，")}`;
 }
 
+// What each kind of open choice asks a person, in place of the agent-facing message.
+const ASKS_ZH = new Map([
+  ["employee", "是哪位员工"],
+  ["process", "是哪道工序"],
+  ["order", "记到哪张订单"],
+  ["style", "是哪个款式"],
+]);
+
 function pendingReply(output: Record<string, Json>, chinese: boolean): string {
   const summary = scalar(output.summary ?? null) ?? "";
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
-  const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   if (chinese) {
-    const next = open.length
-      ? `还有需要确定的地方：\n${questions.join("\n")}\n请补充后再说一次。`
-      : "请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
-    return `已准备好：${summary}\n\n${next}`;
+    if (open.length === 0) {
+      return `已准备好：${summary}\n\n请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。`;
+    }
+    const asks = open.map((a) => {
+      const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
+      const ask = ASKS_ZH.get(String(a.field)) ?? scalar(a.message ?? null);
+      return `- ${ask}？${choices.length ? `可选：${choices.join("；")}` : ""}`;
+    });
+    return `还不能登记，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次（例如加上订单号），我再准备一张确认卡片。`;
   }
+  const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
     ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
     : "Use Confirm or Cancel on the card below. Nothing is written until you confirm.";
