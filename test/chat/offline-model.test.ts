@@ -287,13 +287,12 @@ describe("the offline model's extractive answers", () => {
 describe("the offline model's words for a tool's result", () => {
   const reply = (output: unknown) => toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
 
-  it("says a page lists only the first rows and leaves the count to the totals", () => {
+  it("leads a list it shows only the start of with the totals over every row", () => {
     const records = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, quantity: i + 1, entered_by: "u-boss" }));
     const text = reply({ records, totals: { records: 23, pieces: 2673 }, next_cursor: "c" });
-    expect(text).toMatch(/^计件记录（只列出前 10 条，合计见下）：\n- 数量: 1\n/);
+    expect(text).toMatch(/^合计: 条数: 23，件数: 2673\n\n计件记录（只列出前 10 条）：\n- 数量: 1\n/);
     expect(text).not.toContain("共 20 条");
     expect(text).not.toContain("u-boss");
-    expect(text).toContain("\n\n合计: 条数: 23，件数: 2673");
   });
 
   it("gives a refused tool call's gist in Chinese before the agent-facing detail", () => {

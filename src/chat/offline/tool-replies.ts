@@ -166,18 +166,19 @@ function listReply(output: Record<string, Json>, chinese: boolean): string {
   const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
   const parts: string[] = [];
   // A page of a longer list (`next_cursor`) or more rows than a reply shows: say only the first are
-  // listed, and let the totals, which cover every matching row, give the count.
+  // listed, and lead with the totals, which cover every matching row and answer "how many".
   const partial = typeof output.next_cursor === "string";
+  let cutShort = false;
   for (const [key, items] of lists) {
     if (items.length === 0) continue;
     const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
     const cut = partial || items.length > MAX_ITEMS;
+    cutShort ||= cut;
     const name = chinese ? (LIST_LABELS.get(key) ?? key) : key;
-    const below = totals.length > 0;
     const head = cut
       ? chinese
-        ? `${name}（只列出前 ${shown.length} 条${below ? "，合计见下" : ""}）：`
-        : `${name} (the first ${shown.length}${below ? "; totals below" : ""}):`
+        ? `${name}（只列出前 ${shown.length} 条）：`
+        : `${name} (the first ${shown.length}):`
       : chinese
         ? `${name}（${items.length}）：`
         : `${name} (${items.length}):`;
@@ -187,7 +188,7 @@ function listReply(output: Record<string, Json>, chinese: boolean): string {
     return chinese ? "没有找到符合条件的记录。" : "No matching records.";
   }
   // One paragraph a line: Markdown runs single line breaks together.
-  return [...parts, ...totals].join("\n\n") || JSON.stringify(output);
+  return (cutShort ? [...totals, ...parts] : [...parts, ...totals]).join("\n\n") || JSON.stringify(output);
 }
 
 /**
