@@ -39,6 +39,7 @@ const zh = {
   kbPicker: "选择知识库",
   noKbMatch: "没有匹配的知识库",
   documents: (n: number) => `${n} 篇文档`,
+  faqEntries: (n: number) => `${n} 条问答`,
   selectedKbs: "本次提问使用的知识库",
   toolState: {
     "input-streaming": "准备中",
@@ -169,7 +170,8 @@ const en: Messages = {
   removeKb: (name: string) => `Remove knowledge base ${name}`,
   kbPicker: "Pick a knowledge base",
   noKbMatch: "No knowledge base matches",
-  documents: (n: number) => `${n} documents`,
+  documents: (n: number) => (n === 1 ? "1 document" : `${n} documents`),
+  faqEntries: (n: number) => (n === 1 ? "1 FAQ entry" : `${n} FAQ entries`),
   selectedKbs: "Knowledge bases for this question",
   toolState: {
     "input-streaming": "preparing",
