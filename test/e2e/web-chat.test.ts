@@ -122,6 +122,7 @@ async function chatFlow(browser: Browser, width: number) {
   await page.keyboard.press("Enter");
   expect((await confirmed).status()).toBe(200);
   await expect.poll(() => card.getAttribute("data-status")).toBe("confirmed");
+  const confirmedId = await card.getAttribute("data-action-id");
   await shot("5-confirmed");
 
   // A prepare with a choice still open asks it in the person's words and offers no Confirm button.
@@ -157,7 +158,10 @@ async function chatFlow(browser: Browser, width: number) {
   await page.reload();
   await page.locator(".topbar").waitFor();
   await expect.poll(() => page.locator("article.from-user").first().textContent()).toContain(QUESTION);
-  await expect.poll(() => page.locator(".confirm-card").last().getAttribute("data-status")).toBe("confirmed");
+  await expect
+    .poll(() => page.locator(`.confirm-card[data-action-id="${confirmedId}"]`).getAttribute("data-status"))
+    .toBe("confirmed");
+  expect(await page.locator(".confirm-card").last().getAttribute("data-status")).toBe("pending");
   if (await page.locator(".menu-toggle").isVisible()) await page.locator(".menu-toggle").click();
   const listed = page.locator(".chat-list .chat-title");
   await expect.poll(() => listed.first().textContent()).toContain(QUESTION.slice(0, 4));
