@@ -106,6 +106,9 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["衣服起皱怎么办", "initiate_session", { user_query: "衣服起皱怎么办" }],
   ["搜索知识库：新建订单", "knowledge_search", { query: "搜索知识库：新建订单" }],
   ["怎么新建订单？", null, {}],
+  ["员工能看到别人的工资吗", null, {}],
+  ["单价改了以前的工资会变吗", null, {}],
+  ["可以帮我查一下张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
   [
     "How many pieces did Li Juan do yesterday?",
     "query_piece_records",
@@ -281,6 +284,17 @@ describe("the offline model's extractive answers", () => {
     ]);
     expect(answer).toContain("登记错了可以在当天修改或删除。 [1]");
     expect(answer).toContain("- [1] 计件登记错了怎么改\n- [2] 工资 › 工资单出错怎么办");
+  });
+});
+
+describe("the offline model's extractive answers, repeated text", () => {
+  it("quotes a sentence two passages share once", () => {
+    const answer = extractiveAnswer("订单进度怎么算", [
+      { title: "订单进度不动", heading: "订单进度不动", content: "订单进度取最慢那道工序的完成比例。" },
+      { title: "质量管理与常见问题", heading: "订单进度不动", content: "订单进度取最慢那道工序的完成比例。" },
+    ]);
+    expect(answer?.match(/订单进度取最慢那道工序的完成比例/g)).toHaveLength(1);
+    expect(answer).not.toContain("[2]");
   });
 });
 

@@ -42,11 +42,18 @@ export function extractiveAnswer(question: string, passages: Passage[]): string 
   });
   if (scored.length === 0) return null;
   scored.sort((a, b) => b.score - a.score);
+  // An FAQ answer often repeats the guide word for word: each sentence is quoted once, at its best.
+  const seen = new Set<string>();
+  const unique = scored.filter((s) => {
+    if (seen.has(s.text)) return false;
+    seen.add(s.text);
+    return true;
+  });
   // The best-ranked passage that shares words with the question always speaks: retrieval matched it
   // on more than words (phrases, an FAQ's question), and its answer may use other words.
-  const first = Math.min(...scored.map((s) => s.passage));
-  const lead = scored.find((s) => s.passage === first) as (typeof scored)[number];
-  const best = [lead, ...scored.filter((s) => s !== lead)]
+  const first = Math.min(...unique.map((s) => s.passage));
+  const lead = unique.find((s) => s.passage === first) as (typeof unique)[number];
+  const best = [lead, ...unique.filter((s) => s !== lead)]
     .slice(0, MAX_SENTENCES)
     .sort((a, b) => a.passage - b.passage || a.order - b.order);
   const cited = [...new Set(best.map((s) => s.passage))];
