@@ -145,6 +145,10 @@ describe("the offline model's reading of requests", () => {
       toolName: "navigate_session",
       args: { session_id: "s-1", selected_option_id: "wrinkle" },
     });
+    const two = { sessionId: "s-1", options: [...consultation.options, { id: "end", description: "结束咨询" }] };
+    expect(chooseTool("2", TODAY, two)?.args).toEqual({ session_id: "s-1", selected_option_id: "end" });
+    expect(chooseTool("2", TODAY, null)?.toolName).not.toBe("navigate_session");
+    expect(chooseTool("3", TODAY, two)?.toolName).not.toBe("navigate_session");
   });
 
   it("reads Chinese numerals and dates in the workshop's calendar", () => {
@@ -334,6 +338,22 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).toContain("- 记到哪张订单？可选：2026-001 优衣美；2026-006 海澜");
     expect(text).not.toContain("Several");
     expect(text).not.toContain("已准备好");
+  });
+
+  it("puts the question between a consultation step's own numbered list and its options", () => {
+    const output = {
+      session_id: "s1",
+      response: "厚位跳针的处理：\n1. 换粗一号的针。\n2. 降低车速。",
+      options: [
+        { id: "solved", description: "问题解决了" },
+        { id: "still", description: "还是跳针" },
+      ],
+      is_complete: false,
+    };
+    const text = toolReply({ toolName: "navigate_session", output, isError: false, question: "", chinese: true });
+    expect(text).toBe(
+      "厚位跳针的处理：\n1. 换粗一号的针。\n2. 降低车速。\n\n请选择一项（可以回复序号）：\n\n1. 问题解决了\n2. 还是跳针",
+    );
   });
 
   it("shows an order's progress as a percentage", () => {

@@ -60,7 +60,11 @@ const LOOKUP = /帮|查|给我|列出|显示|看看|看一下/;
  * Never a confirmation: confirming a prepared write is the user's click, not the model's.
  */
 export function chooseTool(text: string, today: string, consultation: OpenConsultation | null): ToolChoice | null {
-  const picked = consultation?.options.find((o) => o.description.trim() === text.trim() || o.id === text.trim());
+  // An option by its text (what the UI's buttons send), its id, or the number it was listed under.
+  const numbered = /^\s*(\d{1,2})\s*[.、)）]?\s*$/.exec(text);
+  const picked =
+    consultation?.options.find((o) => o.description.trim() === text.trim() || o.id === text.trim()) ??
+    (numbered ? consultation?.options[Number(numbered[1]) - 1] : undefined);
   if (consultation && picked) {
     return { toolName: "navigate_session", args: { session_id: consultation.sessionId, selected_option_id: picked.id } };
   }

@@ -146,7 +146,9 @@ function consultationReply(output: Record<string, Json>, chinese: boolean): stri
   const list = options.map((o, i) => `${i + 1}. ${scalar(o.description ?? null)}`);
   const response = scalar(output.response ?? null) ?? "";
   if (output.is_complete === true || list.length === 0) return response;
-  return `${response}\n\n${list.join("\n")}\n\n${chinese ? "请选择一项。" : "Choose one."}`;
+  // The question goes between the step and its options: a step that ends in a numbered list would
+  // otherwise run on into the options' numbers in Markdown (steps 1-4, then options 5-8).
+  return `${response}\n\n${chinese ? "请选择一项（可以回复序号）：" : "Choose one (a number will do):"}\n\n${list.join("\n")}`;
 }
 
 function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
