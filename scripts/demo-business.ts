@@ -82,7 +82,8 @@ const WORKSHOPS: DemoWorkshop[] = [
         seq: 2,
         customer: "海澜",
         styleId: "st-jx-b02",
-        quantity: 3000,
+        // More than the demo's four months of B02 pieces, so the order is not shown finished twice over.
+        quantity: 8000,
         dueInDays: 35,
         status: "in_production",
         note: "碎花雪纺",

@@ -11,7 +11,13 @@ const HEADER = /^\[(\d+)\] (.*)$/;
 
 /** Where a passage comes from, as a person reads it: `title › heading`. */
 export function citationOf(passage: Passage): string {
-  return passage.heading ? `${passage.title} › ${passage.heading}` : passage.title;
+  // A document's first heading is usually its title, and an FAQ entry's heading its question: said once.
+  const heading = passage.heading.startsWith(`${passage.title} > `)
+    ? passage.heading.slice(passage.title.length + 3)
+    : passage.heading === passage.title
+      ? ""
+      : passage.heading;
+  return heading ? `${passage.title} › ${heading}` : passage.title;
 }
 
 /**

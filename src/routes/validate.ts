@@ -5,6 +5,15 @@ import { badRequest } from "../errors.ts";
 import { describeIssues } from "../validation.ts";
 import { readJsonBody } from "./json-body.ts";
 
+// Where a bad field was, as a client reads it: valid JSON with a bad field is not "invalid json".
+const PLACES = new Map<string, string>([
+  ["json", "request body"],
+  ["query", "query string"],
+  ["param", "path"],
+  ["form", "form data"],
+  ["header", "headers"],
+]);
+
 /**
  * `zValidator` that fails with the app's 400 error, naming each bad field. A JSON body is read
  * first by `readJsonBody`, so a wrong Content-Type or malformed JSON is answered as what it is
@@ -14,7 +23,7 @@ import { readJsonBody } from "./json-body.ts";
  */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   const check = zValidator(target, schema, function onInvalid(result) {
-    if (!result.success) throw badRequest(`Invalid ${target}: ${describeIssues(result.error)}`);
+    if (!result.success) throw badRequest(`Invalid ${PLACES.get(target) ?? target}: ${describeIssues(result.error)}`);
   });
   if (target !== "json") return check;
   // The body is parsed here and cached by Hono, so `check` reads the same text without failing.

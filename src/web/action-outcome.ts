@@ -11,19 +11,29 @@ export interface ActionOutcome {
   recorded: boolean;
 }
 
+/** The labels a result's fields are shown with, in the UI's language, and what goes between them. */
+export interface ResultFields {
+  labels: ReadonlyMap<string, string>;
+  separator: string;
+}
+
 /** A line for the card from the action route's answer: its message, why it failed, or what was written. */
-function resultText(body: Record<string, unknown>): string | undefined {
+function resultText(body: Record<string, unknown>, fields: ResultFields): string | undefined {
   if (typeof body.message === "string") return body.message;
   const error = body.error as { message?: unknown } | undefined;
   if (typeof error?.message === "string") return error.message;
   if (typeof body.result === "string") return body.result;
   if (typeof body.result !== "object" || body.result === null) return undefined;
-  const pairs = Object.entries(body.result as Record<string, unknown>)
-    // Internal ids mean nothing to a person reading the card; the written values do.
-    .filter(([key, value]) => !/(^|_)id$/.test(key) && value !== null && typeof value !== "object")
-    .slice(0, 6)
-    .map(([key, value]) => `${key}: ${String(value)}`);
-  return pairs.length ? pairs.join(", ") : undefined;
+  const pairs: string[] = [];
+  for (const [key, value] of Object.entries(body.result as Record<string, unknown>)) {
+    // Only the written values a person reads, under the UI's labels: internal ids, and a new
+    // order's own status beside the card's badge, would only confuse.
+    const label = fields.labels.get(key);
+    const yuan = (value as { yuan?: unknown } | null)?.yuan;
+    const shown = typeof yuan === "string" ? yuan : typeof value === "object" || value === null ? null : String(value);
+    if (label !== undefined && shown !== null) pairs.push(`${label}: ${shown}`);
+  }
+  return pairs.length ? pairs.join(fields.separator) : undefined;
 }
 
 /** The outcome of a refused or failed decision; a 401 is thrown on, for the sign-in screen. */
@@ -45,8 +55,12 @@ export function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> 
 }
 
 /** The outcome of a decision the actions route accepted, from its answer. */
-export function outcomeOfAnswer(body: Record<string, unknown>, decision: "confirm" | "cancel"): Omit<ActionOutcome, "recorded"> {
+export function outcomeOfAnswer(
+  body: Record<string, unknown>,
+  decision: "confirm" | "cancel",
+  fields: ResultFields,
+): Omit<ActionOutcome, "recorded"> {
   const status =
     typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
-  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body) };
+  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body, fields) };
 }

@@ -135,7 +135,7 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
                   onMouseEnter={() => setActive(index)}
                 >
                   <span className="kb-name">{kb.name}</span>
-                  <small>{t.documents(kb.document_count)}</small>
+                  <small>{kb.type === "faq" ? t.faqEntries(kb.document_count) : t.documents(kb.document_count)}</small>
                 </div>
               ))}
             </div>

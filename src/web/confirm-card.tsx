@@ -52,11 +52,12 @@ export function ConfirmCard({
           <ul>
             {data.ambiguities.map((a) => (
               <li key={a.field}>
-                {a.message}
-                {a.candidates.length > 0 && `: ${a.candidates.map((c) => c.label).join("、")}`}
+                {t.ambiguityAsks.get(a.field) ?? a.message}
+                {a.candidates.length > 0 && ` ${a.candidates.map((c) => c.label).join("、")}`}
               </li>
             ))}
           </ul>
+          {data.status === "pending" && <p>{t.ambiguityHint}</p>}
         </div>
       )}
       {notice && (
@@ -71,9 +72,12 @@ export function ConfirmCard({
             <button type="button" className="secondary" disabled={busy} onClick={() => decide("cancel")}>
               {t.cancelAction}
             </button>
-            <button type="button" className="primary" disabled={busy} onClick={() => decide("confirm")}>
-              {t.confirm}
-            </button>
+            {/* An action with open choices cannot be confirmed: the server refuses it, so no button offers it. */}
+            {data.ambiguities.length === 0 && (
+              <button type="button" className="primary" disabled={busy} onClick={() => decide("confirm")}>
+                {t.confirm}
+              </button>
+            )}
           </div>
         </footer>
       ) : (

@@ -1,5 +1,5 @@
 // What a Confirm or Cancel click does: the actions route decides, the chat route records the outcome.
-import { type ActionOutcome, outcomeOfAnswer, outcomeOfError } from "./action-outcome.ts";
+import { type ActionOutcome, outcomeOfAnswer, outcomeOfError, type ResultFields } from "./action-outcome.ts";
 import { ApiError, api } from "./api.ts";
 
 /**
@@ -8,10 +8,15 @@ import { ApiError, api } from "./api.ts";
  * When nothing was decided (network or server failure) the outcome stays `pending`, unrecorded,
  * with the reason in `result`, so the person can try again.
  */
-export async function decideAction(chatId: string, actionId: string, decision: "confirm" | "cancel"): Promise<ActionOutcome> {
+export async function decideAction(
+  chatId: string,
+  actionId: string,
+  decision: "confirm" | "cancel",
+  fields: ResultFields,
+): Promise<ActionOutcome> {
   let outcome: Omit<ActionOutcome, "recorded">;
   try {
-    outcome = outcomeOfAnswer(await api.decideAction(actionId, decision), decision);
+    outcome = outcomeOfAnswer(await api.decideAction(actionId, decision), decision, fields);
   } catch (error) {
     outcome = outcomeOfError(error);
   }

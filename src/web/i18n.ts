@@ -1,5 +1,6 @@
 // UI text in Chinese (the default, for the workshops) and English, switched at run time.
 import { createContext, useContext } from "react";
+import { RESULT_FIELDS_EN, RESULT_FIELDS_ZH } from "./result-fields.ts";
 
 const zh = {
   signInTitle: "登录 Weft",
@@ -38,6 +39,7 @@ const zh = {
   kbPicker: "选择知识库",
   noKbMatch: "没有匹配的知识库",
   documents: (n: number) => `${n} 篇文档`,
+  faqEntries: (n: number) => `${n} 条问答`,
   selectedKbs: "本次提问使用的知识库",
   toolState: {
     "input-streaming": "准备中",
@@ -55,8 +57,18 @@ const zh = {
   actionStatus: { pending: "待确认", confirmed: "已确认", cancelled: "已取消", expired: "已过期", failed: "失败" },
   expiresAt: (time: string) => `${time} 前有效`,
   ambiguities: "需要先弄清楚：",
+  /** What each kind of open choice asks, in place of the agent-facing message. */
+  ambiguityAsks: new Map([
+    ["employee", "是哪位员工？"],
+    ["process", "是哪道工序？"],
+    ["order", "记到哪张订单？"],
+    ["style", "是哪个款式？"],
+  ]),
+  ambiguityHint: "在对话里说出你的选择（例如订单号），助手会重新准备一张卡片；这一张不能确认。",
   actionRetry: "没有完成，请再试一次。",
   actionNotRecorded: "操作已完成，但没能写进对话记录，刷新后卡片可能仍显示待确认。",
+  /** How a confirmed write's result reads on its card. */
+  resultFields: RESULT_FIELDS_ZH,
   consultationDone: "诊断完成",
   consultationOptions: "请选择",
   errorTitle: "出错了：",
@@ -158,7 +170,8 @@ const en: Messages = {
   removeKb: (name: string) => `Remove knowledge base ${name}`,
   kbPicker: "Pick a knowledge base",
   noKbMatch: "No knowledge base matches",
-  documents: (n: number) => `${n} documents`,
+  documents: (n: number) => (n === 1 ? "1 document" : `${n} documents`),
+  faqEntries: (n: number) => (n === 1 ? "1 FAQ entry" : `${n} FAQ entries`),
   selectedKbs: "Knowledge bases for this question",
   toolState: {
     "input-streaming": "preparing",
@@ -176,8 +189,17 @@ const en: Messages = {
   actionStatus: { pending: "pending", confirmed: "confirmed", cancelled: "cancelled", expired: "expired", failed: "failed" },
   expiresAt: (time: string) => `valid until ${time}`,
   ambiguities: "To clear up first:",
+  ambiguityAsks: new Map([
+    ["employee", "Which employee?"],
+    ["process", "Which process?"],
+    ["order", "Which order?"],
+    ["style", "Which style?"],
+  ]),
+  ambiguityHint:
+    "Say your choice in the chat (an order number, say) and the assistant prepares a new card; this one cannot be confirmed.",
   actionRetry: "Nothing was done. Please try again.",
   actionNotRecorded: "Done, but the chat history could not be updated; after a reload the card may still show as pending.",
+  resultFields: RESULT_FIELDS_EN,
   consultationDone: "Diagnosis complete",
   consultationOptions: "Choose one",
   errorTitle: "Something went wrong: ",

@@ -49,7 +49,7 @@ describe("POST /api/chat with the offline model", () => {
     expect(types.at(-1)).toBe("finish");
     const message = await assembled(chunks);
     expect(textOf(message)).toContain("选择客户，再填写款式和数量");
-    expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 锦绣制衣系统使用手册 > 新建订单");
+    expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 新建订单");
   });
 
   it("runs a consultation tool and shows its step, with options the UI can offer as buttons", async () => {

@@ -1,9 +1,11 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { extractiveAnswer } from "../../src/chat/offline/answers.ts";
 import { findDate } from "../../src/chat/offline/dates.ts";
 import { chooseTool } from "../../src/chat/offline/intents.ts";
 import { parseNumber } from "../../src/chat/offline/numbers.ts";
 import { offlineModel } from "../../src/chat/offline/offline-model.ts";
+import { toolReply } from "../../src/chat/offline/tool-replies.ts";
 import { passagesBlock } from "../../src/chat/passages.ts";
 
 const TODAY = "2026-11-26";
@@ -33,6 +35,21 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
       quantity: 200,
       work_date: "2026-11-25",
       date: "2026-11-25",
+    },
+  ],
+  [
+    "给张三记今天上领子 12 件，订单 2026-001",
+    "prepare_piece_record",
+    {
+      employee: "张三",
+      employee_name: "张三",
+      process: "上领子",
+      process_name: "上领子",
+      quantity: 12,
+      order: "2026-001",
+      order_no: "2026-001",
+      work_date: "2026-11-26",
+      date: "2026-11-26",
     },
   ],
   [
@@ -89,6 +106,9 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["衣服起皱怎么办", "initiate_session", { user_query: "衣服起皱怎么办" }],
   ["搜索知识库：新建订单", "knowledge_search", { query: "搜索知识库：新建订单" }],
   ["怎么新建订单？", null, {}],
+  ["员工能看到别人的工资吗", null, {}],
+  ["单价改了以前的工资会变吗", null, {}],
+  ["可以帮我查一下张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
   [
     "How many pieces did Li Juan do yesterday?",
     "query_piece_records",
@@ -125,6 +145,10 @@ describe("the offline model's reading of requests", () => {
       toolName: "navigate_session",
       args: { session_id: "s-1", selected_option_id: "wrinkle" },
     });
+    const two = { sessionId: "s-1", options: [...consultation.options, { id: "end", description: "结束咨询" }] };
+    expect(chooseTool("2", TODAY, two)?.args).toEqual({ session_id: "s-1", selected_option_id: "end" });
+    expect(chooseTool("2", TODAY, null)?.toolName).not.toBe("navigate_session");
+    expect(chooseTool("3", TODAY, two)?.toolName).not.toBe("navigate_session");
   });
 
   it("reads Chinese numerals and dates in the workshop's calendar", () => {
@@ -249,5 +273,91 @@ describe("the offline LanguageModelV4", () => {
     expect(result.content).toEqual([
       { type: "text", text: expect.stringContaining("员工（1）：\n- 名称: 李娟，工号: A01，实发: ¥1200.00") },
     ]);
+  });
+});
+
+describe("the offline model's extractive answers", () => {
+  it("always quotes the best-ranked passage, even when a lower one shares more of the question's words", () => {
+    const answer = extractiveAnswer("计件记录录错了怎么改", [
+      { title: "计件登记错了怎么改", heading: "计件登记错了怎么改", content: "登记错了可以在当天修改或删除。" },
+      {
+        title: "工资",
+        heading: "工资 > 工资单出错怎么办",
+        content: "工资是按计件记录现算的，先查明细：常见原因是某条计件登记错了数量。改正计件记录后，再查一次工资。",
+      },
+    ]);
+    expect(answer).toContain("登记错了可以在当天修改或删除。 [1]");
+    expect(answer).toContain("- [1] 计件登记错了怎么改\n- [2] 工资 › 工资单出错怎么办");
+  });
+});
+
+describe("the offline model's extractive answers, repeated text", () => {
+  it("quotes a sentence two passages share once", () => {
+    const answer = extractiveAnswer("订单进度怎么算", [
+      { title: "订单进度不动", heading: "订单进度不动", content: "订单进度取最慢那道工序的完成比例。" },
+      { title: "质量管理与常见问题", heading: "订单进度不动", content: "订单进度取最慢那道工序的完成比例。" },
+    ]);
+    expect(answer?.match(/订单进度取最慢那道工序的完成比例/g)).toHaveLength(1);
+    expect(answer).not.toContain("[2]");
+  });
+});
+
+describe("the offline model's words for a tool's result", () => {
+  const reply = (output: unknown) => toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
+
+  it("leads a list it shows only the start of with the totals over every row", () => {
+    const records = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, quantity: i + 1, entered_by: "u-boss" }));
+    const text = reply({ records, totals: { records: 23, pieces: 2673 }, next_cursor: "c" });
+    expect(text).toMatch(/^合计: 条数: 23，件数: 2673\n\n计件记录（只列出前 10 条）：\n- 数量: 1\n/);
+    expect(text).not.toContain("共 20 条");
+    expect(text).not.toContain("u-boss");
+  });
+
+  it("gives a refused tool call's gist in Chinese before the agent-facing detail", () => {
+    const output = "forbidden: Staff can record pieces only for themselves. Leave out employee.";
+    const text = toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese: true });
+    expect(text).toBe(`没能完成：你的角色不能做这件事（员工只能查看和登记自己的记录）。\n\n详情：${output}`);
+  });
+
+  it("asks a person, in Chinese, for each choice a prepared write still needs, with the candidates", () => {
+    const output = {
+      status: "pending_confirmation",
+      summary: "计件登记：张三 上领子 12 件",
+      ambiguities: [
+        {
+          field: "order",
+          message: "Several open orders go through 上领子. Ask the user which order…",
+          candidates: [
+            { id: "o-1", label: "2026-001 优衣美" },
+            { id: "o-6", label: "2026-006 海澜" },
+          ],
+        },
+      ],
+    };
+    const text = toolReply({ toolName: "prepare_piece_record", output, isError: false, question: "", chinese: true });
+    expect(text).toContain("- 记到哪张订单？可选：2026-001 优衣美；2026-006 海澜");
+    expect(text).not.toContain("Several");
+    expect(text).not.toContain("已准备好");
+  });
+
+  it("puts the question between a consultation step's own numbered list and its options", () => {
+    const output = {
+      session_id: "s1",
+      response: "厚位跳针的处理：\n1. 换粗一号的针。\n2. 降低车速。",
+      options: [
+        { id: "solved", description: "问题解决了" },
+        { id: "still", description: "还是跳针" },
+      ],
+      is_complete: false,
+    };
+    const text = toolReply({ toolName: "navigate_session", output, isError: false, question: "", chinese: true });
+    expect(text).toBe(
+      "厚位跳针的处理：\n1. 换粗一号的针。\n2. 降低车速。\n\n请选择一项（可以回复序号）：\n\n1. 问题解决了\n2. 还是跳针",
+    );
+  });
+
+  it("shows an order's progress as a percentage", () => {
+    const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
+    expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");
   });
 });

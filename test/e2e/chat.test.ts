@@ -68,7 +68,7 @@ describe("the web chat on npm run dev", () => {
     const res = await send(cookie, "e2e-manual", "怎么新建订单？");
     expect(res.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     const message = await reply(res);
-    expect(text(message)).toMatch(/来源：\n\[1\] /);
+    expect(text(message)).toMatch(/来源：\n- \[1\] /);
     const chat = await stored(cookie, "e2e-manual", 2);
     expect(text(chat.messages[1] as UIMessage)).toBe(text(message));
   });

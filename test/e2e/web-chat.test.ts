@@ -15,6 +15,8 @@ const CITATION = /\[\d+\]|来源|引用|《[^》]+》/;
 const KB_NAME = "车间系统使用手册";
 const PREPARE = (qty: number) => `给张三记今天上领子 ${qty} 件`;
 const FOLLOW_UP = "张三今天做了多少件";
+/** 裁剪 is a process of both demo styles: the card must ask which, and cannot be confirmed. */
+const AMBIGUOUS = "给张三记今天裁剪 5 件";
 const CONSULTATION = "裤腰的地方老是跳针";
 
 const messageBox = (page: Page) => page.getByRole("combobox", { name: "消息" });
@@ -120,7 +122,20 @@ async function chatFlow(browser: Browser, width: number) {
   await page.keyboard.press("Enter");
   expect((await confirmed).status()).toBe(200);
   await expect.poll(() => card.getAttribute("data-status")).toBe("confirmed");
+  const confirmedId = await card.getAttribute("data-action-id");
   await shot("5-confirmed");
+
+  // A prepare with a choice still open asks it in the person's words and offers no Confirm button.
+  await (await ask(page, AMBIGUOUS)).reply();
+  const open = page.locator(".confirm-card").last();
+  expect(await open.getAttribute("data-status")).toBe("pending");
+  await expect.poll(() => open.locator(".ambiguities").textContent()).toContain("是哪道工序？");
+  expect(await open.locator(".ambiguities").textContent()).not.toContain("Several");
+  expect(await open.getByRole("button", { name: "确认" }).count()).toBe(0);
+  expect(await open.getByRole("button", { name: "取消" }).count()).toBe(1);
+  expect(await lastAnswer(page).textContent()).toContain("还不能登记");
+  await open.scrollIntoViewIfNeeded();
+  await shot("5a-open-choice");
 
   // A consultation's options are buttons; a click sends the option's text as the next message.
   await (await ask(page, CONSULTATION)).reply();
@@ -143,7 +158,10 @@ async function chatFlow(browser: Browser, width: number) {
   await page.reload();
   await page.locator(".topbar").waitFor();
   await expect.poll(() => page.locator("article.from-user").first().textContent()).toContain(QUESTION);
-  await expect.poll(() => page.locator(".confirm-card").last().getAttribute("data-status")).toBe("confirmed");
+  await expect
+    .poll(() => page.locator(`.confirm-card[data-action-id="${confirmedId}"]`).getAttribute("data-status"))
+    .toBe("confirmed");
+  expect(await page.locator(".confirm-card").last().getAttribute("data-status")).toBe("pending");
   if (await page.locator(".menu-toggle").isVisible()) await page.locator(".menu-toggle").click();
   const listed = page.locator(".chat-list .chat-title");
   await expect.poll(() => listed.first().textContent()).toContain(QUESTION.slice(0, 4));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { outcomeOfAnswer, outcomeOfError } from "../../src/web/action-outcome.ts";
 import { ApiError, errorOf } from "../../src/web/api-error.ts";
+import { RESULT_FIELDS_EN as en, RESULT_FIELDS_ZH as zh } from "../../src/web/result-fields.ts";
 
 const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
   errorOf(status, { error: { code, message, ...(details ? { details } : {}) } }, null);
@@ -10,19 +11,46 @@ describe("a confirm card's outcome from the actions route's answer", () => {
     const outcome = outcomeOfAnswer(
       { action_id: "a", status: "confirmed", result: { id: "pr-1", employee_id: "e-1", quantity: 731, work_date: "2026-11-26" } },
       "confirm",
+      en,
     );
-    expect(outcome).toEqual({ status: "confirmed", result: "quantity: 731, work_date: 2026-11-26" });
+    expect(outcome).toEqual({ status: "confirmed", result: "quantity: 731, date: 2026-11-26" });
+  });
+
+  it("shows a written piece record or order in the UI's language, money in yuan, and no order status beside the badge", () => {
+    const piece = {
+      piece_record_id: "pr-1",
+      employee: "张三",
+      process: "上领子",
+      order_no: "2026-001",
+      quantity: 50,
+      work_date: "2026-11-26",
+      amount: { cents: 4000, yuan: "40.00" },
+    };
+    expect(outcomeOfAnswer({ status: "confirmed", result: piece }, "confirm", zh).result).toBe(
+      "员工: 张三，工序: 上领子，订单号: 2026-001，数量: 50，日期: 2026-11-26，金额（元）: 40.00",
+    );
+    const order = {
+      order_id: "o-1",
+      order_no: "2026-006",
+      customer: "海澜",
+      quantity: 120,
+      due_date: "2027-02-01",
+      status: "pending",
+    };
+    expect(outcomeOfAnswer({ status: "confirmed", result: order }, "confirm", zh).result).toBe(
+      "订单号: 2026-006，客户: 海澜，数量: 120，交货日期: 2027-02-01",
+    );
   });
 
   it("shows why a confirm failed for good", () => {
-    expect(outcomeOfAnswer({ status: "failed", error: { code: "action_stale", message: "单价已变" } }, "confirm")).toEqual({
+    expect(outcomeOfAnswer({ status: "failed", error: { code: "action_stale", message: "单价已变" } }, "confirm", zh)).toEqual({
       status: "failed",
       result: "单价已变",
     });
   });
 
   it("falls back on the decision when the answer has no known status", () => {
-    expect(outcomeOfAnswer({ status: "__proto__" }, "cancel").status).toBe("cancelled");
+    expect(outcomeOfAnswer({ status: "__proto__" }, "cancel", zh).status).toBe("cancelled");
   });
 });
 

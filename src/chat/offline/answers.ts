@@ -8,6 +8,7 @@ export function isChinese(text: string): boolean {
 
 const SENTENCE = /[^。！？!?\n]+[。！？!?]?/g;
 const MAX_SENTENCES = 3;
+const CONTEXT_RANK_DECAY = 0.85;
 
 /**
  * An extractive answer: the sentences of the retrieved passages that share the most terms with
@@ -19,20 +20,40 @@ export function extractiveAnswer(question: string, passages: Passage[]): string 
   if (wanted.size === 0) return null;
   const scored: { passage: number; order: number; text: string; score: number }[] = [];
   passages.forEach((passage, index) => {
+    // Where a passage sits (its title and heading; an FAQ answer's question) says what it answers,
+    // though its sentences need not repeat those words.
+    const context = new Set(terms(`${passage.title} ${passage.heading}`));
+    // Retrieval ranked the passages with more than shared words (phrases, FAQ questions): a
+    // sentence of a lower-ranked passage needs more shared words to go before one ranked higher.
+    const rank = CONTEXT_RANK_DECAY ** index;
     let order = 0;
     for (const match of passage.content.matchAll(SENTENCE)) {
       const text = match[0].trim().replace(/^[#>*\-\s]+/, "");
       if (text.length < 4) continue;
       const own = new Set(terms(text));
-      let score = 0;
-      for (const term of wanted) if (own.has(term)) score += term.length;
-      // Earlier passages ranked higher in retrieval; a small bonus keeps that order on ties.
-      if (score > 0) scored.push({ passage: index, order: order++, text, score: score + (passages.length - index) * 0.1 });
+      let shared = 0;
+      let placed = 0;
+      for (const term of wanted) {
+        if (own.has(term)) shared += term.length;
+        else if (context.has(term)) placed += term.length;
+      }
+      if (shared > 0) scored.push({ passage: index, order: order++, text, score: (shared + placed / 2) * rank });
     }
   });
   if (scored.length === 0) return null;
-  const best = scored
-    .sort((a, b) => b.score - a.score)
+  scored.sort((a, b) => b.score - a.score);
+  // An FAQ answer often repeats the guide word for word: each sentence is quoted once, at its best.
+  const seen = new Set<string>();
+  const unique = scored.filter((s) => {
+    if (seen.has(s.text)) return false;
+    seen.add(s.text);
+    return true;
+  });
+  // The best-ranked passage that shares words with the question always speaks: retrieval matched it
+  // on more than words (phrases, an FAQ's question), and its answer may use other words.
+  const first = Math.min(...unique.map((s) => s.passage));
+  const lead = unique.find((s) => s.passage === first) as (typeof unique)[number];
+  const best = [lead, ...unique.filter((s) => s !== lead)]
     .slice(0, MAX_SENTENCES)
     .sort((a, b) => a.passage - b.passage || a.order - b.order);
   const cited = [...new Set(best.map((s) => s.passage))];
@@ -41,7 +62,8 @@ export function extractiveAnswer(question: string, passages: Passage[]): string 
   const sources = cited.map((i, n) => `[${n + 1}] ${citationOf(passages[i] as Passage)}`);
   const intro = chinese ? "根据知识库：" : "From the knowledge base:";
   const outro = chinese ? "来源：" : "Sources:";
-  return `${intro}\n\n${lines.join("\n\n")}\n\n${outro}\n${sources.join("\n")}`;
+  // A list, so Markdown shows each source on its own line.
+  return `${intro}\n\n${lines.join("\n\n")}\n\n${outro}\n${sources.map((s) => `- ${s}`).join("\n")}`;
 }
 
 /** What the offline model says when it can neither call a tool nor find an answer. */

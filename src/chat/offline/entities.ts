@@ -95,9 +95,9 @@ export function findProcessBeforeCount(text: string, name: string | null): strin
   return /([\u4e00-\u9fff]{2,4})\s*(?:\d+|[零〇一二两三四五六七八九十百千万]+)\s*件/.exec(rest)?.[1] ?? null;
 }
 
-/** An order number such as "JX-2024-001" or "PO1234". */
+/** An order number such as "JX-2024-001", "PO1234" or Weft's own "2026-015" (year and number, never a date's 2026-11). */
 export function findOrderNo(text: string): string | null {
-  return /\b([A-Z]{1,5}-?\d{2,}(?:-\d+)*)\b/.exec(text)?.[1] ?? null;
+  return /\b([A-Z]{1,5}-?\d{2,}(?:-\d+)*|\d{4}-\d{3,})\b/.exec(text)?.[1] ?? null;
 }
 
 /** An order status the text asks about. */

@@ -49,6 +49,10 @@ const PROCESSES = /工序|单价|工价|\b(?:process(?:es)?|unit prices?|rates?)
 const EMPLOYEES = /员工|工人|师傅|人员|花名册|\b(?:employees?|workers?|staff)\b/i;
 const SEARCH = /知识库|手册|文档|搜索|检索|\b(?:search|manual|docs?|documents?|knowledge base)\b/i;
 const HOW_TO = /怎么|如何|怎样|步骤|流程|规定|制度|为什么|什么是|\b(?:how (?:do|to|can|should)|what is|why)\b/i;
+// A yes-or-no question about the rules ("员工能看到别人的工资吗"), unless it politely asks for a lookup
+// ("可以帮我查一下张三的工资吗").
+const YES_NO = /(?:能|可以|会|允许)[^，。？?]*吗|是否|能不能|可不可以|会不会/;
+const LOOKUP = /帮|查|给我|列出|显示|看看|看一下/;
 
 /**
  * The tool a request asks for, read from the user's words (Chinese or English), or `null` when
@@ -56,7 +60,11 @@ const HOW_TO = /怎么|如何|怎样|步骤|流程|规定|制度|为什么|什�
  * Never a confirmation: confirming a prepared write is the user's click, not the model's.
  */
 export function chooseTool(text: string, today: string, consultation: OpenConsultation | null): ToolChoice | null {
-  const picked = consultation?.options.find((o) => o.description.trim() === text.trim() || o.id === text.trim());
+  // An option by its text (what the UI's buttons send), its id, or the number it was listed under.
+  const numbered = /^\s*(\d{1,2})\s*[.、)）]?\s*$/.exec(text);
+  const picked =
+    consultation?.options.find((o) => o.description.trim() === text.trim() || o.id === text.trim()) ??
+    (numbered ? consultation?.options[Number(numbered[1]) - 1] : undefined);
   if (consultation && picked) {
     return { toolName: "navigate_session", args: { session_id: consultation.sessionId, selected_option_id: picked.id } };
   }
@@ -80,7 +88,7 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (CONSULT.test(text)) return { toolName: "initiate_session", args: { user_query: text.trim() } };
   if (SEARCH.test(text)) return { toolName: "knowledge_search", args: { query: text.trim() } };
   // A how-to question is answered from the passages retrieved for it, not from the records.
-  if (HOW_TO.test(text) && !/多少|几/.test(text)) return null;
+  if ((HOW_TO.test(text) || (YES_NO.test(text) && !LOOKUP.test(text))) && !/多少|几/.test(text)) return null;
   const employeeArgs = named(employee, "employee", "employee_name");
   if (PAYROLL.test(text))
     return { toolName: "query_payroll", args: { ...employeeArgs, ...named(payrollMonth(date, today), "month") } };

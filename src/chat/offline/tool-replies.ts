@@ -3,7 +3,8 @@ import { extractiveAnswer } from "./answers.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
-const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login)$/;
+// `entered_by` is a login's id too.
+const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by)$/;
 
 // What the business tools' fields are called in Chinese replies.
 const LABELS = new Map([
@@ -27,7 +28,6 @@ const LABELS = new Map([
   ["unit_price_yuan", "单价(元)"],
   ["amount", "金额"],
   ["work_date", "日期"],
-  ["entered_by", "录入人"],
   ["pieces", "件数"],
   ["records", "条数"],
   ["piece_wage", "计件工资"],
@@ -42,6 +42,22 @@ const LABELS = new Map([
   ["range", "日期范围"],
   ["orders", "订单数"],
   ["employees", "人数"],
+]);
+
+// The gist of the tool errors a person meets in the chat, in Chinese.
+const ERROR_GIST = new Map([
+  ["forbidden", "你的角色不能做这件事（员工只能查看和登记自己的记录）。"],
+  ["unknown_name", "没有找到这个名字，请检查员工、工序或订单的名字。"],
+  ["ambiguous_name", "有几个都对得上，请说得具体一些。"],
+  ["invalid_input", "信息不完整或格式不对。"],
+  ["invalid_option", "这个选项不在当前步骤里。"],
+  ["session_unknown", "找不到这次咨询，请重新开始。"],
+  ["session_expired", "这次咨询已过期，请重新开始。"],
+  ["session_complete", "这次咨询已经结束，请重新开始。"],
+  ["knowledge_base_not_found", "找不到所选的知识库。"],
+  ["upstream_failed", "外部服务暂时不可用，请稍后再试。"],
+  ["upstream_timeout", "外部服务没有及时响应，请稍后再试。"],
+  ["unavailable", "服务暂时不可用，请稍后再试。"],
 ]);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -79,7 +95,7 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   for (const [key, value] of Object.entries(item)) {
     // A status with a label for people is shown by its label alone.
     if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
-    const shown = scalar(value);
+    const shown = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
     if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
     else if (isRecord(value)) {
       const inner = fields(value, chinese);
@@ -96,16 +112,29 @@ function row(item: Json, chinese: boolean): string {
   return `- ${fields(item, chinese).join("，")}`;
 }
 
+// What each kind of open choice asks a person, in place of the agent-facing message.
+const ASKS_ZH = new Map([
+  ["employee", "是哪位员工"],
+  ["process", "是哪道工序"],
+  ["order", "记到哪张订单"],
+  ["style", "是哪个款式"],
+]);
+
 function pendingReply(output: Record<string, Json>, chinese: boolean): string {
   const summary = scalar(output.summary ?? null) ?? "";
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
-  const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   if (chinese) {
-    const next = open.length
-      ? `还有需要确定的地方：\n${questions.join("\n")}\n请补充后再说一次。`
-      : "请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
-    return `已准备好：${summary}\n\n${next}`;
+    if (open.length === 0) {
+      return `已准备好：${summary}\n\n请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。`;
+    }
+    const asks = open.map((a) => {
+      const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
+      const ask = ASKS_ZH.get(String(a.field)) ?? scalar(a.message ?? null);
+      return `- ${ask}？${choices.length ? `可选：${choices.join("；")}` : ""}`;
+    });
+    return `还不能登记，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次（例如加上订单号），我再准备一张确认卡片。`;
   }
+  const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
     ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
     : "Use Confirm or Cancel on the card below. Nothing is written until you confirm.";
@@ -117,7 +146,9 @@ function consultationReply(output: Record<string, Json>, chinese: boolean): stri
   const list = options.map((o, i) => `${i + 1}. ${scalar(o.description ?? null)}`);
   const response = scalar(output.response ?? null) ?? "";
   if (output.is_complete === true || list.length === 0) return response;
-  return `${response}\n\n${list.join("\n")}\n\n${chinese ? "请选择一项。" : "Choose one."}`;
+  // The question goes between the step and its options: a step that ends in a numbered list would
+  // otherwise run on into the options' numbers in Markdown (steps 1-4, then options 5-8).
+  return `${response}\n\n${chinese ? "请选择一项（可以回复序号）：" : "Choose one (a number will do):"}\n\n${list.join("\n")}`;
 }
 
 function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
@@ -136,16 +167,30 @@ function listReply(output: Record<string, Json>, chinese: boolean): string {
   const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
   const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
   const parts: string[] = [];
+  // A page of a longer list (`next_cursor`) or more rows than a reply shows: say only the first are
+  // listed, and lead with the totals, which cover every matching row and answer "how many".
+  const partial = typeof output.next_cursor === "string";
+  let cutShort = false;
   for (const [key, items] of lists) {
     if (items.length === 0) continue;
     const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
-    const more = items.length > MAX_ITEMS ? [chinese ? `……共 ${items.length} 条` : `… ${items.length} in all`] : [];
-    parts.push(`${chinese ? (LIST_LABELS.get(key) ?? key) : key}（${items.length}）：\n${[...shown, ...more].join("\n")}`);
+    const cut = partial || items.length > MAX_ITEMS;
+    cutShort ||= cut;
+    const name = chinese ? (LIST_LABELS.get(key) ?? key) : key;
+    const head = cut
+      ? chinese
+        ? `${name}（只列出前 ${shown.length} 条）：`
+        : `${name} (the first ${shown.length}):`
+      : chinese
+        ? `${name}（${items.length}）：`
+        : `${name} (${items.length}):`;
+    parts.push(`${head}\n${shown.join("\n")}`);
   }
   if (parts.length === 0 && lists.length > 0) {
     return chinese ? "没有找到符合条件的记录。" : "No matching records.";
   }
-  return [...parts, ...(totals.length ? [totals.join("\n")] : [])].join("\n\n") || JSON.stringify(output);
+  // One paragraph a line: Markdown runs single line breaks together.
+  return (cutShort ? [...totals, ...parts] : [...parts, ...totals]).join("\n\n") || JSON.stringify(output);
 }
 
 /**
@@ -168,7 +213,11 @@ export function toolReply({
 }): string {
   if (isError) {
     const message = typeof output === "string" ? output : JSON.stringify(output);
-    return chinese ? `没能完成（${toolName}）：${message}` : `That did not work (${toolName}): ${message}`;
+    if (!chinese) return `That did not work (${toolName}): ${message}`;
+    // Tool errors are written for agents, in English; a person reading Chinese gets the gist first.
+    const code = /^([a-z_]+): /.exec(message)?.[1];
+    const gist = code === undefined ? undefined : ERROR_GIST.get(code);
+    return gist ? `没能完成：${gist}\n\n详情：${message}` : `没能完成（${toolName}）：${message}`;
   }
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese);
