@@ -24,8 +24,9 @@ function resultText(body: Record<string, unknown>, fields: ResultFields): string
   if (typeof error?.message === "string") return error.message;
   if (typeof body.result === "string") return body.result;
   if (typeof body.result !== "object" || body.result === null) return undefined;
+  const entries = Object.entries(body.result as Record<string, unknown>);
   const pairs: string[] = [];
-  for (const [key, value] of Object.entries(body.result as Record<string, unknown>)) {
+  for (const [key, value] of entries) {
     // Only the written values a person reads, under the UI's labels: internal ids, and a new
     // order's own status beside the card's badge, would only confuse.
     const label = fields.labels.get(key);
@@ -33,7 +34,14 @@ function resultText(body: Record<string, unknown>, fields: ResultFields): string
     const shown = typeof yuan === "string" ? yuan : typeof value === "object" || value === null ? null : String(value);
     if (label !== undefined && shown !== null) pairs.push(`${label}: ${shown}`);
   }
-  return pairs.length ? pairs.join(fields.separator) : undefined;
+  if (pairs.length) return pairs.join(fields.separator);
+  // A tool of a workshop's external server writes fields the UI has no labels for: its own names
+  // then, still without internal ids, rather than nothing.
+  const raw = entries
+    .filter(([key, value]) => !/(^|_)id$/.test(key) && value !== null && typeof value !== "object")
+    .slice(0, 6)
+    .map(([key, value]) => `${key}: ${String(value)}`);
+  return raw.length ? raw.join(fields.separator) : undefined;
 }
 
 /** The outcome of a refused or failed decision; a 401 is thrown on, for the sign-in screen. */
