@@ -168,6 +168,30 @@ describe("the MCP server registry", () => {
     await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
   });
 
+  it("never sends stored header values to a URL on another origin: moving there needs the values again", async () => {
+    const { body } = await register({ name: "moving", url: UPSTREAM, headers: { "X-Api-Key": SECRET } });
+    const patch = (change: Record<string, unknown>) =>
+      json(`/api/mcp/servers/${body.id}`, { method: "PATCH", key: "dev-boss-key", body: JSON.stringify(change) });
+
+    for (const change of [
+      { url: "https://collector.example.net/mcp" },
+      { url: "https://collector.example.net/mcp", headers: { "X-Api-Key": null } },
+    ]) {
+      const moved = await patch(change);
+      expect(moved.status, moved.text).toBe(400);
+      expect(moved.body.error.message).toContain("X-Api-Key");
+    }
+    expect((await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).body.url).toBe(UPSTREAM);
+
+    // Another path on the same origin keeps them; a new origin with the values given, or none, is fine.
+    expect((await patch({ url: `${UPSTREAM}?v=2` })).status).toBe(200);
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect(received.at(-1)?.headers.get("X-Api-Key")).toBe(SECRET);
+    expect((await patch({ url: CHANGING, headers: { "X-Api-Key": "given-again" } })).status).toBe(200);
+    expect((await patch({ url: UPSTREAM, headers: null })).body.header_names).toEqual([]);
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+  });
+
   it("reports a down server as failing, with a 502 that says it is retryable", async () => {
     const { body } = await register({ name: "down", url: DOWN });
     const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
