@@ -72,6 +72,17 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
     expect(res.status).toBe(413);
   });
 
+  it("stops reading a body sent without Content-Length once it passes the limit", async () => {
+    for (const route of await jsonRoutes()) {
+      // A body that never ends: only a reader that stops at the limit answers at all.
+      const chunk = new TextEncoder().encode(`{"name":"${"x".repeat(64 * 1024)}`);
+      const endless = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk) });
+      const headers = { "Content-Type": "application/json" };
+      const res = await call(route.path, { method: route.method, key: route.key, headers, body: endless });
+      expect(res.status, `${route.method} ${route.path}`).toBe(413);
+    }
+  });
+
   it("answers a multipart upload with a JSON body, no boundary or a truncated body with 400", async () => {
     const kb = await newKb("坏表单");
     const path = `/api/knowledge-bases/${kb}/documents`;
