@@ -417,6 +417,37 @@ describe("external tools in the faces", () => {
     await client.close();
   });
 
+  it("marks what it sends, and serves a marked request without contacting servers, so no loop can form", async () => {
+    // A server registered with a Weft's own /mcp URL (or two Wefts naming each other) would
+    // otherwise turn every tools/list into requests that each make more, until timeouts end them.
+    const { body } = await register({ name: "relay", url: UPSTREAM, expose_on_mcp: true });
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((r) => r.headers.get("X-Weft-Federation") === "1")).toBe(true);
+
+    received.length = 0;
+    const relayed = { "X-Weft-Federation": "1", Accept: "application/json, text/event-stream" };
+    const listed = await json("/mcp", {
+      method: "POST",
+      key: "dev-boss-key",
+      headers: relayed,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    const names: string[] = listed.body.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain("list_knowledge_bases");
+    expect(names.filter((n) => n.startsWith("mcp_"))).toEqual([]);
+    const proxied = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
+      method: "POST",
+      key: "dev-boss-key",
+      headers: relayed,
+      body: JSON.stringify({ message: "hi" }),
+    });
+    expect(proxied.status).toBe(403);
+    expect(received).toHaveLength(0);
+    expect((await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).body.health.status).toBe("ok");
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+  });
+
   it("asks external servers nothing for a ping or a call of Weft's own tool", async () => {
     const { body } = await register({ name: "quiet", url: UPSTREAM, expose_on_mcp: true });
     const client = await mcpClient("dev-boss-key");
