@@ -5,6 +5,7 @@ import type { AppEnv } from "./app-env.ts";
 import { chatRoutes } from "./chat/route.ts";
 import { configFor } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
+import { FEDERATION_HEADER } from "./federation/guarded-fetch.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
 import { actionRoutes } from "./routes/actions.ts";
@@ -32,7 +33,7 @@ app.use(requestId({ headerName: "X-Request-Id", limitLength: 64 }));
 app.use(async function wireServices(c, next) {
   const config = configFor(c.env);
   c.set("config", config);
-  c.set("services", buildServices(c.env, config));
+  c.set("services", buildServices(c.env, config, { relayed: c.req.header(FEDERATION_HEADER) !== undefined }));
   await next();
 });
 app.use(async function accessLog(c, next) {

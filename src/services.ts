@@ -48,9 +48,14 @@ export interface Services {
 export type Face = "mcp" | "chat";
 
 /** Wires every domain service from the bindings and the parsed configuration. */
-export function buildServices(env: Env, config: Config, { face = "chat" }: { face?: Face } = {}): Services {
+export function buildServices(
+  env: Env,
+  config: Config,
+  { face = "chat", relayed = false }: { face?: Face; relayed?: boolean } = {},
+): Services {
   const federation: FederationService = {
     db: env.DB,
+    relayed,
     allowLocalUrls: config.federation.allowLocalUrls,
     secretsKey: config.federation.secretsKey,
     toolListTtlSeconds: config.federation.toolListTtlSeconds,

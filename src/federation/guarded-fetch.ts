@@ -22,7 +22,13 @@ export const DEFAULT_LIMITS: Omit<FetchLimits, "allowLocal"> = {
 };
 
 // Headers that may follow a redirect to another origin; anything else may carry a secret.
-const CROSS_ORIGIN_HEADERS = new Set(["accept", "content-type", "mcp-protocol-version", "last-event-id"]);
+/**
+ * Marks every request Weft's MCP client sends. A Weft receiving it serves the request without
+ * contacting external servers of its own (`FederationService.relayed`), which ends any loop.
+ */
+export const FEDERATION_HEADER = "X-Weft-Federation";
+
+const CROSS_ORIGIN_HEADERS = new Set(["accept", "content-type", "mcp-protocol-version", "last-event-id", "x-weft-federation"]);
 
 /**
  * `fetch` for calls to external servers: every URL, including each redirect hop (followed by hand,

@@ -6,7 +6,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelco
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import pkg from "../../package.json" with { type: "json" };
 import { AppError } from "../errors.ts";
-import { type FetchLimits, guardedFetch } from "./guarded-fetch.ts";
+import { FEDERATION_HEADER, type FetchLimits, guardedFetch } from "./guarded-fetch.ts";
 import { upstreamError } from "./upstream-error.ts";
 
 export type TransportKind = "streamable-http" | "sse";
@@ -46,8 +46,11 @@ export async function withUpstream<T>(
   // Until the server has answered `initialize`, an answer must start within the connect timeout;
   // after that a tool may take the whole budget, since a JSON-mode server sends headers only at the end.
   let answerWithinMs = limits.connectTimeoutMs;
-  const guarded = (url: string | URL, init?: RequestInit) =>
-    guardedFetch(url, init ?? {}, { ...limits, connectTimeoutMs: answerWithinMs });
+  const guarded = (url: string | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    headers.set(FEDERATION_HEADER, "1");
+    return guardedFetch(url, { ...init, headers }, { ...limits, connectTimeoutMs: answerWithinMs });
+  };
   const budget = () => ({ timeout: Math.max(1, limits.totalTimeoutMs - (Date.now() - started)) });
   const attempt = async (kind: TransportKind): Promise<Contact<T>> => {
     const client = new Client(

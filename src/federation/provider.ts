@@ -29,6 +29,7 @@ export function mayUse(user: UserContext, tool: CachedTool): boolean {
 export function registryToolProvider(service: FederationService, face: "mcp" | "chat"): ExternalToolProvider {
   return {
     async toolsFor(user) {
+      if (service.relayed) return [];
       const servers = (await listServers({ db: service.db, tenantId: user.tenantId, enabledOnly: true })).filter(
         (server) => face !== "mcp" || server.exposeOnMcp,
       );

@@ -123,8 +123,16 @@ export async function changeServer({
   if (input.url !== undefined) changes.url = checkOutboundUrl(input.url, { allowLocal: service.allowLocalUrls }).href;
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   if (input.expose_on_mcp !== undefined) changes.exposeOnMcp = input.expose_on_mcp;
+  // Stored values are write-only: if they followed the URL to another origin, whoever may edit the
+  // URL could read them at a server of their own. There they must be given again (or dropped).
+  const keepAllowed = changes.url === undefined || new URL(changes.url).origin === new URL(existing.url).origin;
+  if (!keepAllowed && input.headers === undefined && existing.headersSealed) {
+    throw badRequest(
+      `The new URL is on another origin, where stored header values are not sent: give the headers (${existing.headerNames.join(", ")}) again, or headers: null to drop them.`,
+    );
+  }
   if (input.headers !== undefined) {
-    const headers = await withKeptValues(service, existing, input.headers ?? {});
+    const headers = await withKeptValues(service, existing, input.headers ?? {}, keepAllowed);
     changes.headerNames = Object.keys(headers);
     changes.headersSealed = changes.headerNames.length
       ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding(existing) })
@@ -133,15 +141,23 @@ export async function changeServer({
   return updateServer({ db: service.db, tenantId: user.tenantId, id, changes });
 }
 
-/** The headers to store: given values as they are, `null` ones replaced by the stored value of the same name. */
+/**
+ * The headers to store: given values as they are, `null` ones replaced by the stored value of the
+ * same name, unless the URL moves to another origin (`keepAllowed` false).
+ */
 async function withKeptValues(
   service: FederationService,
   server: ServerRecord,
   given: Record<string, string | null>,
+  keepAllowed: boolean,
 ): Promise<Record<string, string>> {
   const entries = Object.entries(given);
+  const kept = entries.find(([, value]) => value === null);
+  if (kept && !keepAllowed) {
+    throw badRequest(`Header '${kept[0]}' cannot keep its stored value: the new URL is on another origin; give its value.`);
+  }
   const stored = new Map<string, string>();
-  if (server.headersSealed && entries.some(([, value]) => value === null)) {
+  if (server.headersSealed && kept) {
     const opened = await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) });
     for (const [name, value] of Object.entries(opened)) stored.set(name.toLowerCase(), value);
   }

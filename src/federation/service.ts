@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 import { type Contact, type Upstream, withUpstream } from "./mcp-connection.ts";
@@ -20,6 +21,12 @@ export interface FederationService {
   /** Limits for calls; listing for a face uses `listLimits`, tighter, so a slow server never stalls it. */
   limits: Omit<FetchLimits, "allowLocal">;
   listLimits: Omit<FetchLimits, "allowLocal">;
+  /**
+   * The request came from a Weft's federation client (it carries `FEDERATION_HEADER`): it reaches
+   * no external server in turn, so Weft instances, or one registered with its own URL, cannot call
+   * each other in a loop.
+   */
+  relayed: boolean;
 }
 
 /** The limits: a call may take `callTimeoutMs`; listing tools while serving a face at most 4 s. */
@@ -76,6 +83,12 @@ export async function contact<T>(
   use: (client: Client, options: { timeout: number }) => Promise<T>,
   recordTools?: (value: T) => CachedTool[],
 ): Promise<Contact<T>> {
+  if (service.relayed) {
+    throw new AppError(
+      "forbidden",
+      "This request was relayed by a Weft federation; it does not reach external MCP servers in turn, so servers cannot call each other in a loop.",
+    );
+  }
   const where = { db: service.db, tenantId: server.tenantId, id: server.id };
   let oauth: StoredOAuthProvider | undefined;
   let oauthSealed: string | null = null;

@@ -60,9 +60,27 @@ mcpRoutes.post(
     const server = buildMcpServer(toolset, ctx);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw, { parsedBody: body });
+    const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
+    return Array.isArray(body) && body.filter(isRequest).length === 1 ? asArrayOfOne(response) : response;
   },
 );
+
+function isRequest(message: unknown): boolean {
+  return typeof (message as { method?: unknown }).method === "string" && (message as { id?: unknown }).id !== undefined;
+}
+
+/**
+ * A batch is answered with an array (JSON-RPC 2.0, §6), even when it holds one request: the
+ * transport answers a single response as a bare object, which a client that sent an array does
+ * not expect.
+ */
+async function asArrayOfOne(response: Response): Promise<Response> {
+  if (!(response.headers.get("Content-Type") ?? "").startsWith("application/json")) return response;
+  const answer: unknown = await response.json();
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return Response.json(Array.isArray(answer) ? answer : [answer], { status: response.status, headers });
+}
 
 const NO_TOOLS: Toolset = { tools: [], unavailable: [], notes: [] };
 

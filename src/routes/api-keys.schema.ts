@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const CreateApiKeySchema = z.object({
+export const CreateApiKeySchema = z.strictObject({
   name: z.string().trim().min(1).max(100).describe("A label to recognise the key by, e.g. 'Cursor on Li's laptop'."),
   user_id: z
     .string()

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_TREE_BYTES } from "../consult/validate-tree.ts";
 
-export const UploadTreeSchema = z.object({
+export const UploadTreeSchema = z.strictObject({
   file_name: z
     .string()
     .regex(/^[\w.-]+\.(json|ya?ml)$/i, "must end in .json, .yaml or .yml")

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../errors.ts";
 
 /** Largest JSON body a non-upload route reads: its fields are short, and a cap bounds parsing. */
@@ -32,8 +33,14 @@ export async function readJsonBody(c: Context, maxBytes = MAX_JSON_BODY_BYTES): 
       `Send the body as JSON with 'Content-Type: application/json' (${quoteContentType(contentType)}).`,
     );
   }
-  const declared = Number(c.req.header("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  // Hono's limit checks Content-Length, or counts a body sent without it (chunked) and stops
+  // reading at the limit, so an endless body is neither buffered whole nor waited for.
+  await bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw tooLarge(maxBytes);
+    },
+  })(c, async () => {});
   const text = await c.req.text();
   if (text.length > maxBytes && new TextEncoder().encode(text).length > maxBytes) throw tooLarge(maxBytes);
   if (text.trim() === "") throw new AppError("invalid_json", "The request body is empty; send a JSON object.");

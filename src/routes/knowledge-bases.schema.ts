@@ -1,19 +1,19 @@
 import { z } from "zod";
 
-export const CreateKnowledgeBaseSchema = z.object({
+export const CreateKnowledgeBaseSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
   description: z.string().max(1000).optional(),
   type: z.enum(["document", "faq"]).optional(),
 });
 
 export const UpdateKnowledgeBaseSchema = z
-  .object({
+  .strictObject({
     name: z.string().trim().min(1).max(100).optional(),
     description: z.string().max(1000).optional(),
   })
   .refine((body) => body.name !== undefined || body.description !== undefined, { message: "give a new name or description" });
 
-export const DocumentUploadSchema = z.object({
+export const DocumentUploadSchema = z.strictObject({
   filename: z
     .string()
     .trim()
@@ -32,7 +32,7 @@ export const MAX_BATCH_DOCUMENTS = 100;
  * Up to 100 documents at once as `{ documents: [...] }`. Each document is checked on its own, so
  * one malformed entry fails alone and the others are still indexed.
  */
-export const BatchUploadSchema = z.object({
+export const BatchUploadSchema = z.strictObject({
   documents: z
     .array(z.unknown())
     .min(1, "send at least one document")

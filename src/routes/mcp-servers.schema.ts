@@ -16,6 +16,7 @@ const RESERVED_HEADERS = new Set([
   "mcp-session-id",
   "mcp-protocol-version",
   "last-event-id",
+  "x-weft-federation",
 ]);
 const MAX_HEADERS = 20;
 

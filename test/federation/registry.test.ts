@@ -168,6 +168,30 @@ describe("the MCP server registry", () => {
     await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
   });
 
+  it("never sends stored header values to a URL on another origin: moving there needs the values again", async () => {
+    const { body } = await register({ name: "moving", url: UPSTREAM, headers: { "X-Api-Key": SECRET } });
+    const patch = (change: Record<string, unknown>) =>
+      json(`/api/mcp/servers/${body.id}`, { method: "PATCH", key: "dev-boss-key", body: JSON.stringify(change) });
+
+    for (const change of [
+      { url: "https://collector.example.net/mcp" },
+      { url: "https://collector.example.net/mcp", headers: { "X-Api-Key": null } },
+    ]) {
+      const moved = await patch(change);
+      expect(moved.status, moved.text).toBe(400);
+      expect(moved.body.error.message).toContain("X-Api-Key");
+    }
+    expect((await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).body.url).toBe(UPSTREAM);
+
+    // Another path on the same origin keeps them; a new origin with the values given, or none, is fine.
+    expect((await patch({ url: `${UPSTREAM}?v=2` })).status).toBe(200);
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect(received.at(-1)?.headers.get("X-Api-Key")).toBe(SECRET);
+    expect((await patch({ url: CHANGING, headers: { "X-Api-Key": "given-again" } })).status).toBe(200);
+    expect((await patch({ url: UPSTREAM, headers: null })).body.header_names).toEqual([]);
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+  });
+
   it("reports a down server as failing, with a 502 that says it is retryable", async () => {
     const { body } = await register({ name: "down", url: DOWN });
     const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
@@ -391,6 +415,37 @@ describe("external tools in the faces", () => {
     expect(names).toContain("knowledge_search");
     expect(names.some((n) => n.startsWith("mcp_gone_"))).toBe(false);
     await client.close();
+  });
+
+  it("marks what it sends, and serves a marked request without contacting servers, so no loop can form", async () => {
+    // A server registered with a Weft's own /mcp URL (or two Wefts naming each other) would
+    // otherwise turn every tools/list into requests that each make more, until timeouts end them.
+    const { body } = await register({ name: "relay", url: UPSTREAM, expose_on_mcp: true });
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((r) => r.headers.get("X-Weft-Federation") === "1")).toBe(true);
+
+    received.length = 0;
+    const relayed = { "X-Weft-Federation": "1", Accept: "application/json, text/event-stream" };
+    const listed = await json("/mcp", {
+      method: "POST",
+      key: "dev-boss-key",
+      headers: relayed,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    const names: string[] = listed.body.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain("list_knowledge_bases");
+    expect(names.filter((n) => n.startsWith("mcp_"))).toEqual([]);
+    const proxied = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
+      method: "POST",
+      key: "dev-boss-key",
+      headers: relayed,
+      body: JSON.stringify({ message: "hi" }),
+    });
+    expect(proxied.status).toBe(403);
+    expect(received).toHaveLength(0);
+    expect((await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).body.health.status).toBe("ok");
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
   });
 
   it("asks external servers nothing for a ping or a call of Weft's own tool", async () => {

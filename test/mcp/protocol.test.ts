@@ -73,6 +73,52 @@ describe("/mcp protocol details", () => {
     expect(body.error!.message).toMatch(/params\.name/);
   });
 
+  it("answers malformed params of a method it serves as Invalid Params (-32602) in one line, never -32603", async () => {
+    for (const [message, field] of [
+      [{ jsonrpc: "2.0", id: 1, method: "initialize" }, "params"],
+      [{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 5, capabilities: {} } }, "protocolVersion"],
+      [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor: 5 } }, "cursor"],
+      ...[null, [], "text", 3].map((args) => [toolCall(1, "list_knowledge_bases", args as never), "arguments"] as const),
+    ] as const) {
+      const res = await post(JSON.stringify(message));
+      const body = await res.json<RpcAnswer>();
+      expect(res.status, JSON.stringify(message)).toBe(400);
+      expect(body).toMatchObject({ id: 1, error: { code: -32602 } });
+      expect(body.error!.message).toContain(field);
+      expect(body.error!.message).not.toContain("\n");
+    }
+  });
+
+  it("refuses a batch whose requests share an id, before running any of them", async () => {
+    const res = await post(
+      JSON.stringify([
+        toolCall(7, "prepare_piece_record", { process: "上领子", quantity: 1 }),
+        { jsonrpc: "2.0", id: 7, method: "ping" },
+      ]),
+    );
+    expect(res.status).toBe(400);
+    const body = await res.json<RpcAnswer>();
+    expect(body.error?.code).toBe(-32600);
+    expect(body.error!.message).toContain("7");
+    // 1 and "1" are different ids in JSON-RPC.
+    const distinct = await post(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", id: "1", method: "ping" },
+      ]),
+    );
+    expect(await distinct.json()).toHaveLength(2);
+  });
+
+  it("answers a batch of one request with an array of one", async () => {
+    const res = await post(JSON.stringify([toolCall(3, "list_knowledge_bases")]));
+    expect(res.status).toBe(200);
+    const answers = await res.json<RpcAnswer[]>();
+    expect(Array.isArray(answers)).toBe(true);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ id: 3, result: { structuredContent: expect.anything() } });
+  });
+
   it("answers an empty batch with -32600", async () => {
     const res = await post("[]");
     expect(res.status).toBe(400);

@@ -72,6 +72,17 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
     expect(res.status).toBe(413);
   });
 
+  it("stops reading a body sent without Content-Length once it passes the limit", async () => {
+    for (const route of await jsonRoutes()) {
+      // A body that never ends: only a reader that stops at the limit answers at all.
+      const chunk = new TextEncoder().encode(`{"name":"${"x".repeat(64 * 1024)}`);
+      const endless = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk) });
+      const headers = { "Content-Type": "application/json" };
+      const res = await call(route.path, { method: route.method, key: route.key, headers, body: endless });
+      expect(res.status, `${route.method} ${route.path}`).toBe(413);
+    }
+  });
+
   it("answers a multipart upload with a JSON body, no boundary or a truncated body with 400", async () => {
     const kb = await newKb("坏表单");
     const path = `/api/knowledge-bases/${kb}/documents`;
@@ -91,6 +102,61 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
       expect(res.status, label).toBe(400);
       expect((await res.json<ErrorBody>()).error.message, label).toMatch(/multipart|boundary|form field/);
     }
+  });
+
+  it("refuses a field the route does not know, naming it, instead of quietly doing something else", async () => {
+    const kb = await newKb("多余字段");
+    const doc = await call(`/api/knowledge-bases/${kb}/documents`, {
+      method: "POST",
+      key: "dev-boss-key",
+      body: JSON.stringify({ filename: "a.md", content: "# 标题\n\n正文。" }),
+    });
+    const docId = (await doc.json<{ document: { id: string } }>()).document.id;
+    const cases = [
+      // A staff member asking for an admin key must not be handed a staff key as if that were it.
+      { method: "POST", path: "/api/keys", key: "dev-staff-key", body: { name: "ci", role: "admin" }, field: "role" },
+      { method: "POST", path: "/api/knowledge-bases", key: "dev-boss-key", body: { name: "问答库", typ: "faq" }, field: "typ" },
+      {
+        method: "PATCH",
+        path: `/api/knowledge-bases/${kb}`,
+        key: "dev-boss-key",
+        body: { name: "新名", descripton: "x" },
+        field: "descripton",
+      },
+      {
+        method: "POST",
+        path: `/api/knowledge-bases/${kb}/documents`,
+        key: "dev-boss-key",
+        body: { filename: "b.md", content: "正文", titel: "x" },
+        field: "titel",
+      },
+      {
+        method: "PUT",
+        path: `/api/knowledge-bases/${kb}/documents/${docId}`,
+        key: "dev-boss-key",
+        body: { content: "正文", file: "x" },
+        field: "file",
+      },
+      {
+        method: "PUT",
+        path: "/api/consult/trees",
+        key: "dev-admin-key",
+        body: { file_name: "t.json", content: "{}", scope: "shipped" },
+        field: "scope",
+      },
+    ];
+    for (const { method, path, key, body, field } of cases) {
+      const res = await call(path, { method, key, body: JSON.stringify(body) });
+      const label = `${method} ${path} ${JSON.stringify(body)}`;
+      expect(res.status, label).toBe(400);
+      expect((await res.json<ErrorBody>()).error.message, label).toContain(field);
+    }
+    const keys = await call("/api/keys", { key: "dev-staff-key" });
+    expect((await keys.json<{ keys: { name: string }[] }>()).keys.map((k) => k.name)).not.toContain("ci");
+    const kbs = await call("/api/knowledge-bases", { key: "dev-boss-key" });
+    expect((await kbs.json<{ knowledge_bases: { name: string }[] }>()).knowledge_bases.map((k) => k.name)).not.toContain(
+      "问答库",
+    );
   });
 
   it("states the limit when a batch has more than 100 documents", async () => {
