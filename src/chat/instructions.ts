@@ -23,7 +23,7 @@ export function chatInstructions({
     `Today is ${localToday(now, profile.timeZone)} in the workshop's time zone (${profile.timeZone}).`,
     "Answer in the user's language, briefly. Use the tools for the workshop's records; never invent numbers, names or records.",
     "Tools that prepare a write show the user a confirm card with Confirm and Cancel buttons. Never say a write is done until the card shows it confirmed; you cannot confirm it yourself.",
-    "For a guided consultation, show the step's response as written and list its options; the user answers by choosing one.",
+    "A guided consultation's step and its options are shown to the user under the tool call, each option as a button: do not repeat them; say in one short sentence what to do next (choose an option above). The user answers by choosing one.",
   ];
   if (notes.length > 0) {
     lines.push(

@@ -66,7 +66,8 @@ describe("POST /api/chat with the offline model", () => {
     expect(tool.state).toBe("output-available");
     expect(tool.input).toEqual({ user_query: "衣服起皱怎么办" });
     expect(tool.output.options.length).toBeGreaterThan(0);
-    expect(textOf(message)).toContain(tool.output.options[0]?.description);
+    // The step and its options are in the tool part, which the UI shows; the text does not repeat them.
+    expect(textOf(message)).toBe("请在上面选一项，也可以回复选项的序号。");
 
     // The UI sends the chosen option's description; the offline model navigates with its id.
     const choice = tool.output.options[0] as { id: string; description: string };

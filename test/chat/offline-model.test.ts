@@ -340,7 +340,7 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).not.toContain("已准备好");
   });
 
-  it("puts the question between a consultation step's own numbered list and its options", () => {
+  it("does not repeat a consultation step the chat shows under the tool call, only says what to do next", () => {
     const output = {
       session_id: "s1",
       response: "厚位跳针的处理：\n1. 换粗一号的针。\n2. 降低车速。",
@@ -351,9 +351,15 @@ describe("the offline model's words for a tool's result", () => {
       is_complete: false,
     };
     const text = toolReply({ toolName: "navigate_session", output, isError: false, question: "", chinese: true });
-    expect(text).toBe(
-      "厚位跳针的处理：\n1. 换粗一号的针。\n2. 降低车速。\n\n请选择一项（可以回复序号）：\n\n1. 问题解决了\n2. 还是跳针",
-    );
+    expect(text).toBe("请在上面选一项，也可以回复选项的序号。");
+    const done = toolReply({
+      toolName: "navigate_session",
+      output: { ...output, options: [], is_complete: true },
+      isError: false,
+      question: "",
+      chinese: false,
+    });
+    expect(done).toBe("That ends this consultation. If the problem persists, describe it again.");
   });
 
   it("shows an order's progress as a percentage", () => {

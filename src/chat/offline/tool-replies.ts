@@ -141,14 +141,16 @@ function pendingReply(output: Record<string, Json>, chinese: boolean): string {
   return `Prepared: ${summary}\n\n${next}`;
 }
 
+// The chat shows a consultation step and its options under the tool call, the options as buttons
+// (web/message-view.tsx): the reply only says what to do next, rather than the step a second time.
 function consultationReply(output: Record<string, Json>, chinese: boolean): string {
-  const options = Array.isArray(output.options) ? output.options.filter(isRecord) : [];
-  const list = options.map((o, i) => `${i + 1}. ${scalar(o.description ?? null)}`);
-  const response = scalar(output.response ?? null) ?? "";
-  if (output.is_complete === true || list.length === 0) return response;
-  // The question goes between the step and its options: a step that ends in a numbered list would
-  // otherwise run on into the options' numbers in Markdown (steps 1-4, then options 5-8).
-  return `${response}\n\n${chinese ? "请选择一项（可以回复序号）：" : "Choose one (a number will do):"}\n\n${list.join("\n")}`;
+  const options = Array.isArray(output.options) ? output.options.length : 0;
+  if (output.is_complete === true || options === 0) {
+    return chinese ? "这次咨询到这里结束。问题还在的话，可以再描述一次。" : "That ends this consultation. If the problem persists, describe it again.";
+  }
+  return chinese
+    ? "请在上面选一项，也可以回复选项的序号。"
+    : "Choose one of the options above, or reply with its number.";
 }
 
 function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
