@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useRef, useState } from "react";
+import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import type { KnowledgeBase } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 import { filterByName, findMention, type MentionMatch, removeMention } from "./mention.ts";
@@ -32,6 +32,19 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
   const matches = mention ? filterByName(knowledgeBases, mention.query, chosenIds) : [];
   const open = mention !== null;
 
+  // Where the caret goes once the picked mention is gone from the text. Set right after React
+  // writes the new value, before the browser handles the next key: in a later animation frame, a
+  // key typed quickly after the pick went in first and the caret then jumped back in front of it.
+  const caretAfterPick = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    const caret = caretAfterPick.current;
+    if (caret === null || !el) return;
+    caretAfterPick.current = null;
+    el.focus();
+    el.setSelectionRange(caret, caret);
+  });
+
   const detect = (value: string, caret: number) => {
     const found = findMention(value, caret);
     setMention(found);
@@ -45,10 +58,7 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
     setText(next.text);
     setMention(null);
     onChoose([...chosen, { id: kb.id, name: kb.name }]);
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(next.caret, next.caret);
-    });
+    caretAfterPick.current = next.caret;
   };
 
   const send = () => {

@@ -99,9 +99,14 @@ async function chatFlow(browser: Browser, width: number) {
   await page.keyboard.type(`@${KB_NAME.slice(0, 4)}`);
   await expect.poll(() => options.first().textContent()).toContain(KB_NAME);
   await shot("3-picker");
+  // Typing straight after the pick goes where the mention was, not in front of what is typed.
   await page.keyboard.press("Enter");
+  await page.keyboard.type("给张");
   const tag = page.locator(".kb-tag");
   await expect.poll(() => tag.textContent()).toContain(KB_NAME);
+  expect(await messageBox(page).inputValue()).toBe("给张");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("Backspace");
   expect(await messageBox(page).inputValue()).toBe("");
   const kbId = await tag.getAttribute("data-kb-id");
 
