@@ -11,17 +11,22 @@ export interface ActionOutcome {
   recorded: boolean;
 }
 
-/** The labels a result's fields are shown with, in the UI's language, and what goes between them. */
-export interface ResultFields {
+/** How a card words an outcome in the UI's language (`outcome-text.ts`). */
+export interface OutcomeText {
+  /** The labels a result's fields are shown with, and what goes between them. */
   labels: ReadonlyMap<string, string>;
   separator: string;
+  /** What a refusal's code means, in place of the server's message; a code not here keeps the message. */
+  refusals: ReadonlyMap<string, string>;
+  /** Why a click changed nothing when the action was already settled (by another click, or the clock). */
+  settled: ReadonlyMap<ActionStatus, string>;
 }
 
 /** A line for the card from the action route's answer: its message, why it failed, or what was written. */
-function resultText(body: Record<string, unknown>, fields: ResultFields): string | undefined {
+function resultText(body: Record<string, unknown>, text: OutcomeText): string | undefined {
   if (typeof body.message === "string") return body.message;
-  const error = body.error as { message?: unknown } | undefined;
-  if (typeof error?.message === "string") return error.message;
+  const error = body.error as { code?: unknown; message?: unknown } | undefined;
+  if (typeof error?.message === "string") return refusalText(String(error.code), error.message, text);
   if (typeof body.result === "string") return body.result;
   if (typeof body.result !== "object" || body.result === null) return undefined;
   const entries = Object.entries(body.result as Record<string, unknown>);
@@ -29,46 +34,51 @@ function resultText(body: Record<string, unknown>, fields: ResultFields): string
   for (const [key, value] of entries) {
     // Only the written values a person reads, under the UI's labels: internal ids, and a new
     // order's own status beside the card's badge, would only confuse.
-    const label = fields.labels.get(key);
+    const label = text.labels.get(key);
     const yuan = (value as { yuan?: unknown } | null)?.yuan;
     const shown = typeof yuan === "string" ? yuan : typeof value === "object" || value === null ? null : String(value);
     if (label !== undefined && shown !== null) pairs.push(`${label}: ${shown}`);
   }
-  if (pairs.length) return pairs.join(fields.separator);
+  if (pairs.length) return pairs.join(text.separator);
   // A tool of a workshop's external server writes fields the UI has no labels for: its own names
   // then, still without internal ids, rather than nothing.
   const raw = entries
     .filter(([key, value]) => !/(^|_)id$/.test(key) && value !== null && typeof value !== "object")
     .slice(0, 6)
     .map(([key, value]) => `${key}: ${String(value)}`);
-  return raw.length ? raw.join(fields.separator) : undefined;
+  return raw.length ? raw.join(text.separator) : undefined;
+}
+
+function refusalText(code: string, message: string, text: OutcomeText): string {
+  return text.refusals.get(code) ?? message;
 }
 
 /** The outcome of a refused or failed decision; a 401 is thrown on, for the sign-in screen. */
-export function outcomeOfError(error: unknown): Omit<ActionOutcome, "recorded"> {
+export function outcomeOfError(error: unknown, text: OutcomeText): Omit<ActionOutcome, "recorded"> {
   // A lapsed session must reach the sign-in screen, not be shown as a failed action.
   if (error instanceof ApiError && error.status === 401) throw error;
-  if (!(error instanceof ApiError) || error.status >= 500 || error.status === 429) {
-    // Nothing was decided (the network or the server failed): the action is still pending.
-    return { status: "pending", result: error instanceof Error ? error.message : String(error) };
-  }
+  // Nothing was decided (the network failed): the action is still pending, and the card says to try again.
+  if (!(error instanceof ApiError)) return { status: "pending" };
+  const result = refusalText(error.code, error.message, text);
+  // Nothing was decided (the server failed or is busy): the action is still pending.
+  if (error.status >= 500 || error.status === 429) return { status: "pending", result };
   // A refusal may say where the action really stands (already cancelled, refused as stale, ...).
   const details = (error.body as { error?: { details?: { action?: { status?: unknown } } } } | undefined)?.error?.details;
   const known = details?.action?.status;
   if (typeof known === "string" && STATUSES.has(known as ActionStatus) && known !== "pending") {
-    return { status: known as ActionStatus, result: error.message };
+    return { status: known as ActionStatus, result: text.settled.get(known as ActionStatus) ?? error.message };
   }
-  if (error.status === 410 || error.code.includes("expired")) return { status: "expired", result: error.message };
-  return { status: "failed", result: error.message };
+  if (error.status === 410 || error.code.includes("expired")) return { status: "expired", result };
+  return { status: "failed", result };
 }
 
 /** The outcome of a decision the actions route accepted, from its answer. */
 export function outcomeOfAnswer(
   body: Record<string, unknown>,
   decision: "confirm" | "cancel",
-  fields: ResultFields,
+  text: OutcomeText,
 ): Omit<ActionOutcome, "recorded"> {
   const status =
     typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
-  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body, fields) };
+  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body, text) };
 }

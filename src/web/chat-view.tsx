@@ -73,7 +73,7 @@ export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, o
   /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
-      const outcome = await decideAction(chatId, actionId, decision, t.resultFields);
+      const outcome = await decideAction(chatId, actionId, decision, t.outcomeText);
       if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
       return outcome.recorded ? null : t.actionNotRecorded;

@@ -1,5 +1,5 @@
 // What a Confirm or Cancel click does: the actions route decides, the chat route records the outcome.
-import { type ActionOutcome, outcomeOfAnswer, outcomeOfError, type ResultFields } from "./action-outcome.ts";
+import { type ActionOutcome, type OutcomeText, outcomeOfAnswer, outcomeOfError } from "./action-outcome.ts";
 import { ApiError, api } from "./api.ts";
 
 /**
@@ -12,13 +12,13 @@ export async function decideAction(
   chatId: string,
   actionId: string,
   decision: "confirm" | "cancel",
-  fields: ResultFields,
+  text: OutcomeText,
 ): Promise<ActionOutcome> {
   let outcome: Omit<ActionOutcome, "recorded">;
   try {
-    outcome = outcomeOfAnswer(await api.decideAction(actionId, decision), decision, fields);
+    outcome = outcomeOfAnswer(await api.decideAction(actionId, decision), decision, text);
   } catch (error) {
-    outcome = outcomeOfError(error);
+    outcome = outcomeOfError(error, text);
   }
   if (outcome.status === "pending") return { ...outcome, recorded: false };
   try {

@@ -1,6 +1,6 @@
 // UI text in Chinese (the default, for the workshops) and English, switched at run time.
 import { createContext, useContext } from "react";
-import { RESULT_FIELDS_EN, RESULT_FIELDS_ZH } from "./result-fields.ts";
+import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "./outcome-text.ts";
 
 const zh = {
   signInTitle: "登录 Weft",
@@ -67,8 +67,8 @@ const zh = {
   ambiguityHint: "在对话里说出你的选择（例如订单号），助手会重新准备一张卡片；这一张不能确认。",
   actionRetry: "没有完成，请再试一次。",
   actionNotRecorded: "操作已完成，但没能写进对话记录，刷新后卡片可能仍显示待确认。",
-  /** How a confirmed write's result reads on its card. */
-  resultFields: RESULT_FIELDS_ZH,
+  /** How a confirm card words what was written or why it was refused. */
+  outcomeText: OUTCOME_TEXT_ZH,
   consultationDone: "诊断完成",
   consultationOptions: "请选择",
   errorTitle: "出错了：",
@@ -199,7 +199,7 @@ const en: Messages = {
     "Say your choice in the chat (an order number, say) and the assistant prepares a new card; this one cannot be confirmed.",
   actionRetry: "Nothing was done. Please try again.",
   actionNotRecorded: "Done, but the chat history could not be updated; after a reload the card may still show as pending.",
-  resultFields: RESULT_FIELDS_EN,
+  outcomeText: OUTCOME_TEXT_EN,
   consultationDone: "Diagnosis complete",
   consultationOptions: "Choose one",
   errorTitle: "Something went wrong: ",

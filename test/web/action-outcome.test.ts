@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { outcomeOfAnswer, outcomeOfError } from "../../src/web/action-outcome.ts";
 import { ApiError, errorOf } from "../../src/web/api-error.ts";
-import { RESULT_FIELDS_EN as en, RESULT_FIELDS_ZH as zh } from "../../src/web/result-fields.ts";
+import { OUTCOME_TEXT_EN as en, OUTCOME_TEXT_ZH as zh } from "../../src/web/outcome-text.ts";
 
 const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
   errorOf(status, { error: { code, message, ...(details ? { details } : {}) } }, null);
@@ -47,11 +47,13 @@ describe("a confirm card's outcome from the actions route's answer", () => {
     expect(outcomeOfAnswer({ status: "confirmed", result }, "confirm", zh).result).toBe("title: 换针，priority: 2");
   });
 
-  it("shows why a confirm failed for good", () => {
-    expect(outcomeOfAnswer({ status: "failed", error: { code: "action_stale", message: "单价已变" } }, "confirm", zh)).toEqual({
+  it("shows why a confirm failed for good, in Chinese for the Chinese UI and as the server says for the English one", () => {
+    const body = { status: "failed", error: { code: "action_stale", message: "The unit price changed." } };
+    expect(outcomeOfAnswer(body, "confirm", zh)).toEqual({
       status: "failed",
-      result: "单价已变",
+      result: "情况有变（例如单价、订单或员工已被修改），这次没有写入。请重新准备。",
     });
+    expect(outcomeOfAnswer(body, "confirm", en).result).toBe("The unit price changed.");
   });
 
   it("falls back on the decision when the answer has no known status", () => {
@@ -61,26 +63,37 @@ describe("a confirm card's outcome from the actions route's answer", () => {
 
 describe("a confirm card's outcome from a refused or failed request", () => {
   it("marks an expired action as expired", () => {
-    expect(outcomeOfError(refusal(410, "action_expired", "已过期"))).toEqual({ status: "expired", result: "已过期" });
+    expect(outcomeOfError(refusal(410, "action_expired", "This action expired."), zh)).toEqual({
+      status: "expired",
+      result: "已过期，没有写入。请重新准备。",
+    });
+    expect(outcomeOfError(refusal(410, "action_expired", "This action expired."), en).result).toBe("This action expired.");
   });
 
   it("takes where the action really stands from the refusal's details", () => {
     const error = refusal(409, "action_not_confirmable", "This action was cancelled.", { action: { status: "cancelled" } });
-    expect(outcomeOfError(error)).toEqual({ status: "cancelled", result: "This action was cancelled." });
+    expect(outcomeOfError(error, en)).toEqual({ status: "cancelled", result: "This action was cancelled." });
+    expect(outcomeOfError(error, zh)).toEqual({ status: "cancelled", result: "这项操作已经取消了。" });
   });
 
   it("marks other refusals as failed", () => {
-    expect(outcomeOfError(refusal(404, "action_unknown", "No such action")).status).toBe("failed");
+    expect(outcomeOfError(refusal(404, "action_unknown", "No such action"), zh).status).toBe("failed");
+    // A code the UI has no words for keeps the server's message.
+    expect(outcomeOfError(refusal(409, "conflict", "Something moved"), zh).result).toBe("Something moved");
   });
 
   it("leaves the card pending when nothing was decided: a server error, a rate limit or no network", () => {
-    expect(outcomeOfError(refusal(503, "unavailable", "Saving failed")).status).toBe("pending");
-    expect(outcomeOfError(refusal(429, "rate_limited", "Slow down")).status).toBe("pending");
-    expect(outcomeOfError(new TypeError("Failed to fetch"))).toEqual({ status: "pending", result: "Failed to fetch" });
+    expect(outcomeOfError(refusal(503, "unavailable", "Saving failed"), zh)).toEqual({
+      status: "pending",
+      result: "保存失败，什么都没写入。请再试一次。",
+    });
+    expect(outcomeOfError(refusal(429, "rate_limited", "Slow down"), en)).toEqual({ status: "pending", result: "Slow down" });
+    // No network: no server message; the card says to try again in the UI's language.
+    expect(outcomeOfError(new TypeError("Failed to fetch"), zh)).toEqual({ status: "pending" });
   });
 
   it("passes a lapsed session on, for the sign-in screen", () => {
-    expect(() => outcomeOfError(refusal(401, "unauthorized", "Sign in"))).toThrow(ApiError);
+    expect(() => outcomeOfError(refusal(401, "unauthorized", "Sign in"), zh)).toThrow(ApiError);
   });
 
   it("reads an error body that is not Weft's", () => {
