@@ -13,19 +13,15 @@ const VOTERS = 20;
 const STRONGEST = 5;
 // Terms looked up at most, the most voted first: bounds the index lookup for long passages.
 const MAX_TERMS = 1000;
-
-// `terms` gives single CJK characters, CJK bigrams and words of other scripts; a term is CJK if
-// its first character is. Code-point ranges as in segment.ts, without a regular expression per term.
-function isCjk(code: number): boolean {
-  return (code >= 0x3400 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
-}
+const CJK_BIGRAM = /^[\u3400-\u9fff\uf900-\ufaff]{2}$/u;
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 
 // CJK bigrams and other words of two characters or more: single characters say nothing alone.
 function votingTerms(text: string, exclude: Set<string>): Set<string> {
   const out = new Set<string>();
   for (const term of terms(text)) {
-    if (term.length < 2 || (term.length > 2 && isCjk(term.charCodeAt(0))) || exclude.has(term)) continue;
-    out.add(term);
+    if (exclude.has(term)) continue;
+    if (CJK_BIGRAM.test(term) || (term.length >= 2 && !CJK.test(term))) out.add(term);
   }
   return out;
 }
