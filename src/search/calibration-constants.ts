@@ -7,17 +7,17 @@ import type { ScoreModel } from "./calibration.ts";
 type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
 
 export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBackend; rerank: ByBackend } = {
-  keyword: { input: "score", intercept: -3.5832, slope: 10.7738, belowBest: 11.2186 },
+  keyword: { input: "score", intercept: -3.5832, slope: 10.7738, belowBest: 11.2185 },
   vector: {
     local: { input: "score", intercept: -1.8007, slope: 12.2027, belowBest: 3.8288 },
     "workers-ai": { input: "score", intercept: -5, slope: 10, belowBest: 0 },
   },
   hybrid: {
-    local: { input: "score", intercept: -3.8254, slope: 12.8324, belowBest: 9.4968 },
+    local: { input: "score", intercept: -3.8254, slope: 12.8324, belowBest: 9.4967 },
     "workers-ai": { input: "score", intercept: -5, slope: 10, belowBest: 0 },
   },
   rerank: {
-    local: { input: "score", intercept: -4.3892, slope: 17.1862, belowBest: 11.4314 },
+    local: { input: "score", intercept: -4.2499, slope: 16.5495, belowBest: 8.5194 },
     "workers-ai": { input: "logit", intercept: 0, slope: 1, belowBest: 0 },
   },
 };
