@@ -1,5 +1,4 @@
 import { sha256Hex } from "../sha256.ts";
-import type { TermStatistics } from "./answer-agreement.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -82,39 +81,6 @@ async function tableExists(db: D1Database, table: string): Promise<boolean> {
   return row !== null;
 }
 
-// How many of the tenant's chunks hold each term, and how many chunks it has: one round trip.
-function statisticsStatements(db: D1Database, table: string, tenantId: string, terms: string[]): D1PreparedStatement[] {
-  return [
-    db
-      .prepare(`SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`)
-      .bind(JSON.stringify(terms)),
-    db.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ?1").bind(tenantId),
-  ];
-}
-
-function readStatistics(vocab: D1Result | undefined, count: D1Result | undefined): TermStatistics {
-  return {
-    frequency: new Map(((vocab?.results ?? []) as { term: string; doc: number }[]).map((r) => [r.term, r.doc])),
-    documents: ((count?.results ?? [])[0] as { n: number } | undefined)?.n ?? 0,
-  };
-}
-
-/** Document frequencies of `terms` in the tenant's keyword index (for rarity), and its chunk count. */
-export async function termStatistics({
-  db,
-  tenantId,
-  terms,
-}: {
-  db: D1Database;
-  tenantId: string;
-  terms: string[];
-}): Promise<TermStatistics> {
-  const table = await keywordTable(tenantId);
-  if (terms.length === 0 || !(await tableExists(db, table))) return { documents: 0, frequency: new Map() };
-  const [vocab, count] = await db.batch(statisticsStatements(db, table, tenantId, terms));
-  return readStatistics(vocab, count);
-}
-
 /**
  * BM25 search over the tenant's chunks in the given knowledge bases. The score divides BM25 by the
  * query's total IDF (what a chunk matching every query term once, at average length, gets) and
@@ -152,14 +118,20 @@ export async function keywordSearch({
           ORDER BY bm25(${table}) LIMIT ?4`,
       )
       .bind(matchTerms.map((t) => `"${t}"`).join(" OR "), tenantId, JSON.stringify(kbIds), limit);
-  const statistics = statisticsStatements(db, table, tenantId, wanted);
+  const statistics = [
+    db
+      .prepare(`SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`)
+      .bind(JSON.stringify(wanted)),
+    db.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ?1").bind(tenantId),
+  ];
   // A small index is matched with every term in the same round trip as its statistics. In a large
   // one, terms in many chunks cost the most to score (their posting lists are the longest) and
   // weigh the least (low IDF), so they are left out of the match once the statistics are known:
   // about 20% less time at 50k chunks for −0.004 keyword-only nDCG@10 on rgb-zh-dev (README).
   const large = (chunkCounts.get(tenantId) ?? 0) >= PRUNE_FROM;
   const [vocab, count, direct] = await db.batch(large ? statistics : [...statistics, matchStatement(wanted)]);
-  const { frequency: df, documents: total } = readStatistics(vocab, count);
+  const df = new Map(((vocab?.results ?? []) as { term: string; doc: number }[]).map((r) => [r.term, r.doc]));
+  const total = ((count?.results ?? [])[0] as { n: number } | undefined)?.n ?? 0;
   chunkCounts.set(tenantId, total);
   let rows = (direct?.results ?? []) as { id: string; bm25: number }[];
   if (large) {

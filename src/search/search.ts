@@ -2,7 +2,7 @@ import type { SearchBackends } from "./backends.ts";
 import { calibrate } from "./calibration.ts";
 import { type ChunkRecord, chunksByIds } from "./documents.ts";
 import { FAQ_CONTENT_TYPE } from "./faq.ts";
-import { keywordSearch, termStatistics } from "./keyword-index.ts";
+import { keywordSearch } from "./keyword-index.ts";
 import { resolveScope } from "./scope.ts";
 import { getSynonyms } from "./synonym-store.ts";
 import { Synonyms } from "./synonyms.ts";
@@ -105,8 +105,8 @@ export async function searchKnowledge({
   if (request.rerank && scored.length > 0) {
     const reranked = await backends.reranker.rerank(
       request.query,
-      scored.map((s) => ({ text: rerankText(s.chunk), score: s.score, source: s.chunk.document_id })),
-      { synonyms, termStatistics: (terms) => termStatistics({ db, tenantId, terms }) },
+      scored.map((s) => ({ text: rerankText(s.chunk), score: s.score })),
+      synonyms,
     );
     scored = scored.map((s, i) => ({ ...s, score: reranked[i] as number }));
     scored.sort(byScore);
