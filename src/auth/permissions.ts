@@ -27,6 +27,8 @@ export const LEAST_ROLE = {
   "orders:write": "boss",
   /** Read the log of executed business writes. */
   "audit:read": "boss",
+  /** Register, change, test, sign in to and delete the workshop's external MCP servers. */
+  "servers:manage": "boss",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof LEAST_ROLE;
@@ -64,6 +66,15 @@ export function mayManageKeyOf(actor: UserContext, owner: KeyOwner): boolean {
   if (!roleAllows(actor.role, owner.role)) return false;
   if (owner.userId === actor.userId) return can(actor, "keys:own");
   return can(actor, "keys:others");
+}
+
+/**
+ * Whether `actor` may manage an external MCP server of workshop `tenantId`: the rule of the
+ * `/api/mcp/servers` routes (which scope every lookup to the caller's workshop), for the one place
+ * that meets a server before knowing who asks, the OAuth callback.
+ */
+export function mayManageServerOf(actor: UserContext, tenantId: string): boolean {
+  return actor.tenantId === tenantId && can(actor, "servers:manage");
 }
 
 /** Whether `actor` sees every key of the workshop in lists, rather than only their own. */

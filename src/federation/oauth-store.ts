@@ -107,18 +107,47 @@ export async function saveSignInState({
     .run();
 }
 
+const UNKNOWN_STATE = "This sign-in link is unknown, used or expired. Start the sign-in again.";
+
 /**
- * Takes the server a sign-in's state belongs to, once: the state is cleared in the same statement,
- * so a replayed callback finds nothing. An expired or unknown state is 404.
+ * The server a sign-in's state belongs to, leaving the state in place: the callback first checks
+ * who is completing it, and a refused person must not spend the link. Unknown or expired is 404.
  */
-export async function takeSignInState({ db, stateHash }: { db: D1Database; stateHash: string }): Promise<ServerRecord> {
+export async function findSignInState({ db, stateHash }: { db: D1Database; stateHash: string }): Promise<ServerRecord> {
   const row = await db
     .prepare(
-      `UPDATE mcp_servers SET oauth_state_hash = NULL, oauth_state_expires_at = NULL
-       WHERE oauth_state_hash = ? AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now') RETURNING *`,
+      `SELECT * FROM mcp_servers
+       WHERE oauth_state_hash = ? AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(stateHash)
     .first<Row>();
-  if (!row) throw notFound("This sign-in link is unknown, used or expired. Start the sign-in again.");
+  if (!row) throw notFound(UNKNOWN_STATE);
+  return fromRow(row);
+}
+
+/**
+ * Takes a sign-in's state from the server `findSignInState` found, once: the state is cleared in
+ * the same statement, so a replayed or concurrent callback finds nothing. Gone meanwhile is 404.
+ */
+export async function takeSignInState({
+  db,
+  stateHash,
+  tenantId,
+  id,
+}: {
+  db: D1Database;
+  stateHash: string;
+  tenantId: string;
+  id: string;
+}): Promise<ServerRecord> {
+  const row = await db
+    .prepare(
+      `UPDATE mcp_servers SET oauth_state_hash = NULL, oauth_state_expires_at = NULL
+       WHERE oauth_state_hash = ? AND id = ? AND tenant_id = ?
+         AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now') RETURNING *`,
+    )
+    .bind(stateHash, id, tenantId)
+    .first<Row>();
+  if (!row) throw notFound(UNKNOWN_STATE);
   return fromRow(row);
 }

@@ -1,10 +1,12 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { AppError } from "../errors.ts";
+import { mayManageServerOf } from "../auth/permissions.ts";
+import { AppError, forbidden } from "../errors.ts";
 import { log } from "../log.ts";
 import { sha256Hex } from "../sha256.ts";
+import type { UserContext } from "../user-context.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
 import { type OAuthRecord, StoredOAuthProvider } from "./oauth-provider.ts";
-import { saveOAuth, saveSignInState, takeSignInState } from "./oauth-store.ts";
+import { findSignInState, saveOAuth, saveSignInState, takeSignInState } from "./oauth-store.ts";
 import { openJson, sealJson } from "./secrets.ts";
 import type { ServerRecord } from "./server-store.ts";
 import type { FederationService } from "./service.ts";
@@ -106,12 +108,23 @@ export async function startSignIn(service: FederationService, server: ServerReco
   return authorizationUrl.href;
 }
 
-/** Finishes a sign-in from the provider's callback: the code is exchanged for tokens, which are sealed and stored. */
+/**
+ * Finishes a sign-in from the provider's callback: the code is exchanged for tokens, which are
+ * sealed and stored. Only `user` signed in to Weft as someone who may manage the server may finish
+ * it, or a link a boss sent to another person would store that person's account in the boss's
+ * server (login CSRF); refused (403), the state stays, so the right person can still finish.
+ */
 export async function finishSignIn(
   service: FederationService,
-  { state, code }: { state: string; code: string },
+  { state, code, user }: { state: string; code: string; user: UserContext },
 ): Promise<ServerRecord> {
-  const server = await takeSignInState({ db: service.db, stateHash: await sha256Hex(state) });
+  const stateHash = await sha256Hex(state);
+  const pending = await findSignInState({ db: service.db, stateHash });
+  if (!mayManageServerOf(user, pending.tenantId)) {
+    log("warn", "mcp_oauth_callback_refused", { server_id: pending.id, tenant_id: pending.tenantId, user_id: user.userId });
+    throw forbidden("Only a boss of the workshop this server belongs to can finish its sign-in. Sign in to Weft as one.");
+  }
+  const server = await takeSignInState({ db: service.db, stateHash, tenantId: pending.tenantId, id: pending.id });
   const record = await loadOAuth(service, server);
   if (!record) throw new AppError("not_found", "This sign-in link is unknown, used or expired. Start the sign-in again.");
   const provider = new StoredOAuthProvider(record);

@@ -1,11 +1,14 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { AppError, badRequest } from "../errors.ts";
+import { sessionToken } from "../auth/session-cookie.ts";
+import { findWebSession } from "../auth/web-sessions.ts";
+import { AppError, badRequest, unauthorized } from "../errors.ts";
 import { finishSignIn } from "../federation/oauth.ts";
 import { getServer, type ServerRecord } from "../federation/server-store.ts";
 import { refreshTools } from "../federation/service.ts";
 import { log } from "../log.ts";
+import type { UserContext } from "../user-context.ts";
 import { validate } from "./validate.ts";
 
 const CallbackSchema = z.object({
@@ -15,8 +18,29 @@ const CallbackSchema = z.object({
   error_description: z.string().max(1000).optional(),
 });
 
-/** How a sign-in ended, as the settings page reads it from its URL (`?mcp_sign_in=`). */
-type Outcome = "ok" | "denied" | "expired" | "failed";
+/**
+ * How a sign-in ended, as the settings page reads it from its URL (`?mcp_sign_in=`); `not_allowed`:
+ * the browser was not signed in to Weft as someone who may manage the server, and nothing changed.
+ */
+type Outcome = "ok" | "denied" | "expired" | "failed" | "not_allowed";
+
+function outcomeOf(failed: AppError, providerError: boolean): Outcome {
+  if (providerError) return "denied";
+  if (failed.code === "unauthorized" || failed.code === "forbidden") return "not_allowed";
+  return failed.code === "not_found" ? "expired" : "failed";
+}
+
+/**
+ * The person whose browser the provider sent back: the Weft session cookie only (SameSite=Lax, so
+ * it rides on the provider's top-level redirect). An API key proves nothing about who approved at
+ * the provider, so it does not count here. 401 without a live session.
+ */
+async function signedInPerson(c: Context<AppEnv>): Promise<UserContext> {
+  const token = sessionToken(c);
+  const session = token ? await findWebSession({ db: c.env.DB, token }) : null;
+  if (!session) throw unauthorized("Sign in to Weft as a boss of this server's workshop, then open the sign-in link again.");
+  return { userId: session.userId, tenantId: session.tenantId, role: session.role };
+}
 
 /**
  * Sends a person's browser back to the UI, whose settings page reads the outcome: a fixed code and
@@ -30,9 +54,10 @@ function backToSettings(c: Context<AppEnv>, outcome: Outcome, serverId?: string)
 
 /**
  * `/api/mcp/oauth/callback`: where an MCP server's authorization server sends the boss back. It
- * carries no API key (it is a browser redirect): the single-use, ten-minute `state` is what ties it
- * to the server a boss started signing in to. A browser (it asks for HTML) is sent on to the
- * settings page, success or not; other clients get JSON and the usual error statuses.
+ * carries no API key (it is a browser redirect): the single-use, ten-minute `state` ties it to the
+ * server a sign-in was started for, and the browser's Weft session must be of someone who may
+ * manage that server (see `finishSignIn`). A browser (it asks for HTML) is sent on to the settings
+ * page, success or not; other clients get JSON and the usual error statuses.
  */
 export const mcpOAuthRoutes = new Hono<AppEnv>();
 
@@ -44,10 +69,10 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);
     if (!state || !code) throw badRequest("The callback needs 'state' and 'code'.");
-    signedIn = await finishSignIn(service, { state, code });
+    signedIn = await finishSignIn(service, { state, code, user: await signedInPerson(c) });
   } catch (failed) {
     if (!browser || !(failed instanceof AppError)) throw failed;
-    return backToSettings(c, error ? "denied" : failed.code === "not_found" ? "expired" : "failed");
+    return backToSettings(c, outcomeOf(failed, Boolean(error)));
   }
   const server = await getServer({ db: service.db, tenantId: signedIn.tenantId, id: signedIn.id });
   let toolCount: number | null = null;

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { bearerAuth, requireRole } from "../auth/middleware.ts";
+import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { AppError, badRequest } from "../errors.ts";
 import { currentTools, findTool } from "../federation/current-tools.ts";
 import { convertToFunctionSchema } from "../federation/function-schema.ts";
@@ -20,7 +20,7 @@ import { validate } from "./validate.ts";
  */
 export const mcpServerRoutes = new Hono<AppEnv>();
 
-mcpServerRoutes.use(bearerAuth(), requireRole("boss"));
+mcpServerRoutes.use(bearerAuth(), requirePermission("servers:manage"));
 
 mcpServerRoutes.post("/", validate("json", CreateServerSchema), async (c) => {
   const service = c.var.services.federation;

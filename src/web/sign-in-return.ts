@@ -1,7 +1,7 @@
 // The browser comes back from an MCP server's OAuth provider to `/?mcp_sign_in=<outcome>&server=<id>`
 // (see `/api/mcp/oauth/callback`): the settings page opens and says how it went.
 
-const OUTCOMES = ["ok", "denied", "expired", "failed"] as const;
+const OUTCOMES = ["ok", "denied", "expired", "failed", "not_allowed"] as const;
 
 /** How a server's OAuth sign-in ended, and which server (on success). */
 export interface SignInReturn {

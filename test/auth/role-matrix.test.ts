@@ -261,6 +261,7 @@ const ROUTES: Row[] = [
     run: async (c) => status(`/api/actions/${await bossAction()}/cancel`, { method: "POST" })(c),
   },
   { name: "GET /api/audit", expected: [200, 200, 403, 200, 200, 403], run: status("/api/audit") },
+  { name: "GET /api/mcp/servers", expected: [200, 200, 403, 200, 200, 403], run: status("/api/mcp/servers") },
 ];
 
 const clients = new Map<string, Client>();
@@ -409,6 +410,7 @@ describe("role matrix", () => {
       "business:workshop": "boss",
       "orders:write": "boss",
       "audit:read": "boss",
+      "servers:manage": "boss",
     });
   });
 

@@ -6,8 +6,17 @@ const logFile = inject("logFile");
 const run = Date.now().toString(36);
 
 let oauth: OAuthServer;
+/** The boss's Weft session: the provider sends back a browser, which must be signed in to Weft. */
+let boss: string;
 beforeAll(async () => {
   oauth = await startOAuthServer();
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: baseUrl },
+    body: JSON.stringify({ username: "boss", password: "boss123" }),
+  });
+  expect(login.status).toBe(200);
+  boss = (login.headers.get("Set-Cookie") ?? "").split(";")[0] as string;
 });
 afterAll(async () => {
   await oauth?.stop();
@@ -24,13 +33,17 @@ async function api(path: string, { method = "GET", body }: { method?: string; bo
   return { status: res.status, text, body: JSON.parse(text) as Record<string, any> };
 }
 
-/** Plays the boss's browser: follows the authorization URL to the provider, then its redirect to Weft. */
+/**
+ * Plays the boss's browser: follows the authorization URL to the provider, then its redirect to
+ * Weft, first without a Weft session (refused, and the link is not spent), then signed in.
+ */
 async function signInAsBrowser(authorizationUrl: string) {
   const provider = await fetch(authorizationUrl, { redirect: "manual" });
   expect(provider.status).toBe(302);
   const callback = provider.headers.get("Location") ?? "";
   expect(callback.startsWith(`${baseUrl}/api/mcp/oauth/callback?`)).toBe(true);
-  const res = await fetch(callback);
+  expect((await fetch(callback)).status).toBe(401);
+  const res = await fetch(callback, { headers: { Cookie: boss } });
   // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
   return { status: res.status, body: (await res.json()) as Record<string, any>, callback };
 }
@@ -51,7 +64,7 @@ describe("an MCP server that needs OAuth", () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toMatchObject({ server_id: id, signed_in: true, tool_count: 4 });
     // The state is single-use.
-    expect((await fetch(signedIn.callback)).status).toBe(404);
+    expect((await fetch(signedIn.callback, { headers: { Cookie: boss } })).status).toBe(404);
 
     const view = await api(`/api/mcp/servers/${id}`);
     expect(view.body.health.status).toBe("ok");
@@ -84,7 +97,9 @@ describe("an MCP server that needs OAuth", () => {
   });
 
   it("refuses a callback with an unknown state and a provider's refusal", async () => {
-    expect((await fetch(`${baseUrl}/api/mcp/oauth/callback?state=forged&code=x`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}/api/mcp/oauth/callback?state=forged&code=x`, { headers: { Cookie: boss } })).status).toBe(
+      404,
+    );
     expect((await fetch(`${baseUrl}/api/mcp/oauth/callback?error=access_denied`)).status).toBe(400);
   });
 

@@ -320,6 +320,27 @@ describe("the web chat in Chromium", () => {
         .toBe("这个登录链接已失效或已用过，请重新登录。");
       expect(await page.locator("body").textContent()).not.toContain("call us");
 
+      // A sign-in link finished in a browser not signed in to Weft is refused without being spent:
+      // the page asks to sign in as the workshop's boss, and then the same link finishes it.
+      const listed = (await (await boss("/api/mcp/servers")).json()) as { servers: { id: string; name: string }[] };
+      const oauthId = listed.servers.find((s) => s.name === name)?.id;
+      const started = await boss(`/api/mcp/servers/${oauthId}/sign-in`, { method: "POST" });
+      const { authorization_url } = (await started.json()) as { authorization_url: string };
+      const callback = (await fetch(authorization_url, { redirect: "manual" })).headers.get("Location") ?? "";
+      await page.context().clearCookies();
+      await page.goto(callback);
+      await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/?mcp_sign_in=not_allowed`);
+      await page.keyboard.type("boss");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type("boss123");
+      await page.keyboard.press("Enter");
+      await expect
+        .poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 })
+        .toBe("请以这个服务器所属工作坊的老板身份登录 Weft，再重新登录这个服务器。");
+      await page.goto(callback);
+      await expect.poll(() => page.locator(".sign-in-notice span").textContent(), { timeout: 30_000 }).toBe(`已登录 ${name}。`);
+
       // Editing a server with a key: the value is never shown; left blank it is kept, and a new
       // header and the /mcp flag are saved.
       const keyed = `keyed-${stamp}`;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFRESH_MARGIN_MS } from "../../src/federation/oauth-refresh.ts";
+import { signIn } from "../chat/sign-in.ts";
 import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -7,9 +8,12 @@ import { installFakeNetwork } from "./fake-upstream.ts";
 const oauth = fakeOAuth();
 // Tokens announced as living less than the refresh margin are, for Weft, about to expire at once.
 const SHORT = REFRESH_MARGIN_MS / 1000 / 2;
+/** The demo boss's browser session, which finishes the sign-ins. */
+let boss: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   installFakeNetwork(oauth.handler);
+  boss = await signIn("boss", "boss123");
   vi.spyOn(console, "warn").mockImplementation(() => {});
   vi.spyOn(console, "log").mockImplementation(() => {});
 });
@@ -24,14 +28,14 @@ afterEach(() => {
 /** A JSON call as the demo boss, unless `init` says another key. */
 const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
 
-/** Registers an OAuth server and plays the boss's browser through the sign-in, with tokens living `expiresIn` seconds. */
+/** Registers an OAuth server and plays the boss's signed-in browser through the sign-in, with tokens living `expiresIn` seconds. */
 async function signedIn(name: string, expiresIn: number): Promise<string> {
   oauth.state.expiresIn = expiresIn;
   const created = await json("/api/mcp/servers", { method: "POST", body: JSON.stringify({ name, url: SECURE, auth: "oauth" }) });
   expect(created.status, created.text).toBe(201);
   const provider = await fetch(created.body.sign_in.authorization_url, { redirect: "manual" });
   const callback = new URL(provider.headers.get("Location") ?? "");
-  expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
+  expect((await call(`${callback.pathname}${callback.search}`, { headers: { Cookie: boss } })).status).toBe(200);
   oauth.state.expiresIn = 3600;
   return created.body.id;
 }
@@ -66,7 +70,7 @@ describe("OAuth tokens near their expiry", () => {
     const again = await json(`/api/mcp/servers/${id}/sign-in`, { method: "POST" });
     const provider = await fetch(again.body.authorization_url, { redirect: "manual" });
     const callback = new URL(provider.headers.get("Location") ?? "");
-    expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
+    expect((await call(`${callback.pathname}${callback.search}`, { headers: { Cookie: boss } })).status).toBe(200);
     expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("ok");
     expect((await ping(id)).status).toBe(200);
   });

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { signIn } from "../chat/sign-in.ts";
 import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
 
 const oauth = fakeOAuth();
+/** The demo boss's browser session: the callback is finished only in a browser signed in to Weft. */
+let boss: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   installFakeNetwork(oauth.handler);
+  boss = await signIn("boss", "boss123");
   vi.spyOn(console, "warn").mockImplementation(() => {});
 });
 afterAll(() => {
@@ -16,11 +20,23 @@ afterAll(() => {
 /** A JSON call as the demo boss, unless `init` says another key. */
 const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
 
-/** Plays the boss's browser: the provider approves at once and redirects to Weft's callback. */
-async function approve(authorizationUrl: string) {
+/** The callback the provider sends a browser to once it approves (at once, here). */
+async function callbackOf(authorizationUrl: string): Promise<string> {
   const provider = await fetch(authorizationUrl, { redirect: "manual" });
   const callback = new URL(provider.headers.get("Location") ?? "");
-  return json(`${callback.pathname}${callback.search}`, { key: undefined });
+  return `${callback.pathname}${callback.search}`;
+}
+
+/** Plays a browser with the Weft session `cookie` (the boss's unless told) following the provider back. */
+async function approve(authorizationUrl: string, cookie = boss) {
+  return json(await callbackOf(authorizationUrl), { key: undefined, headers: { Cookie: cookie } });
+}
+
+/** A new OAuth server of the demo workshop, registered by its boss; its sign-in link. */
+async function register(name: string): Promise<{ id: string; link: string }> {
+  const created = await json("/api/mcp/servers", { method: "POST", body: JSON.stringify({ name, url: SECURE, auth: "oauth" }) });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.body.id, link: created.body.sign_in.authorization_url };
 }
 
 describe("OAuth sign-in for an MCP server", () => {
@@ -53,14 +69,47 @@ describe("OAuth sign-in for an MCP server", () => {
   });
 
   it("accepts a callback's state once", async () => {
-    const created = await json("/api/mcp/servers", {
-      method: "POST",
-      body: JSON.stringify({ name: "secure2", url: SECURE, auth: "oauth" }),
-    });
-    const provider = await fetch(created.body.sign_in.authorization_url, { redirect: "manual" });
-    const callback = new URL(provider.headers.get("Location") ?? "");
-    expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
-    expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(404);
+    const callback = await callbackOf((await register("secure2")).link);
+    expect((await call(callback, { headers: { Cookie: boss } })).status).toBe(200);
+    expect((await call(callback, { headers: { Cookie: boss } })).status).toBe(404);
+  });
+
+  it("is finished only in a browser signed in to Weft by someone who may manage the server, and a refusal spends nothing", async () => {
+    const { id, link } = await register("linking");
+    const callback = await callbackOf(link);
+    const asBrowser = (cookie?: string) =>
+      call(callback, {
+        redirect: "manual",
+        headers: { Accept: "text/html", ...(cookie ? { Cookie: cookie } : {}) },
+      });
+    const refusals = [
+      { who: "nobody signed in", cookie: undefined, status: 401 },
+      { who: "an ended session", cookie: "weft_session=forged", status: 401 },
+      { who: "an API key, no session", cookie: undefined, key: "dev-boss-key", status: 401 },
+      { who: "staff of the same workshop", cookie: await signIn("staff", "staff123"), status: 403 },
+      { who: "a boss of another workshop", cookie: await signIn("otherboss", "boss123"), status: 403 },
+    ];
+    const issued = oauth.state.access.size;
+    for (const { who, cookie, key, status } of refusals) {
+      const answer = await json(callback, { key, headers: cookie ? { Cookie: cookie } : {} });
+      expect(answer.status, `${who}: ${answer.text}`).toBe(status);
+      const browser = await asBrowser(cookie);
+      expect(browser.status, who).toBe(303);
+      expect(browser.headers.get("Location"), who).toBe("/?mcp_sign_in=not_allowed");
+    }
+    // Nothing was stored for any of them, and the link still works for the boss.
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("needs_sign_in");
+    expect(oauth.state.access.size).toBe(issued);
+    const done = await asBrowser(boss);
+    expect(done.headers.get("Location")).toBe(`/?mcp_sign_in=ok&server=${id}`);
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("ok");
+  });
+
+  it("may be finished by the workshop's admin, who may manage its servers too", async () => {
+    const { id, link } = await register("by-admin");
+    const done = await approve(link, await signIn("admin", "admin123"));
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject({ server_id: id, signed_in: true });
   });
 
   it("sends a browser back to the settings page with the outcome, never the provider's words", async () => {
@@ -68,15 +117,14 @@ describe("OAuth sign-in for an MCP server", () => {
       method: "POST",
       body: JSON.stringify({ name: "browser", url: SECURE, auth: "oauth" }),
     });
-    const provider = await fetch(created.body.sign_in.authorization_url, { redirect: "manual" });
-    const callback = new URL(provider.headers.get("Location") ?? "");
+    const callback = await callbackOf(created.body.sign_in.authorization_url);
     const asBrowser = (path: string) =>
-      call(path, { redirect: "manual", headers: { Accept: "text/html,application/xhtml+xml" } });
-    const done = await asBrowser(`${callback.pathname}${callback.search}`);
+      call(path, { redirect: "manual", headers: { Accept: "text/html,application/xhtml+xml", Cookie: boss } });
+    const done = await asBrowser(callback);
     expect(done.status, await done.clone().text()).toBe(303);
     expect(done.headers.get("Location")).toBe(`/?mcp_sign_in=ok&server=${created.body.id}`);
     expect((await json(`/api/mcp/servers/${created.body.id}`)).body.health.status).toBe("ok");
-    const replayed = await asBrowser(`${callback.pathname}${callback.search}`);
+    const replayed = await asBrowser(callback);
     expect(replayed.headers.get("Location")).toBe("/?mcp_sign_in=expired");
     const denied = await asBrowser("/api/mcp/oauth/callback?error=access_denied&error_description=Call+0800+now");
     expect(denied.status).toBe(303);

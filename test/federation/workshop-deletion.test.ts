@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
+import { createWebSession } from "../../src/auth/web-sessions.ts";
 import { configFor } from "../../src/config.ts";
 import { buildServices } from "../../src/services.ts";
 import { deleteTenant } from "../../src/tenants.ts";
+import { signIn as signInAs } from "../chat/sign-in.ts";
 import { call } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -18,7 +20,7 @@ afterAll(() => {
   vi.restoreAllMocks();
 });
 
-/** A workshop of its own with an admin and a boss key. */
+/** A workshop of its own with an admin and a boss key, and the boss's browser session. */
 async function newWorkshop(id: string) {
   const statements = [env.DB.prepare("INSERT INTO tenants (id, name) VALUES (?1, ?1)").bind(id)];
   for (const role of ["admin", "boss"]) {
@@ -31,7 +33,9 @@ async function newWorkshop(id: string) {
     );
   }
   await env.DB.batch(statements);
-  return { admin: `${id}-admin-key`, boss: `${id}-boss-key` };
+  const user = { id: `${id}-boss`, name: "boss", role: "boss" as const, tenant_id: id, tenant_name: id };
+  const session = `weft_session=${await createWebSession({ db: env.DB, user })}`;
+  return { admin: `${id}-admin-key`, boss: `${id}-boss-key`, session };
 }
 
 describe("deleting a workshop", () => {
@@ -48,7 +52,8 @@ describe("deleting a workshop", () => {
 
   it("revokes the OAuth tokens of each of its servers at their provider, and nobody else's", async () => {
     const keys = await newWorkshop("t-revoking");
-    const signIn = async (name: string, key: string) => {
+    // Each server is signed in to from its own workshop's boss's browser.
+    const signIn = async (name: string, key: string, session: string) => {
       const created = await call("/api/mcp/servers", {
         method: "POST",
         key,
@@ -57,13 +62,13 @@ describe("deleting a workshop", () => {
       const { sign_in } = (await created.json()) as { sign_in: { authorization_url: string } };
       const provider = await fetch(sign_in.authorization_url, { redirect: "manual" });
       const callback = new URL(provider.headers.get("Location") ?? "");
-      expect((await call(`${callback.pathname}${callback.search}`)).status).toBe(200);
+      expect((await call(`${callback.pathname}${callback.search}`, { headers: { Cookie: session } })).status).toBe(200);
     };
-    await signIn("first", keys.boss);
-    await signIn("second", keys.boss);
+    await signIn("first", keys.boss, keys.session);
+    await signIn("second", keys.boss, keys.session);
     const ours = new Set([...oauth.state.access, ...oauth.state.refresh]);
     expect(ours.size).toBe(4);
-    await signIn("neighbour", "dev-boss-key");
+    await signIn("neighbour", "dev-boss-key", await signInAs("boss", "boss123"));
 
     const res = await call("/api/workshop?confirm=t-revoking", { method: "DELETE", key: keys.admin });
     expect(res.status).toBe(200);

@@ -33,6 +33,7 @@ describe("the settings page's address after an OAuth sign-in", () => {
   it("reads a known outcome and a plain server id", () => {
     expect(readSignInReturn("?mcp_sign_in=ok&server=mcp_abc123")).toEqual({ outcome: "ok", serverId: "mcp_abc123" });
     expect(readSignInReturn("?mcp_sign_in=expired")).toEqual({ outcome: "expired", serverId: null });
+    expect(readSignInReturn("?mcp_sign_in=not_allowed")).toEqual({ outcome: "not_allowed", serverId: null });
   });
 
   it("ignores anything else: no outcome, an unknown one, an odd server id", () => {

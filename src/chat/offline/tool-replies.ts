@@ -146,11 +146,11 @@ function pendingReply(output: Record<string, Json>, chinese: boolean): string {
 function consultationReply(output: Record<string, Json>, chinese: boolean): string {
   const options = Array.isArray(output.options) ? output.options.length : 0;
   if (output.is_complete === true || options === 0) {
-    return chinese ? "这次咨询到这里结束。问题还在的话，可以再描述一次。" : "That ends this consultation. If the problem persists, describe it again.";
+    return chinese
+      ? "这次咨询到这里结束。问题还在的话，可以再描述一次。"
+      : "That ends this consultation. If the problem persists, describe it again.";
   }
-  return chinese
-    ? "请在上面选一项，也可以回复选项的序号。"
-    : "Choose one of the options above, or reply with its number.";
+  return chinese ? "请在上面选一项，也可以回复选项的序号。" : "Choose one of the options above, or reply with its number.";
 }
 
 function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
