@@ -34,7 +34,12 @@ export function ConfirmCard({
     <section className="confirm-card" data-action-id={data.actionId} data-status={data.status} aria-label={t.confirmTitle}>
       <header>
         <strong>{data.summary}</strong>
-        <span className={`badge status-${data.status}`}>{t.actionStatus[data.status] ?? data.status}</span>
+        {/* A pending card with a choice still open cannot be confirmed: it waits for the choice, not a click. */}
+        <span className={`badge status-${data.status}`}>
+          {data.status === "pending" && data.ambiguities.length > 0
+            ? t.actionNeedsChoice
+            : (t.actionStatus[data.status] ?? data.status)}
+        </span>
       </header>
       {data.preview.length > 0 && (
         <dl>

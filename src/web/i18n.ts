@@ -55,6 +55,7 @@ const zh = {
   confirm: "确认",
   cancelAction: "取消",
   actionStatus: { pending: "待确认", confirmed: "已确认", cancelled: "已取消", expired: "已过期", failed: "失败" },
+  actionNeedsChoice: "待补充",
   expiresAt: (time: string) => `${time} 前有效`,
   ambiguities: "需要先弄清楚：",
   /** What each kind of open choice asks, in place of the agent-facing message. */
@@ -188,6 +189,7 @@ const en: Messages = {
   confirm: "Confirm",
   cancelAction: "Cancel",
   actionStatus: { pending: "pending", confirmed: "confirmed", cancelled: "cancelled", expired: "expired", failed: "failed" },
+  actionNeedsChoice: "needs a choice",
   expiresAt: (time: string) => `valid until ${time}`,
   ambiguities: "To clear up first:",
   ambiguityAsks: new Map([

@@ -137,6 +137,7 @@ async function chatFlow(browser: Browser, width: number) {
   await expect.poll(() => open.locator(".ambiguities").textContent()).toContain("是哪道工序？");
   expect(await open.locator(".ambiguities").textContent()).not.toContain("Several");
   expect(await open.getByRole("button", { name: "确认" }).count()).toBe(0);
+  expect(await open.locator(".badge").textContent()).toBe("待补充");
   expect(await open.getByRole("button", { name: "取消" }).count()).toBe(1);
   expect(await lastAnswer(page).textContent()).toContain("还不能登记");
   await open.scrollIntoViewIfNeeded();
