@@ -13,6 +13,11 @@ import { removeVectorsQuietly } from "./vector-index.ts";
 /** The content type FAQ entries carry in `documents`, which is how search tells them apart. */
 export const FAQ_CONTENT_TYPE = "faq";
 
+/** The file name an FAQ entry's document row carries (WeKnora's results need one); readers tell FAQ results by it. */
+export function faqFilename(entryId: string): string {
+  return `faq-${entryId}`;
+}
+
 /** What a person writes for one entry. */
 export interface FaqEntryInput {
   question: string;
@@ -162,7 +167,7 @@ export async function saveFaqEntry({
               `INSERT INTO documents (id, tenant_id, kb_id, title, filename, source, content_type, size_bytes, status, chunk_count, generation)
                VALUES (?1, ?2, ?3, ?4, ?5, 'faq', ?6, ?7, 'ready', ?8, ?9)`,
             )
-            .bind(id, tenantId, kbId, entry.question, `faq-${id}`, FAQ_CONTENT_TYPE, size, questions.length, generation),
+            .bind(id, tenantId, kbId, entry.question, faqFilename(id), FAQ_CONTENT_TYPE, size, questions.length, generation),
       existing
         ? db
             .prepare(

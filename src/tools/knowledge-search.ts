@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { faqFilename } from "../search/faq.ts";
 import { SEARCH_DEFAULTS, type SearchResult, searchKnowledge } from "../search/search.ts";
 import { defineTool } from "./tool.ts";
 
@@ -22,7 +23,11 @@ function markdown(query: string, results: SearchResult[], total: number): string
     return `## Search results\n\n**Query:** ${query}\n\nNo passages found. Try other keywords, a lower min_score, or another search_mode.`;
   }
   const items = results.map((r, i) => {
-    const where = [r.knowledge_filename, r.heading_path].filter(Boolean).join(" › ");
+    // An FAQ entry has no file: its source is the FAQ, by the question that matched (its title is the standard one).
+    const where =
+      r.knowledge_filename === faqFilename(r.knowledge_id)
+        ? ["FAQ", r.heading_path !== r.knowledge_title ? r.heading_path : ""].filter(Boolean).join(" › ")
+        : [r.knowledge_filename, r.heading_path].filter(Boolean).join(" › ");
     const excerpt = r.content.length > EXCERPT ? `${r.content.slice(0, EXCERPT)}…` : r.content;
     return `### [${i + 1}] ${r.knowledge_title}\n- **Score:** ${(r.score * 100).toFixed(1)}%\n- **Source:** ${where}\n\n> ${excerpt.replace(/\n/g, "\n> ")}`;
   });

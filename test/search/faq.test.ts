@@ -183,6 +183,11 @@ describe("FAQ search", () => {
     const result = await client.callTool({ name: "knowledge_search", arguments: { query: "忘记密码了", kb_ids: [kb] } });
     expect(result.isError).toBeFalsy();
     expect((result.structuredContent as { results: Result[] }).results[0]?.content).toBe(PASSWORD.answer);
+    // The Markdown names the FAQ as the source, by the question that matched, not the entry's internal file name.
+    const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+    expect(text).toContain(`### [1] ${PASSWORD.question}`);
+    expect(text).toMatch(/- \*\*Source:\*\* FAQ( › .+)?\n/);
+    expect(text).not.toContain("faq-");
     await client.close();
   });
 });
