@@ -109,6 +109,17 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["员工能看到别人的工资吗", null, {}],
   ["单价改了以前的工资会变吗", null, {}],
   ["可以帮我查一下张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
+  // A yes-or-no question asking to be told, or naming an order, is about the records, not the rules.
+  ["能告诉我张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
+  ["订单2026-001是否已完成", "query_orders", { order: "2026-001", order_no: "2026-001", status: "completed" }],
+  ["订单2026-001能按时交货吗", "query_orders", { order: "2026-001", order_no: "2026-001" }],
+  ["李娟可以登记计件吗", null, {}],
+  // A year range, a phone number or a date written without its second dash is no order number.
+  ["2025-2026年的订单", "query_orders", {}],
+  ["客户电话 0571-88886666 的订单有哪些", "query_orders", {}],
+  ["手机 138-1234-5678 的客户有哪些订单", "query_orders", {}],
+  ["2026-1126交货的订单", "query_orders", {}],
+  ["订单2026-1042的进度", "query_orders", { order: "2026-1042", order_no: "2026-1042" }],
   [
     "How many pieces did Li Juan do yesterday?",
     "query_piece_records",
