@@ -100,6 +100,10 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     { customer: "Acme", style: "A-7", quantity: 120 },
   ],
   ["订单JX-2024-001到哪了", "query_orders", { order: "JX-2024-001", order_no: "JX-2024-001" }],
+  // "一下" and "看下" soften a look; they do not place an order ("下订单").
+  ["查一下订单", "query_orders", {}],
+  ["帮我看一下订单", "query_orders", {}],
+  ["看下订单", "query_orders", {}],
   ["上领子的单价是多少", "query_processes", { process: "上领子", name_contains: "上领子" }],
   ["车间有哪些员工", "query_employees", {}],
   ["员工张敏的工号", "query_employees", { name_contains: "张敏", employee: "张敏" }],

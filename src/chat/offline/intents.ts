@@ -43,7 +43,8 @@ const CONSULT =
   /咨询|诊断|排查|怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|投资|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?|invest\w*)\b/i;
 const PAYROLL = /工资|薪水|薪资|工钱|计件工资|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
 const PIECES = /计件|件数|产量|做了多少|多少件|记录|\b(?:pieces?|piece records?|output)\b/i;
-const NEW_ORDER = /(?:新建|新增|创建|下)(?:一个|一张|个)?订单|\b(?:create|new|place)\b.*\border\b/i;
+// "下订单" places one; "查一下订单" and "看下订单" only look.
+const NEW_ORDER = /(?:新建|新增|创建|(?<![一看查])下)(?:一个|一张|个)?订单|\b(?:create|new|place)\b.*\border\b/i;
 const ORDERS = /订单|单子|交期|\borders?\b/i;
 const PROCESSES = /工序|单价|工价|\b(?:process(?:es)?|unit prices?|rates?)\b/i;
 const EMPLOYEES = /员工|工人|师傅|人员|花名册|\b(?:employees?|workers?|staff)\b/i;
