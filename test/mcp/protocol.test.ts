@@ -119,6 +119,14 @@ describe("/mcp protocol details", () => {
     expect(answers[0]).toMatchObject({ id: 3, result: { structuredContent: expect.anything() } });
   });
 
+  it("answers a batch of one the transport refuses outright with the transport's single error, not an array", async () => {
+    const res = await post(JSON.stringify([toolCall(3, "list_knowledge_bases")]), { Accept: "application/json" });
+    expect(res.status).toBe(406);
+    const body = await res.json<RpcAnswer>();
+    expect(Array.isArray(body)).toBe(false);
+    expect(body).toMatchObject({ id: null, error: { code: -32000 } });
+  });
+
   it("answers an empty batch with -32600", async () => {
     const res = await post("[]");
     expect(res.status).toBe(400);
