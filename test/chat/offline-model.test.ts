@@ -355,6 +355,27 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).not.toContain("已准备好");
   });
 
+  it("asks for a new order's open style as an order, not a piece record to add an order number to", () => {
+    const output = {
+      status: "pending_confirmation",
+      summary: "新建订单：优衣美 衬衫 120 件，2026-12-20 交货",
+      ambiguities: [
+        {
+          field: "style",
+          message: "Several styles match '衬衫'. Ask the user which one…",
+          candidates: [
+            { id: "st-1", label: "A-101 女式衬衫" },
+            { id: "st-2", label: "A-102 男式衬衫" },
+          ],
+        },
+      ],
+    };
+    const text = toolReply({ toolName: "prepare_order", output, isError: false, question: "", chinese: true });
+    expect(text).toContain("- 是哪个款式？可选：A-101 女式衬衫；A-102 男式衬衫");
+    expect(text).not.toContain("登记");
+    expect(text).not.toContain("订单号");
+  });
+
   it("does not repeat a consultation step the chat shows under the tool call, only says what to do next", () => {
     const output = {
       session_id: "s1",
