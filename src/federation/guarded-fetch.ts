@@ -21,13 +21,13 @@ export const DEFAULT_LIMITS: Omit<FetchLimits, "allowLocal"> = {
   maxRedirects: 3,
 };
 
-// Headers that may follow a redirect to another origin; anything else may carry a secret.
 /**
  * Marks every request Weft's MCP client sends. A Weft receiving it serves the request without
  * contacting external servers of its own (`FederationService.relayed`), which ends any loop.
  */
 export const FEDERATION_HEADER = "X-Weft-Federation";
 
+// Headers that may follow a redirect to another origin; anything else may carry a secret.
 const CROSS_ORIGIN_HEADERS = new Set(["accept", "content-type", "mcp-protocol-version", "last-event-id", "x-weft-federation"]);
 
 /**

@@ -72,10 +72,11 @@ function isRequest(message: unknown): boolean {
 /**
  * A batch is answered with an array (JSON-RPC 2.0, §6), even when it holds one request: the
  * transport answers a single response as a bare object, which a client that sent an array does
- * not expect.
+ * not expect. A transport's refusal of the whole request (406, 415, ...) answers no request of the
+ * batch, and stays the single error it is.
  */
 async function asArrayOfOne(response: Response): Promise<Response> {
-  if (!(response.headers.get("Content-Type") ?? "").startsWith("application/json")) return response;
+  if (response.status !== 200 || !(response.headers.get("Content-Type") ?? "").startsWith("application/json")) return response;
   const answer: unknown = await response.json();
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");

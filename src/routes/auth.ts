@@ -38,7 +38,9 @@ authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
   const address = c.req.header("CF-Connecting-IP") ?? "unknown";
   const userKey = `user:${username.toLowerCase()}`;
-  const userAtAddressKey = `${userKey}@${address}`;
+  // Its own prefix, address first: `user:<name>@<address>` would be the global key of a username
+  // spelt "<name>@<address>", whose guesser could then use up the owner's count at their address.
+  const userAtAddressKey = `user-at:${address}|${username.toLowerCase()}`;
   const addressKey = `addr:${address}`;
   const verdict = await countSignInAttempt({
     db: c.env.DB,

@@ -101,6 +101,12 @@ describe("web sign-in", () => {
     expect((await login("staff2", "staff123", "192.0.2.45")).status).toBe(200);
   });
 
+  it("keeps a username that looks like another's name and address from using up that person's count there", async () => {
+    const owner = "192.0.2.60";
+    for (let i = 0; i < 6; i++) await login(`staff@${owner}`, `wrong-${i}`);
+    expect((await login("staff", "staff123", owner)).status).toBe(200);
+  });
+
   it("caps guesses at one username spread over many addresses", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 51; i++) statuses.push((await login("staff2", `wrong-${i}`)).status);

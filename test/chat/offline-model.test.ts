@@ -100,6 +100,10 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     { customer: "Acme", style: "A-7", quantity: 120 },
   ],
   ["订单JX-2024-001到哪了", "query_orders", { order: "JX-2024-001", order_no: "JX-2024-001" }],
+  // "一下" and "看下" soften a look; they do not place an order ("下订单").
+  ["查一下订单", "query_orders", {}],
+  ["帮我看一下订单", "query_orders", {}],
+  ["看下订单", "query_orders", {}],
   ["上领子的单价是多少", "query_processes", { process: "上领子", name_contains: "上领子" }],
   ["车间有哪些员工", "query_employees", {}],
   ["员工张敏的工号", "query_employees", { name_contains: "张敏", employee: "张敏" }],
@@ -109,6 +113,17 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["员工能看到别人的工资吗", null, {}],
   ["单价改了以前的工资会变吗", null, {}],
   ["可以帮我查一下张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
+  // A yes-or-no question asking to be told, or naming an order, is about the records, not the rules.
+  ["能告诉我张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
+  ["订单2026-001是否已完成", "query_orders", { order: "2026-001", order_no: "2026-001", status: "completed" }],
+  ["订单2026-001能按时交货吗", "query_orders", { order: "2026-001", order_no: "2026-001" }],
+  ["李娟可以登记计件吗", null, {}],
+  // A year range, a phone number or a date written without its second dash is no order number.
+  ["2025-2026年的订单", "query_orders", {}],
+  ["客户电话 0571-88886666 的订单有哪些", "query_orders", {}],
+  ["手机 138-1234-5678 的客户有哪些订单", "query_orders", {}],
+  ["2026-1126交货的订单", "query_orders", {}],
+  ["订单2026-1042的进度", "query_orders", { order: "2026-1042", order_no: "2026-1042" }],
   [
     "How many pieces did Li Juan do yesterday?",
     "query_piece_records",
@@ -338,6 +353,27 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).toContain("- 记到哪张订单？可选：2026-001 优衣美；2026-006 海澜");
     expect(text).not.toContain("Several");
     expect(text).not.toContain("已准备好");
+  });
+
+  it("asks for a new order's open style as an order, not a piece record to add an order number to", () => {
+    const output = {
+      status: "pending_confirmation",
+      summary: "新建订单：优衣美 衬衫 120 件，2026-12-20 交货",
+      ambiguities: [
+        {
+          field: "style",
+          message: "Several styles match '衬衫'. Ask the user which one…",
+          candidates: [
+            { id: "st-1", label: "A-101 女式衬衫" },
+            { id: "st-2", label: "A-102 男式衬衫" },
+          ],
+        },
+      ],
+    };
+    const text = toolReply({ toolName: "prepare_order", output, isError: false, question: "", chinese: true });
+    expect(text).toContain("- 是哪个款式？可选：A-101 女式衬衫；A-102 男式衬衫");
+    expect(text).not.toContain("登记");
+    expect(text).not.toContain("订单号");
   });
 
   it("does not repeat a consultation step the chat shows under the tool call, only says what to do next", () => {

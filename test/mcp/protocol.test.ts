@@ -119,6 +119,24 @@ describe("/mcp protocol details", () => {
     expect(answers[0]).toMatchObject({ id: 3, result: { structuredContent: expect.anything() } });
   });
 
+  it("answers a batch of notifications only with 202 and no body, and one request beside a notification with an array", async () => {
+    const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+    const quiet = await post(JSON.stringify([initialized]));
+    expect(quiet.status).toBe(202);
+    expect(await quiet.text()).toBe("");
+    const mixed = await post(JSON.stringify([initialized, { jsonrpc: "2.0", id: 4, method: "ping" }]));
+    expect(mixed.status).toBe(200);
+    expect(await mixed.json()).toEqual([{ jsonrpc: "2.0", id: 4, result: {} }]);
+  });
+
+  it("answers a batch of one the transport refuses outright with the transport's single error, not an array", async () => {
+    const res = await post(JSON.stringify([toolCall(3, "list_knowledge_bases")]), { Accept: "application/json" });
+    expect(res.status).toBe(406);
+    const body = await res.json<RpcAnswer>();
+    expect(Array.isArray(body)).toBe(false);
+    expect(body).toMatchObject({ id: null, error: { code: -32000 } });
+  });
+
   it("answers an empty batch with -32600", async () => {
     const res = await post("[]");
     expect(res.status).toBe(400);

@@ -95,9 +95,23 @@ export function findProcessBeforeCount(text: string, name: string | null): strin
   return /([\u4e00-\u9fff]{2,4})\s*(?:\d+|[零〇一二两三四五六七八九十百千万]+)\s*件/.exec(rest)?.[1] ?? null;
 }
 
-/** An order number such as "JX-2024-001", "PO1234" or Weft's own "2026-015" (year and number, never a date's 2026-11). */
+// Weft's own numbers: the year and its sequence, padded to three digits ("2026-015"). A number not
+// joined to another by a dash (a phone's "138-1234-5678"), and a year whose "sequence" reads as a
+// year ("2025-2026") or a month and day ("2026-1126"), is not one.
+const WEFT_ORDER_NO = /(?<![\d-])(20\d{2})-(\d{3,5})(?![\d-])/g;
+
+function looksLikeYearOrDay(sequence: string): boolean {
+  if (sequence.length !== 4) return false;
+  const [month, day] = [Number(sequence.slice(0, 2)), Number(sequence.slice(2))];
+  return sequence.startsWith("20") || (month >= 1 && month <= 12 && day >= 1 && day <= 31);
+}
+
+/** An order number such as "JX-2024-001", "PO1234" or Weft's own "2026-015" (never a date's 2026-11). */
 export function findOrderNo(text: string): string | null {
-  return /\b([A-Z]{1,5}-?\d{2,}(?:-\d+)*|\d{4}-\d{3,})\b/.exec(text)?.[1] ?? null;
+  const lettered = /\b([A-Z]{1,5}-?\d{2,}(?:-\d+)*)\b/.exec(text);
+  const own = [...text.matchAll(WEFT_ORDER_NO)].find((m) => !looksLikeYearOrDay(m[2] as string));
+  if (lettered && own) return lettered.index < own.index ? (lettered[1] as string) : own[0];
+  return lettered?.[1] ?? own?.[0] ?? null;
 }
 
 /** An order status the text asks about. */

@@ -43,16 +43,18 @@ const CONSULT =
   /咨询|诊断|排查|怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|投资|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?|invest\w*)\b/i;
 const PAYROLL = /工资|薪水|薪资|工钱|计件工资|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
 const PIECES = /计件|件数|产量|做了多少|多少件|记录|\b(?:pieces?|piece records?|output)\b/i;
-const NEW_ORDER = /(?:新建|新增|创建|下)(?:一个|一张|个)?订单|\b(?:create|new|place)\b.*\border\b/i;
+// "下订单" places one; "查一下订单" and "看下订单" only look.
+const NEW_ORDER = /(?:新建|新增|创建|(?<![一看查])下)(?:一个|一张|个)?订单|\b(?:create|new|place)\b.*\border\b/i;
 const ORDERS = /订单|单子|交期|\borders?\b/i;
 const PROCESSES = /工序|单价|工价|\b(?:process(?:es)?|unit prices?|rates?)\b/i;
 const EMPLOYEES = /员工|工人|师傅|人员|花名册|\b(?:employees?|workers?|staff)\b/i;
 const SEARCH = /知识库|手册|文档|搜索|检索|\b(?:search|manual|docs?|documents?|knowledge base)\b/i;
 const HOW_TO = /怎么|如何|怎样|步骤|流程|规定|制度|为什么|什么是|\b(?:how (?:do|to|can|should)|what is|why)\b/i;
 // A yes-or-no question about the rules ("员工能看到别人的工资吗"), unless it politely asks for a lookup
-// ("可以帮我查一下张三的工资吗").
+// ("可以帮我查一下张三的工资吗", "能告诉我…吗") or names an order ("订单2026-001是否已完成"): those
+// are about the records. A name alone does not decide it: "李娟可以登记计件吗" asks a rule.
 const YES_NO = /(?:能|可以|会|允许)[^，。？?]*吗|是否|能不能|可不可以|会不会/;
-const LOOKUP = /帮|查|给我|列出|显示|看看|看一下/;
+const LOOKUP = /帮|查|给我|告诉我|列出|显示|看看|看一下/;
 
 /**
  * The tool a request asks for, read from the user's words (Chinese or English), or `null` when
@@ -88,7 +90,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (CONSULT.test(text)) return { toolName: "initiate_session", args: { user_query: text.trim() } };
   if (SEARCH.test(text)) return { toolName: "knowledge_search", args: { query: text.trim() } };
   // A how-to question is answered from the passages retrieved for it, not from the records.
-  if ((HOW_TO.test(text) || (YES_NO.test(text) && !LOOKUP.test(text))) && !/多少|几/.test(text)) return null;
+  const rulesQuestion = YES_NO.test(text) && !LOOKUP.test(text) && findOrderNo(text) === null;
+  if ((HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text)) return null;
   const employeeArgs = named(employee, "employee", "employee_name");
   if (PAYROLL.test(text))
     return { toolName: "query_payroll", args: { ...employeeArgs, ...named(payrollMonth(date, today), "month") } };

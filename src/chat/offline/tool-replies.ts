@@ -120,7 +120,15 @@ const ASKS_ZH = new Map([
   ["style", "是哪个款式"],
 ]);
 
-function pendingReply(output: Record<string, Json>, chinese: boolean): string {
+// How a person can settle each kind of open choice when they say it again.
+const SETTLE_ZH = new Map([
+  ["employee", "例如写全名字"],
+  ["process", "例如写全工序名"],
+  ["order", "例如加上订单号"],
+  ["style", "例如写上款号"],
+]);
+
+function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: string): string {
   const summary = scalar(output.summary ?? null) ?? "";
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
@@ -132,7 +140,10 @@ function pendingReply(output: Record<string, Json>, chinese: boolean): string {
       const ask = ASKS_ZH.get(String(a.field)) ?? scalar(a.message ?? null);
       return `- ${ask}？${choices.length ? `可选：${choices.join("；")}` : ""}`;
     });
-    return `还不能登记，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次（例如加上订单号），我再准备一张确认卡片。`;
+    // A new order is not a piece record: neither "登记" nor an order number fits it.
+    const what = toolName === "prepare_order" ? "新建订单" : "登记";
+    const example = SETTLE_ZH.get(String(open[0]?.field));
+    return `还不能${what}，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次${example ? `（${example}）` : ""}，我再准备一张确认卡片。`;
   }
   const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
@@ -222,7 +233,7 @@ export function toolReply({
     return gist ? `没能完成：${gist}\n\n详情：${message}` : `没能完成（${toolName}）：${message}`;
   }
   if (!isRecord(output)) return String(output);
-  if (output.status === "pending_confirmation") return pendingReply(output, chinese);
+  if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
   return listReply(output, chinese);
