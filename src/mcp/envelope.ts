@@ -40,6 +40,11 @@ function idOf(message: unknown): string | number | null {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
+/** A request's id, or `null` for a message that is not a request (a notification has no id, a response no method). */
+export function requestIdOf(message: unknown): string | number | null {
+  return typeof (message as { method?: unknown } | null)?.method === "string" ? idOf(message) : null;
+}
+
 /**
  * Checks what the transport would misreport: valid JSON of the wrong shape is an Invalid Request
  * (-32600), not a parse error; an empty or oversized batch likewise, and a batch in which two
@@ -64,8 +69,9 @@ export function checkEnvelope(body: unknown): JsonRpcError | null {
         `Invalid Request${where}: expected a JSON-RPC 2.0 message ("jsonrpc": "2.0", a string or number "id", a string "method").`,
       );
     }
-    const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
-    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    const id = requestIdOf(message);
+    if (id !== null) {
       const first = requestIds.get(id);
       if (first !== undefined) {
         return jsonRpcError(

@@ -10,7 +10,7 @@ import { servicesForFace } from "../services.ts";
 import { toolContext } from "../tools/context.ts";
 import { type Toolset, toolsFor } from "../tools/registry.ts";
 import { EXTERNAL_TOOL_PREFIX } from "../tools/tool-names.ts";
-import { checkEnvelope, type JsonRpcError, jsonRpcError } from "./envelope.ts";
+import { checkEnvelope, type JsonRpcError, jsonRpcError, requestIdOf } from "./envelope.ts";
 import { buildMcpServer } from "./server.ts";
 
 /** Largest `/mcp` request body; tool arguments are small, and a cap bounds the work of parsing. */
@@ -61,13 +61,9 @@ mcpRoutes.post(
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
-    return Array.isArray(body) && body.filter(isRequest).length === 1 ? asArrayOfOne(response) : response;
+    return Array.isArray(body) && body.filter((m) => requestIdOf(m) !== null).length === 1 ? asArrayOfOne(response) : response;
   },
 );
-
-function isRequest(message: unknown): boolean {
-  return typeof (message as { method?: unknown }).method === "string" && (message as { id?: unknown }).id !== undefined;
-}
 
 /**
  * A batch is answered with an array (JSON-RPC 2.0, §6), even when it holds one request: the
