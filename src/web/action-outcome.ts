@@ -4,6 +4,18 @@ import type { ActionStatus } from "./chat-types.ts";
 
 const STATUSES = new Set<ActionStatus>(["pending", "confirmed", "cancelled", "expired", "failed"]);
 
+/** The longest result the chat route records (`CardOutcomeSchema`); a longer one is cut, so it is still recorded. */
+export const RESULT_MAX_LENGTH = 2000;
+
+/** `text` cut to the recordable length with an ellipsis, never between the halves of a surrogate pair. */
+function clip(text: string | undefined): string | undefined {
+  if (text === undefined || text.length <= RESULT_MAX_LENGTH) return text;
+  let end = RESULT_MAX_LENGTH - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
 export interface ActionOutcome {
   status: ActionStatus;
   result?: string;
@@ -59,14 +71,14 @@ export function outcomeOfError(error: unknown, text: OutcomeText): Omit<ActionOu
   if (error instanceof ApiError && error.status === 401) throw error;
   // Nothing was decided (the network failed): the action is still pending, and the card says to try again.
   if (!(error instanceof ApiError)) return { status: "pending" };
-  const result = refusalText(error.code, error.message, text);
+  const result = clip(refusalText(error.code, error.message, text));
   // Nothing was decided (the server failed or is busy): the action is still pending.
   if (error.status >= 500 || error.status === 429) return { status: "pending", result };
   // A refusal may say where the action really stands (already cancelled, refused as stale, ...).
   const details = (error.body as { error?: { details?: { action?: { status?: unknown } } } } | undefined)?.error?.details;
   const known = details?.action?.status;
   if (typeof known === "string" && STATUSES.has(known as ActionStatus) && known !== "pending") {
-    return { status: known as ActionStatus, result: text.settled.get(known as ActionStatus) ?? error.message };
+    return { status: known as ActionStatus, result: text.settled.get(known as ActionStatus) ?? clip(error.message) };
   }
   if (error.status === 410 || error.code.includes("expired")) return { status: "expired", result };
   return { status: "failed", result };
@@ -80,5 +92,5 @@ export function outcomeOfAnswer(
 ): Omit<ActionOutcome, "recorded"> {
   const status =
     typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
-  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: resultText(body, text) };
+  return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: clip(resultText(body, text)) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { outcomeOfAnswer, outcomeOfError } from "../../src/web/action-outcome.ts";
+import { CardOutcomeSchema } from "../../src/routes/chats.schema.ts";
+import { outcomeOfAnswer, outcomeOfError, RESULT_MAX_LENGTH } from "../../src/web/action-outcome.ts";
 import { ApiError, errorOf } from "../../src/web/api-error.ts";
 import { OUTCOME_TEXT_EN as en, OUTCOME_TEXT_ZH as zh } from "../../src/web/outcome-text.ts";
 
@@ -54,6 +55,18 @@ describe("a confirm card's outcome from the actions route's answer", () => {
       result: "情况有变（例如单价、订单或员工已被修改），这次没有写入。请重新准备。",
     });
     expect(outcomeOfAnswer(body, "confirm", en).result).toBe("The unit price changed.");
+  });
+
+  it("cuts a long result to what the chat route records, never inside a character", () => {
+    const long = `${"结果".repeat(999)}😀${"x".repeat(3000)}`;
+    const cut = outcomeOfAnswer({ status: "confirmed", result: long }, "confirm", en);
+    expect(cut.result).toHaveLength(RESULT_MAX_LENGTH - 1);
+    expect(cut.result?.endsWith("结果…")).toBe(true);
+    expect(CardOutcomeSchema.safeParse(cut).success).toBe(true);
+    const refused = outcomeOfError(refusal(409, "upstream_refused", "y".repeat(5000)), en);
+    expect(refused.result).toHaveLength(RESULT_MAX_LENGTH);
+    expect(CardOutcomeSchema.safeParse(refused).success).toBe(true);
+    expect(outcomeOfAnswer({ status: "confirmed", result: "z".repeat(2000) }, "confirm", en).result).toBe("z".repeat(2000));
   });
 
   it("falls back on the decision when the answer has no known status", () => {
