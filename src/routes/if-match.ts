@@ -11,8 +11,9 @@ export function etagOf(version: number): string {
   return `"${version}"`;
 }
 
-// One list element: an optional weak prefix, then a quoted tag (any visible character but `"`).
-const ELEMENT = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(?:,|$)/y;
+// One list element: an optional weak prefix, then a quoted tag (any visible character but `"`), or
+// nothing, since a list may hold empty elements (RFC 9110 §5.6.1).
+const ELEMENT = /\s*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*)?(?:,|$)/y;
 
 /**
  * The versions an `If-Match` header accepts, or `undefined` when there is no condition (no header,
