@@ -229,6 +229,8 @@ export async function saveFaqEntry({
     const winner = await findRow(db, tenantId, kbId, "question", entry.question);
     if (winner && winner.id !== id)
       throw conflict(`An entry with the question '${entry.question}' already exists (id ${winner.id}).`);
+    // The base was deleted meanwhile (a FOREIGN KEY failure): a 404, nothing stored.
+    await getKnowledgeBase({ db, tenantId, id: kbId });
     throw error;
   }
   await removeVectorsQuietly(backends.vectorIndex, tenantId, oldIds, "replaced_faq_entry");

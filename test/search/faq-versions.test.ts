@@ -5,6 +5,7 @@ import type { AppError } from "../../src/errors.ts";
 import { type SearchBackends, searchBackends } from "../../src/search/backends.ts";
 import { type FaqEntry, type FaqEntryInput, saveFaqEntry } from "../../src/search/faq.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
+import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
 import { call } from "../helpers.ts";
 
 const TENANT = "t-jinxiu";
@@ -301,5 +302,30 @@ describe("concurrent writers of one FAQ entry", () => {
     const refused = outcomes.find((o) => o.status === "rejected");
     expect(refused?.status === "rejected" && refused.reason).toMatchObject({ code: "conflict" });
     await expectIndexedAs(kb, entry.id, edit.status === "fulfilled" ? EDIT_A : IMPORTED);
+  });
+
+  it("answers 404, not a 500, and leaves no vectors when the FAQ base is deleted while an entry is saved", async () => {
+    const kb = await newFaqBase("删除中的问答库");
+    const backends = searchBackends(env, readConfig(env));
+    const deletingMidway = {
+      ...backends,
+      embedder: {
+        ...backends.embedder,
+        embed: async (texts: string[]) => {
+          await deleteKnowledgeBase({ db: env.DB, backends, tenantId: TENANT, id: kb });
+          return backends.embedder.embed(texts);
+        },
+      },
+    };
+    await expect(
+      saveFaqEntry({ db: env.DB, backends: deletingMidway, tenantId: TENANT, kbId: kb, input: ORIGINAL }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(TENANT));
+    const left = await runInDurableObject(
+      stub,
+      async (_instance, state) =>
+        state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM vectors WHERE kb_id = ?", kb).one().n,
+    );
+    expect(left).toBe(0);
   });
 });
