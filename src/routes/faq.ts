@@ -3,11 +3,11 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { requirePermission } from "../auth/middleware.ts";
 import { AppError, badRequest } from "../errors.ts";
-import { type FaqSaveOutcome, getFaqEntry, listFaqEntries, requireFaqBase, saveFaqEntry } from "../search/faq.ts";
+import { deleteFaqEntry, type FaqSaveOutcome, getFaqEntry, listFaqEntries, requireFaqBase, saveFaqEntry } from "../search/faq.ts";
 import { faqEntriesFromCsv } from "../search/faq-csv.ts";
-import { deleteDocument } from "../search/ingest.ts";
 import { describeIssues } from "../validation.ts";
 import { FAQ_LIMITS, FaqEntrySchema, FaqImportSchema } from "./faq.schema.ts";
+import { etagOf, ifMatchVersions } from "./if-match.ts";
 import { validate } from "./validate.ts";
 
 /**
@@ -15,6 +15,9 @@ import { validate } from "./validate.ts";
  * reads them; a boss adds, replaces, deletes and imports them (JSON or CSV). Search finds them by
  * their questions and answers with the answer. Mounted inside `knowledgeBaseRoutes`, whose bearer
  * authentication it relies on.
+ *
+ * An entry carries its `version`, also as `ETag`; `PUT` and `DELETE` of one entry honour
+ * `If-Match`, answering 409 with the entry as it stands when it has moved on (see `saveFaqEntry`).
  */
 export const faqRoutes = new Hono<AppEnv>();
 
@@ -42,6 +45,7 @@ faqRoutes.post("/", requirePermission("knowledge:write"), validate("json", FaqEn
     kbId: kb.id,
     input: c.req.valid("json"),
   });
+  c.header("ETag", etagOf(outcome.entry.version));
   return c.json(outcome.entry, 201);
 });
 
@@ -94,7 +98,9 @@ faqRoutes.post(
 
 faqRoutes.get("/:entryId", async (c) => {
   const { tenantId, kb } = await faqBaseOf(c);
-  return c.json(await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id: c.req.param("entryId") }));
+  const entry = await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id: c.req.param("entryId") });
+  c.header("ETag", etagOf(entry.version));
+  return c.json(entry);
 });
 
 faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
@@ -106,15 +112,23 @@ faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json"
     kbId: kb.id,
     input: c.req.valid("json"),
     targetId: c.req.param("entryId"),
+    ifVersion: ifMatchVersions(c.req.header("If-Match")),
   });
+  c.header("ETag", etagOf(outcome.entry.version));
   return c.json(outcome.entry);
 });
 
 faqRoutes.delete("/:entryId", requirePermission("knowledge:write"), async (c) => {
   const { tenantId, kb } = await faqBaseOf(c);
   const id = c.req.param("entryId");
-  await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id });
-  await deleteDocument({ db: c.env.DB, backends: c.var.services.search.backends, tenantId, kbId: kb.id, documentId: id });
+  await deleteFaqEntry({
+    db: c.env.DB,
+    backends: c.var.services.search.backends,
+    tenantId,
+    kbId: kb.id,
+    id,
+    ifVersion: ifMatchVersions(c.req.header("If-Match")),
+  });
   return c.json({ id, deleted: true });
 });
 

@@ -4,9 +4,9 @@ import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
-import { getDocument, listDocuments } from "../search/documents.ts";
+import { deleteDocument, getDocument, listDocuments } from "../search/documents.ts";
 import { FAQ_CONTENT_TYPE } from "../search/faq.ts";
-import { deleteDocument, type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
+import { type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
 import {
   createKnowledgeBase,
   deleteKnowledgeBase,

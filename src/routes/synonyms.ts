@@ -1,15 +1,18 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { AppError } from "../errors.ts";
-import { getSynonyms, putSynonyms, resetSynonyms } from "../search/synonym-store.ts";
+import { getSynonyms, putSynonyms, resetSynonyms, type SynonymSettings } from "../search/synonym-store.ts";
+import { etagOf, ifMatchVersions } from "./if-match.ts";
 import { PutSynonymsSchema } from "./synonyms.schema.ts";
 import { validate } from "./validate.ts";
 
 /**
  * `/api/synonyms`: the workshop's synonym groups, used by every search from the next query on.
  * Everyone reads them; a boss replaces them (PUT) or goes back to the shipped default (DELETE).
+ * The list carries its `version`, also as `ETag`; both writes honour `If-Match`, answering 409 with
+ * the list as it stands when it has moved on (see `putSynonyms`).
  */
 export const synonymRoutes = new Hono<AppEnv>();
 
@@ -17,7 +20,13 @@ const MAX_BODY_BYTES = 256 * 1024;
 
 synonymRoutes.use(bearerAuth());
 
-synonymRoutes.get("/", async (c) => c.json(await getSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId })));
+/** The list as JSON, with its version as `ETag`. */
+function answer(c: Context<AppEnv>, settings: SynonymSettings) {
+  c.header("ETag", etagOf(settings.version));
+  return c.json(settings);
+}
+
+synonymRoutes.get("/", async (c) => answer(c, await getSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId })));
 
 synonymRoutes.put(
   "/",
@@ -29,9 +38,21 @@ synonymRoutes.put(
     },
   }),
   validate("json", PutSynonymsSchema),
-  async (c) => c.json(await putSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId, groups: c.req.valid("json").groups })),
+  async (c) =>
+    answer(
+      c,
+      await putSynonyms({
+        db: c.env.DB,
+        tenantId: c.var.user.tenantId,
+        groups: c.req.valid("json").groups,
+        ifVersion: ifMatchVersions(c.req.header("If-Match")),
+      }),
+    ),
 );
 
 synonymRoutes.delete("/", requirePermission("knowledge:write"), async (c) =>
-  c.json(await resetSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId })),
+  answer(
+    c,
+    await resetSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId, ifVersion: ifMatchVersions(c.req.header("If-Match")) }),
+  ),
 );

@@ -1,4 +1,7 @@
 import { notFound } from "../errors.ts";
+import type { SearchBackends } from "./backends.ts";
+import { deleteDocumentTermsStatement, ensureKeywordTable, keywordTable } from "./keyword-index.ts";
+import { removeVectorsQuietly } from "./vector-index.ts";
 
 export interface DocumentRow {
   id: string;
@@ -133,4 +136,46 @@ export async function chunksByIds({
     .bind(JSON.stringify(ids), tenantId, JSON.stringify(kbIds))
     .all<ChunkRecord>();
   return new Map(results.map((r) => [r.id, r]));
+}
+
+/**
+ * Deletes a document, its chunks and their keyword rows in one batch, then the vectors of exactly
+ * the chunks that batch deleted (so a replacement landing meanwhile leaves no vector behind). With
+ * `generation`, the batch applies only while the document is still at it, and the answer says
+ * whether it did.
+ */
+export async function deleteDocument({
+  db,
+  backends,
+  tenantId,
+  kbId,
+  documentId,
+  generation,
+}: {
+  db: D1Database;
+  backends: SearchBackends;
+  tenantId: string;
+  kbId: string;
+  documentId: string;
+  generation?: number | undefined;
+}): Promise<{ deleted: boolean }> {
+  await getDocument({ db, tenantId, kbId, documentId });
+  const table = await keywordTable(tenantId);
+  await ensureKeywordTable(db, table);
+  // A NULL generation is no condition; otherwise every statement checks it, the row's own delete last.
+  const [, deletedChunks, deletedDocument] = await db.batch([
+    deleteDocumentTermsStatement(db, table, documentId, generation),
+    db
+      .prepare(
+        `DELETE FROM chunks WHERE document_id = ?1
+           AND (?2 IS NULL OR EXISTS (SELECT 1 FROM documents WHERE id = ?1 AND generation = ?2)) RETURNING id`,
+      )
+      .bind(documentId, generation ?? null),
+    db
+      .prepare("DELETE FROM documents WHERE id = ?1 AND tenant_id = ?2 AND (?3 IS NULL OR generation = ?3) RETURNING id")
+      .bind(documentId, tenantId, generation ?? null),
+  ]);
+  const ids = ((deletedChunks?.results ?? []) as { id: string }[]).map((r) => r.id);
+  await removeVectorsQuietly(backends.vectorIndex, tenantId, ids, "deleted_document");
+  return { deleted: (deletedDocument?.results.length ?? 0) > 0 };
 }

@@ -220,32 +220,3 @@ function insertChunkStatements(
   }
   return statements;
 }
-
-/**
- * Deletes a document, its chunks and their keyword rows in one batch, then the vectors of exactly
- * the chunks that batch deleted (so a replacement landing meanwhile leaves no vector behind).
- */
-export async function deleteDocument({
-  db,
-  backends,
-  tenantId,
-  kbId,
-  documentId,
-}: {
-  db: D1Database;
-  backends: SearchBackends;
-  tenantId: string;
-  kbId: string;
-  documentId: string;
-}): Promise<void> {
-  await getDocument({ db, tenantId, kbId, documentId });
-  const table = await keywordTable(tenantId);
-  await ensureKeywordTable(db, table);
-  const [, deletedChunks] = await db.batch([
-    deleteDocumentTermsStatement(db, table, documentId),
-    db.prepare("DELETE FROM chunks WHERE document_id = ?1 RETURNING id").bind(documentId),
-    db.prepare("DELETE FROM documents WHERE id = ?1 AND tenant_id = ?2").bind(documentId, tenantId),
-  ]);
-  const ids = ((deletedChunks?.results ?? []) as { id: string }[]).map((r) => r.id);
-  await removeVectorsQuietly(backends.vectorIndex, tenantId, ids, "deleted_document");
-}

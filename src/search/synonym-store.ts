@@ -1,46 +1,127 @@
+import { AppError } from "../errors.ts";
 import { DEFAULT_SYNONYMS } from "./default-synonyms.ts";
 import { normaliseGroups } from "./synonyms.ts";
 
-/** A workshop's synonym groups as stored and served, and whether they are the shipped default. */
+/**
+ * A workshop's synonym groups as stored and served, whether they are the shipped default, and
+ * their version (0 until the workshop first changes them; one more with every stored change).
+ */
 export interface SynonymSettings {
   groups: string[][];
   is_default: boolean;
+  version: number;
   updated_at: string | null;
+}
+
+interface SynonymRow {
+  groups_json: string;
+  is_default: number;
+  version: number;
+  updated_at: string;
+}
+
+const COLUMNS = "groups_json, is_default, version, updated_at";
+
+function toSettings(row: SynonymRow | null): SynonymSettings {
+  if (!row) return { groups: DEFAULT_SYNONYMS.map((g) => [...g]), is_default: true, version: 0, updated_at: null };
+  if (row.is_default)
+    return { groups: DEFAULT_SYNONYMS.map((g) => [...g]), is_default: true, version: row.version, updated_at: null };
+  return {
+    groups: JSON.parse(row.groups_json) as string[][],
+    is_default: false,
+    version: row.version,
+    updated_at: row.updated_at,
+  };
 }
 
 /** The workshop's synonym groups, or the shipped default when it has not set its own. */
 export async function getSynonyms({ db, tenantId }: { db: D1Database; tenantId: string }): Promise<SynonymSettings> {
-  const row = await db
-    .prepare("SELECT groups_json, updated_at FROM synonym_sets WHERE tenant_id = ?1")
-    .bind(tenantId)
-    .first<{ groups_json: string; updated_at: string }>();
-  if (!row) return { groups: DEFAULT_SYNONYMS.map((g) => [...g]), is_default: true, updated_at: null };
-  return { groups: JSON.parse(row.groups_json) as string[][], is_default: false, updated_at: row.updated_at };
+  const row = await db.prepare(`SELECT ${COLUMNS} FROM synonym_sets WHERE tenant_id = ?1`).bind(tenantId).first<SynonymRow>();
+  return toSettings(row);
 }
 
-/** Replaces the workshop's synonym groups (an empty list turns synonyms off). */
+/**
+ * Replaces the workshop's synonym groups (an empty list turns synonyms off).
+ *
+ * Like every write of the list, a compare-and-swap on the version it read: one statement that
+ * applies only while the list is still at that version, so of writers racing from one version
+ * exactly one is stored and the others get a 409 with the list as it stands. `ifVersion` (a
+ * client's `If-Match`) makes the check reach back to when the client read the list.
+ */
 export async function putSynonyms({
   db,
   tenantId,
   groups,
+  ifVersion,
 }: {
   db: D1Database;
   tenantId: string;
   groups: readonly (readonly string[])[];
+  ifVersion?: readonly number[] | undefined;
 }): Promise<SynonymSettings> {
   const normalised = normaliseGroups(groups);
-  await db
-    .prepare(
-      `INSERT INTO synonym_sets (tenant_id, groups_json) VALUES (?1, ?2)
-       ON CONFLICT (tenant_id) DO UPDATE SET groups_json = excluded.groups_json, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-    )
-    .bind(tenantId, JSON.stringify(normalised))
-    .run();
-  return getSynonyms({ db, tenantId });
+  return writeSynonyms({ db, tenantId, ifVersion, groupsJson: JSON.stringify(normalised), isDefault: false });
 }
 
-/** Goes back to the shipped default groups. */
-export async function resetSynonyms({ db, tenantId }: { db: D1Database; tenantId: string }): Promise<SynonymSettings> {
-  await db.prepare("DELETE FROM synonym_sets WHERE tenant_id = ?1").bind(tenantId).run();
-  return getSynonyms({ db, tenantId });
+/** Goes back to the shipped default groups, with the same version check as `putSynonyms`. */
+export async function resetSynonyms({
+  db,
+  tenantId,
+  ifVersion,
+}: {
+  db: D1Database;
+  tenantId: string;
+  ifVersion?: readonly number[] | undefined;
+}): Promise<SynonymSettings> {
+  return writeSynonyms({ db, tenantId, ifVersion, groupsJson: "[]", isDefault: true });
+}
+
+async function writeSynonyms({
+  db,
+  tenantId,
+  ifVersion,
+  groupsJson,
+  isDefault,
+}: {
+  db: D1Database;
+  tenantId: string;
+  ifVersion: readonly number[] | undefined;
+  groupsJson: string;
+  isDefault: boolean;
+}): Promise<SynonymSettings> {
+  const read = await getSynonyms({ db, tenantId });
+  if (ifVersion && !ifVersion.includes(read.version)) throw stale(read, ifVersion);
+  // Version 0 is no row, and a row is never deleted but with its workshop: the insert lands only if
+  // there is still none, and the update only while the row is at the version read.
+  const row = await db
+    .prepare(
+      `INSERT INTO synonym_sets (tenant_id, groups_json, is_default, version) SELECT ?1, ?2, ?3, 1 WHERE true
+       ON CONFLICT (tenant_id) DO UPDATE SET groups_json = excluded.groups_json, is_default = excluded.is_default,
+         version = synonym_sets.version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE synonym_sets.version = ?4
+       RETURNING ${COLUMNS}`,
+    )
+    .bind(tenantId, groupsJson, isDefault ? 1 : 0, read.version)
+    .first<SynonymRow>();
+  if (!row) throw overtaken(read, await getSynonyms({ db, tenantId }));
+  return toSettings(row);
+}
+
+/** A 409 for a client whose `If-Match` names a version the list has moved on from, with the list as it is. */
+function stale(current: SynonymSettings, ifVersion: readonly number[]): AppError {
+  const sent = ifVersion.length > 0 ? ifVersion.map((v) => `"${v}"`).join(", ") : "no version Weft issued";
+  return new AppError(
+    "conflict",
+    `The synonym groups were changed since you read them: they are at version ${current.version}, your If-Match names ${sent}. Nothing was saved; the groups as they now stand are in details.current. Apply your change to them and send it again with If-Match "${current.version}".`,
+    { details: { current } },
+  );
+}
+
+/** A 409 for a writer whose compare-and-swap found the list moved on while it was being written. */
+function overtaken(read: SynonymSettings, current: SynonymSettings): AppError {
+  return new AppError(
+    "conflict",
+    `Another change to the synonym groups was stored while yours was being written (version ${read.version} became ${current.version}), so yours was not. The groups as they now stand are in details.current; send your change again with If-Match "${current.version}" if it should win.`,
+    { details: { current } },
+  );
 }
