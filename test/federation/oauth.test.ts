@@ -111,7 +111,9 @@ describe("OAuth sign-in for an MCP server", () => {
     expect((await call(used, { headers: { Cookie: boss } })).status).toBe(200);
     const { id, link } = await register("lapsed");
     const lapsed = await callbackOf(link);
-    await env.DB.prepare("UPDATE mcp_servers SET oauth_state_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(id).run();
+    await env.DB.prepare("UPDATE mcp_servers SET oauth_state_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(id)
+      .run();
     const links = {
       "a made-up state": "/api/mcp/oauth/callback?state=made-up&code=x",
       "a used state": used,
