@@ -128,7 +128,7 @@ describe("OAuth sign-in for an MCP server", () => {
     };
     for (const [what, link] of Object.entries(links)) {
       for (const [who, cookie] of Object.entries(people)) {
-        const headers = cookie ? { Cookie: cookie } : {};
+        const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
         const answer = await json(link, { key: undefined, headers });
         expect(answer.status, `${what}, ${who}: ${answer.text}`).toBe(404);
         expect(answer.body.error.message).toContain("unknown, used or expired");
