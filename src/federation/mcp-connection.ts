@@ -1,4 +1,3 @@
-import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -19,8 +18,15 @@ export interface Upstream {
   url: string;
   headers: Record<string, string>;
   transport: TransportKind | null;
-  /** For servers signed in through OAuth: the SDK adds the token and refreshes it. */
-  authProvider?: OAuthClientProvider;
+  /** For servers signed in through OAuth: the access token every request carries, renewed on a 401. */
+  bearer?: BearerAuth;
+}
+
+/** An access token to send as `Authorization: Bearer`, and a way to a new one when the server refuses it. */
+export interface BearerAuth {
+  token(): string;
+  /** The token to try again with after the server answered 401 to `refused`; rejects when there is none. */
+  renew(refused: string): Promise<string>;
 }
 
 /** What one contact with a server gave: the value, the transport used, and how long it took. */
@@ -46,10 +52,18 @@ export async function withUpstream<T>(
   // Until the server has answered `initialize`, an answer must start within the connect timeout;
   // after that a tool may take the whole budget, since a JSON-mode server sends headers only at the end.
   let answerWithinMs = limits.connectTimeoutMs;
-  const guarded = (url: string | URL, init?: RequestInit) => {
+  const guarded = async (url: string | URL, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
     headers.set(FEDERATION_HEADER, "1");
-    return guardedFetch(url, { ...init, headers }, { ...limits, connectTimeoutMs: answerWithinMs });
+    const { bearer } = upstream;
+    if (!bearer) return guardedFetch(url, { ...init, headers }, { ...limits, connectTimeoutMs: answerWithinMs });
+    // Every request, the SSE stream and the session's end included, is sent again once with a renewed token.
+    for (let token = bearer.token(); ; token = await bearer.renew(token)) {
+      headers.set("Authorization", `Bearer ${token}`);
+      const response = await guardedFetch(url, { ...init, headers }, { ...limits, connectTimeoutMs: answerWithinMs });
+      if (response.status !== 401) return response;
+      await response.body?.cancel();
+    }
   };
   const budget = () => ({ timeout: Math.max(1, limits.totalTimeoutMs - (Date.now() - started)) });
   const attempt = async (kind: TransportKind): Promise<Contact<T>> => {
@@ -60,10 +74,9 @@ export async function withUpstream<T>(
     if (onToolsChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, async () => onToolsChanged());
     const url = new URL(upstream.url);
     const requestInit = { headers: upstream.headers };
-    const authProvider = upstream.authProvider ? { authProvider: upstream.authProvider } : {};
     const transport =
       kind === "streamable-http"
-        ? new StreamableHTTPClientTransport(url, { fetch: guarded, requestInit, redirectPolicy: "follow", ...authProvider })
+        ? new StreamableHTTPClientTransport(url, { fetch: guarded, requestInit, redirectPolicy: "follow" })
         : new SSEClientTransport(url, {
             fetch: guarded,
             requestInit,
@@ -114,13 +127,6 @@ export async function withUpstream<T>(
 function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {
   const found = findAppError(error);
   if (found) return found;
-  if (error instanceof UnauthorizedError) {
-    return upstreamError(`${host} needs signing in again (POST /api/mcp/servers/:id/sign-in).`, {
-      statusCode: 401,
-      retryable: false,
-      cause: error,
-    });
-  }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout)
       return upstreamError(`${host} did not answer within ${totalMs} ms.`, { cause: error });

@@ -17,12 +17,11 @@ type DiscoveryState = NonNullable<Awaited<ReturnType<NonNullable<OAuthClientProv
 
 /**
  * The MCP SDK's `OAuthClientProvider` over one stored record: the SDK drives discovery, dynamic
- * client registration, PKCE, the code exchange and refreshes; this object only remembers. A
- * change sets `changed` (the caller seals and stores the record); a need for a person to sign in
- * sets `authorizationUrl` (Weft never redirects by itself: it hands the URL to the boss).
+ * client registration, PKCE, the code exchange and refreshes; this object only remembers (the
+ * caller seals and stores the record). A need for a person to sign in sets `authorizationUrl`
+ * (Weft never redirects by itself: it hands the URL to the boss).
  */
 export class StoredOAuthProvider implements OAuthClientProvider {
-  changed = false;
   authorizationUrl: URL | undefined;
   readonly record: OAuthRecord;
   private readonly newState: string;
@@ -58,7 +57,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
     this.record.clientInformation = info;
-    this.changed = true;
   }
 
   tokens(): OAuthTokens | undefined {
@@ -69,7 +67,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.record.tokens = tokens;
     if (tokens.expires_in === undefined) delete this.record.expiresAt;
     else this.record.expiresAt = Date.now() + tokens.expires_in * 1000;
-    this.changed = true;
   }
 
   redirectToAuthorization(url: URL): void {
@@ -78,7 +75,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   saveCodeVerifier(verifier: string): void {
     this.record.codeVerifier = verifier;
-    this.changed = true;
   }
 
   codeVerifier(): string {
@@ -88,7 +84,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   saveDiscoveryState(state: DiscoveryState): void {
     this.record.discoveryState = state as unknown as Record<string, unknown>;
-    this.changed = true;
   }
 
   discoveryState(): DiscoveryState | undefined {
@@ -103,6 +98,5 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     if (scope === "all" || scope === "verifier") delete this.record.codeVerifier;
     if (scope === "all" || scope === "discovery") delete this.record.discoveryState;
-    this.changed = true;
   }
 }

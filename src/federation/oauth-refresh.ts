@@ -3,7 +3,7 @@ import type { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { loadOAuth, oauthFetch, storeOAuth } from "./oauth.ts";
 import { type OAuthRecord, StoredOAuthProvider } from "./oauth-provider.ts";
-import { claimRefresh, currentOAuth, releaseRefresh } from "./oauth-store.ts";
+import { claimRefresh, currentOAuth, releaseRefresh, saveOAuth } from "./oauth-store.ts";
 import type { ServerRecord } from "./server-store.ts";
 import type { FederationService } from "./service.ts";
 import { upstreamError } from "./upstream-error.ts";
@@ -58,6 +58,41 @@ export async function freshOAuth(
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
     ({ sealed, needsSignIn } = await currentOAuth(where));
+  }
+}
+
+/**
+ * A usable record after the server answered 401 to the access token of `refused` (the sealed state
+ * the caller sent it from), although it looked valid: what another request stored since, when the
+ * stored state changed; otherwise a refresh under the same claim as `freshOAuth`, whatever the
+ * token's expiry. So two requests refused at once spend the refresh token once, and the one that
+ * did not refresh uses the winner's tokens instead of marking the server as needing sign-in.
+ * Without a refresh token, a person must sign in again.
+ */
+export async function renewRefused(
+  service: FederationService,
+  server: ServerRecord,
+  refused: string | null,
+): Promise<{ record: OAuthRecord; sealed: string | null }> {
+  const where = { db: service.db, tenantId: server.tenantId, id: server.id };
+  const giveUpAt = Date.now() + MAX_WAIT_MS;
+  for (;;) {
+    const { sealed, needsSignIn } = await currentOAuth(where);
+    const record = await loadOAuth(service, server, sealed);
+    if (!record?.tokens || needsSignIn) throw signInNeeded(server);
+    if (sealed !== refused) return { record, sealed };
+    if (!record.tokens.refresh_token) {
+      // Nothing to refresh with; stored only over the state read, as any store of OAuth state.
+      if (await saveOAuth({ ...where, sealed, needsSignIn: true, expected: sealed })) throw signInNeeded(server);
+      continue;
+    }
+    if (await claimRefresh({ ...where, expected: sealed, leaseSeconds: LEASE_SECONDS })) {
+      return refreshClaimed(service, server, record, sealed);
+    }
+    if (Date.now() > giveUpAt) {
+      throw upstreamError(`${server.name}'s sign-in is being refreshed by another request; try again.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
   }
 }
 

@@ -1,6 +1,6 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { mayManageServerOf } from "../auth/permissions.ts";
-import { AppError, forbidden } from "../errors.ts";
+import { AppError, forbidden, unauthorized } from "../errors.ts";
 import { log } from "../log.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { UserContext } from "../user-context.ts";
@@ -110,16 +110,20 @@ export async function startSignIn(service: FederationService, server: ServerReco
 
 /**
  * Finishes a sign-in from the provider's callback: the code is exchanged for tokens, which are
- * sealed and stored. Only `user` signed in to Weft as someone who may manage the server may finish
- * it, or a link a boss sent to another person would store that person's account in the boss's
- * server (login CSRF); refused (403), the state stays, so the right person can still finish.
+ * sealed and stored. The state is checked first: unknown, used or expired is 404 whoever asks (it
+ * is a random secret, so saying it does not exist tells nothing, where "sign in first" would
+ * promise a link that cannot work). Then only `user`, signed in to Weft as someone who may manage
+ * the server, may finish it, or a link a boss sent to another person would store that person's
+ * account in the boss's server (login CSRF); refused (401 with nobody signed in, 403 otherwise),
+ * the state stays, so the right person can still finish.
  */
 export async function finishSignIn(
   service: FederationService,
-  { state, code, user }: { state: string; code: string; user: UserContext },
+  { state, code, user }: { state: string; code: string; user: UserContext | null },
 ): Promise<ServerRecord> {
   const stateHash = await sha256Hex(state);
   const pending = await findSignInState({ db: service.db, stateHash });
+  if (!user) throw unauthorized("Sign in to Weft as a boss of this server's workshop, then open the sign-in link again.");
   if (!mayManageServerOf(user, pending.tenantId)) {
     log("warn", "mcp_oauth_callback_refused", { server_id: pending.id, tenant_id: pending.tenantId, user_id: user.userId });
     throw forbidden("Only a boss of the workshop this server belongs to can finish its sign-in. Sign in to Weft as one.");

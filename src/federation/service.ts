@@ -3,8 +3,7 @@ import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 import { type Contact, type Upstream, withUpstream } from "./mcp-connection.ts";
-import { storeOAuth } from "./oauth.ts";
-import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { OAuthBearer } from "./oauth-bearer.ts";
 import { freshOAuth } from "./oauth-refresh.ts";
 import { scrubError, scrubValue, secretsOf } from "./redact.ts";
 import { openHeaders } from "./secrets.ts";
@@ -49,22 +48,21 @@ const MAX_CACHED_BYTES = 1_000_000;
 
 /**
  * The server's URL re-checked under today's rules, its headers decrypted and, for an OAuth server,
- * its tokens (refreshed first when they are about to expire) loaded into a provider the SDK uses;
- * `oauthSealed` is the stored state that provider came from. Ready to connect.
+ * its access token (refreshed first when it is about to expire), renewed if the server refuses it.
+ * Ready to connect.
  */
 export async function upstreamOf(
   service: FederationService,
   server: ServerRecord,
-): Promise<{ upstream: Upstream; oauth?: StoredOAuthProvider; oauthSealed?: string | null }> {
+): Promise<{ upstream: Upstream; bearer?: OAuthBearer }> {
   checkOutboundUrl(server.url, { allowLocal: service.allowLocalUrls });
   const headers = server.headersSealed
     ? await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) })
     : {};
   const upstream: Upstream = { url: server.url, headers, transport: server.transport };
   if (server.authType !== "oauth") return { upstream };
-  const { record, sealed } = await freshOAuth(service, server);
-  const oauth = new StoredOAuthProvider(record);
-  return { upstream: { ...upstream, authProvider: oauth }, oauth, oauthSealed: sealed };
+  const bearer = new OAuthBearer(service, server, await freshOAuth(service, server));
+  return { upstream: { ...upstream, bearer }, bearer };
 }
 
 /** What a server's sealed headers are bound to: its workshop and id. */
@@ -90,14 +88,12 @@ export async function contact<T>(
     );
   }
   const where = { db: service.db, tenantId: server.tenantId, id: server.id };
-  let oauth: StoredOAuthProvider | undefined;
-  let oauthSealed: string | null = null;
+  let bearer: OAuthBearer | undefined;
   let secrets: string[] = [];
-  const tokens = () => [oauth?.record.tokens?.access_token, oauth?.record.tokens?.refresh_token];
+  const tokens = () => bearer?.secrets() ?? [];
   try {
     const prepared = await upstreamOf(service, server);
-    oauth = prepared.oauth;
-    oauthSealed = prepared.oauthSealed ?? null;
+    bearer = prepared.bearer;
     secrets = secretsOf(prepared.upstream.headers, tokens());
     let changed = false;
     const contacted = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
@@ -105,7 +101,7 @@ export async function contact<T>(
         changed = true;
       },
     });
-    // Tokens may have been refreshed during the contact: the new ones are secrets too.
+    // Tokens may have been renewed during the contact: the new ones are secrets too.
     secrets = secretsOf(prepared.upstream.headers, tokens());
     const value = scrubValue(contacted.value, secrets);
     if (typeof value === "string" && typeof contacted.value !== "string") {
@@ -126,10 +122,6 @@ export async function contact<T>(
     log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
     await recordFailure({ ...where, message });
     throw error;
-  } finally {
-    // Tokens the SDK refreshed after a 401, or the news that a person must sign in again, are kept
-    // either way; but never over a state another request stored meanwhile.
-    if (oauth && (oauth.changed || oauth.authorizationUrl)) await storeOAuth(service, server, oauth, oauthSealed);
   }
 }
 

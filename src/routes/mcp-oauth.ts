@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { sessionToken } from "../auth/session-cookie.ts";
 import { findWebSession } from "../auth/web-sessions.ts";
-import { AppError, badRequest, unauthorized } from "../errors.ts";
+import { AppError, badRequest } from "../errors.ts";
 import { finishSignIn } from "../federation/oauth.ts";
 import { getServer, type ServerRecord } from "../federation/server-store.ts";
 import { refreshTools } from "../federation/service.ts";
@@ -19,8 +19,9 @@ const CallbackSchema = z.object({
 });
 
 /**
- * How a sign-in ended, as the settings page reads it from its URL (`?mcp_sign_in=`); `not_allowed`:
- * the browser was not signed in to Weft as someone who may manage the server, and nothing changed.
+ * How a sign-in ended, as the UI reads it from its URL (`?mcp_sign_in=`); `expired`: the state is
+ * unknown, used or past its ten minutes; `not_allowed`: the state is good but the browser was not
+ * signed in to Weft as someone who may manage the server, and nothing changed.
  */
 type Outcome = "ok" | "denied" | "expired" | "failed" | "not_allowed";
 
@@ -32,22 +33,22 @@ function outcomeOf(failed: AppError, providerError: boolean): Outcome {
 
 /**
  * The person whose browser the provider sent back: the Weft session cookie only (SameSite=Lax, so
- * it rides on the provider's top-level redirect). An API key proves nothing about who approved at
- * the provider, so it does not count here. 401 without a live session.
+ * it rides on the provider's top-level redirect), or nobody. An API key proves nothing about who
+ * approved at the provider, so it does not count here.
  */
-async function signedInPerson(c: Context<AppEnv>): Promise<UserContext> {
+async function sessionPerson(c: Context<AppEnv>): Promise<UserContext | null> {
   const token = sessionToken(c);
   const session = token ? await findWebSession({ db: c.env.DB, token }) : null;
-  if (!session) throw unauthorized("Sign in to Weft as a boss of this server's workshop, then open the sign-in link again.");
-  return { userId: session.userId, tenantId: session.tenantId, role: session.role };
+  return session ? { userId: session.userId, tenantId: session.tenantId, role: session.role } : null;
 }
 
 /**
- * Sends a person's browser back to the UI, whose settings page reads the outcome: a fixed code and
- * the server's id, never the provider's own words (anyone can craft a callback link, and its text
- * would then appear on Weft's page).
+ * Sends a person's browser back to the UI, which shows the outcome to whoever is there (the
+ * settings page for a boss, a notice for anyone else): a fixed code and the server's id, never the
+ * provider's own words (anyone can craft a callback link, and its text would then appear on
+ * Weft's page).
  */
-function backToSettings(c: Context<AppEnv>, outcome: Outcome, serverId?: string): Response {
+function backToUi(c: Context<AppEnv>, outcome: Outcome, serverId?: string): Response {
   const query = new URLSearchParams({ mcp_sign_in: outcome, ...(serverId ? { server: serverId } : {}) });
   return c.redirect(`/?${query}`, 303);
 }
@@ -56,8 +57,9 @@ function backToSettings(c: Context<AppEnv>, outcome: Outcome, serverId?: string)
  * `/api/mcp/oauth/callback`: where an MCP server's authorization server sends the boss back. It
  * carries no API key (it is a browser redirect): the single-use, ten-minute `state` ties it to the
  * server a sign-in was started for, and the browser's Weft session must be of someone who may
- * manage that server (see `finishSignIn`). A browser (it asks for HTML) is sent on to the settings
- * page, success or not; other clients get JSON and the usual error statuses.
+ * manage that server (see `finishSignIn`, which checks the state first: an unknown one is 404 for
+ * anyone). A browser (it asks for HTML) is sent on to the UI, success or not, which shows the
+ * outcome to whoever is signed in; other clients get JSON and the usual error statuses.
  */
 export const mcpOAuthRoutes = new Hono<AppEnv>();
 
@@ -69,10 +71,10 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);
     if (!state || !code) throw badRequest("The callback needs 'state' and 'code'.");
-    signedIn = await finishSignIn(service, { state, code, user: await signedInPerson(c) });
+    signedIn = await finishSignIn(service, { state, code, user: await sessionPerson(c) });
   } catch (failed) {
     if (!browser || !(failed instanceof AppError)) throw failed;
-    return backToSettings(c, outcomeOf(failed, Boolean(error)));
+    return backToUi(c, outcomeOf(failed, Boolean(error)));
   }
   const server = await getServer({ db: service.db, tenantId: signedIn.tenantId, id: signedIn.id });
   let toolCount: number | null = null;
@@ -81,6 +83,6 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   } catch (refreshError) {
     log("warn", "mcp_refresh_after_sign_in_failed", { server_id: server.id, error: refreshError });
   }
-  if (browser) return backToSettings(c, "ok", server.id);
+  if (browser) return backToUi(c, "ok", server.id);
   return c.json({ server_id: server.id, name: server.name, signed_in: true, tool_count: toolCount });
 });

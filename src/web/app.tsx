@@ -3,6 +3,7 @@ import { api, type User } from "./api.ts";
 import { ChatShell } from "./chat-shell.tsx";
 import { applyLang, I18nContext, initialLang, type Lang, messagesFor } from "./i18n.ts";
 import { SignIn } from "./sign-in.tsx";
+import { readSignInReturn, signInReturnText } from "./sign-in-return.ts";
 
 type Auth = { state: "checking" } | { state: "signed-out"; expired?: boolean } | { state: "signed-in"; user: User };
 
@@ -10,12 +11,19 @@ type Auth = { state: "checking" } | { state: "signed-out"; expired?: boolean } |
 export function App() {
   const [lang, setLangState] = useState<Lang>(initialLang);
   const [auth, setAuth] = useState<Auth>({ state: "checking" });
+  // Back from an MCP server's OAuth provider: read once, shown to whoever signs in, never on a reload.
+  const [signInReturn, setSignInReturn] = useState(() => readSignInReturn(location.search));
 
   const setLang = useCallback((next: Lang) => {
     applyLang(next);
     setLangState(next);
   }, []);
   const i18n = useMemo(() => ({ lang, t: messagesFor(lang), setLang }), [lang, setLang]);
+
+  useEffect(() => {
+    if (new URLSearchParams(location.search).has("mcp_sign_in"))
+      history.replaceState(null, "", location.pathname + location.hash);
+  }, []);
 
   useEffect(() => {
     applyLang(initialLang());
@@ -32,6 +40,7 @@ export function App() {
       await api.logout();
     } finally {
       setAuth({ state: "signed-out" });
+      setSignInReturn(null);
       history.replaceState(null, "", location.pathname);
     }
   }, []);
@@ -41,12 +50,17 @@ export function App() {
       {auth.state === "checking" && <p className="muted center">…</p>}
       {auth.state === "signed-out" && (
         <SignIn
-          notice={auth.expired ? i18n.t.sessionExpired : undefined}
+          notice={auth.expired ? i18n.t.sessionExpired : signInReturn ? signInReturnText(i18n.t, signInReturn) : undefined}
           onSignedIn={(user) => setAuth({ state: "signed-in", user })}
         />
       )}
       {auth.state === "signed-in" && (
-        <ChatShell user={auth.user} onSignOut={() => void signOut()} onUnauthorized={onUnauthorized} />
+        <ChatShell
+          user={auth.user}
+          signInReturn={signInReturn}
+          onSignOut={() => void signOut()}
+          onUnauthorized={onUnauthorized}
+        />
       )}
     </I18nContext.Provider>
   );

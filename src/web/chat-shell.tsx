@@ -5,7 +5,7 @@ import { ChatView } from "./chat-view.tsx";
 import { useI18n } from "./i18n.ts";
 import { Settings } from "./settings.tsx";
 import { Sidebar } from "./sidebar.tsx";
-import { readSignInReturn } from "./sign-in-return.ts";
+import { type SignInReturn, signInReturnText } from "./sign-in-return.ts";
 import { useChatList } from "./use-chat-list.ts";
 
 type Current = { id: string; messages: WeftMessage[] } | { id: string; messages: null; failed: boolean };
@@ -23,10 +23,13 @@ function showInHash(id: string) {
 /** The signed-in screen: header, chat list, and the open conversation (kept in the URL so a reload reopens it). */
 export function ChatShell({
   user,
+  signInReturn,
   onSignOut,
   onUnauthorized,
 }: {
   user: User;
+  /** How an MCP server's OAuth sign-in ended, when the browser just came back from its provider. */
+  signInReturn: SignInReturn | null;
   onSignOut: () => void;
   onUnauthorized: () => void;
 }) {
@@ -37,9 +40,10 @@ export function ChatShell({
   const [model, setModel] = useState<ModelInfo | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   const canConfigure = user.role === "boss" || user.role === "admin";
-  // Back from an MCP server's OAuth provider: the settings page opens and says how it went.
-  const [signInReturn] = useState(() => readSignInReturn(location.search));
+  // Back from an MCP server's OAuth provider: a boss's settings page opens and says how it went;
+  // anyone else (staff cannot open settings) is told above the chat.
   const [settingsOpen, setSettingsOpen] = useState(signInReturn !== null && canConfigure);
+  const [notice, setNotice] = useState(canConfigure ? null : signInReturn);
 
   const newChat = useCallback(() => {
     const id = crypto.randomUUID();
@@ -63,12 +67,6 @@ export function ChatShell({
     },
     [onUnauthorized],
   );
-
-  // The outcome leaves the address bar, so a reload does not announce it again.
-  useEffect(() => {
-    if (new URLSearchParams(location.search).has("mcp_sign_in"))
-      history.replaceState(null, "", location.pathname + location.hash);
-  }, []);
 
   useEffect(() => {
     const fromHash = chatIdFromHash();
@@ -144,6 +142,14 @@ export function ChatShell({
         <p className="offline-notice" role="note" data-model={model.id} title={model.label}>
           {t.offlineModel}
         </p>
+      )}
+      {notice && (
+        <div className="sign-in-notice shell-notice error-text" role="status">
+          <span>{signInReturnText(t, notice, { staff: true })}</span>
+          <button type="button" className="secondary" onClick={() => setNotice(null)}>
+            {t.dismiss}
+          </button>
+        </div>
       )}
       <div className="body">
         <aside id="sidebar" className="sidebar">

@@ -126,6 +126,8 @@ const zh = {
     failed: "登录没有完成，请重试。",
     not_allowed: "请以这个服务器所属工作坊的老板身份登录 Weft，再重新登录这个服务器。",
   },
+  signInReturnNotYours:
+    "只有这个服务器所属工作坊的老板才能完成它的登录，所以没有做任何更改。请把登录链接交给老板，由老板登录 Weft 后打开。",
   edit: "编辑",
   editServer: (name: string) => `编辑 ${name}`,
   keepValue: "留空则不变",
@@ -260,6 +262,8 @@ const en: Messages = {
     failed: "The sign-in did not complete. Please try again.",
     not_allowed: "Sign in to Weft as a boss of the workshop this server belongs to, then sign in to the server again.",
   },
+  signInReturnNotYours:
+    "Only a boss of the workshop this server belongs to can finish its sign-in, so nothing was changed. Pass the sign-in link to a boss, who opens it signed in to Weft.",
   edit: "Edit",
   editServer: (name: string) => `Edit ${name}`,
   keepValue: "Blank: unchanged",

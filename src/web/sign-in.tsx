@@ -32,7 +32,11 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
       <form onSubmit={submit} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">{t.signInTitle}</h1>
         <p className="muted">{t.signInLead}</p>
-        {notice && <p className="notice">{notice}</p>}
+        {notice && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
         <label>
           {t.username}
           <input

@@ -322,7 +322,8 @@ describe("the web chat in Chromium", () => {
       expect(await page.locator("body").textContent()).not.toContain("call us");
 
       // A sign-in link finished in a browser not signed in to Weft is refused without being spent:
-      // the page asks to sign in as the workshop's boss, and then the same link finishes it.
+      // the sign-in form and then the settings page ask to sign in as the workshop's boss, and then
+      // the same link finishes it.
       const listed = (await (await boss("/api/mcp/servers")).json()) as { servers: { id: string; name: string }[] };
       const oauthId = listed.servers.find((s) => s.name === name)?.id;
       const started = await boss(`/api/mcp/servers/${oauthId}/sign-in`, { method: "POST" });
@@ -331,7 +332,10 @@ describe("the web chat in Chromium", () => {
       await page.context().clearCookies();
       await page.goto(callback);
       await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-      expect(page.url()).toBe(`${baseUrl}/?mcp_sign_in=not_allowed`);
+      await expect
+        .poll(() => page.locator(".sign-in .notice").textContent())
+        .toBe("请以这个服务器所属工作坊的老板身份登录 Weft，再重新登录这个服务器。");
+      expect(page.url()).toBe(`${baseUrl}/`);
       await page.keyboard.type("boss");
       await page.keyboard.press("Tab");
       await page.keyboard.type("boss123");

@@ -15,8 +15,9 @@ const random = () => b64url(crypto.getRandomValues(new Uint8Array(18)));
  * A fake OAuth authorization server (auth.example.com) and the MCP server it protects
  * (secure.example.com), as a request handler for `installFakeNetwork`. `authorizeEndpoint` lets a
  * test make the server hand out a hostile sign-in link; `expiresIn` sets the lifetime it announces
- * for new access tokens; `refreshGate`, while set, holds every refresh until it resolves. Refresh
- * tokens rotate: each works once.
+ * for new access tokens; `refreshGate`, while set, holds every refresh until it resolves;
+ * `refuseTokens` makes the MCP server answer 401 to any token; `withRefreshTokens: false` issues
+ * access tokens alone. Refresh tokens rotate: each works once.
  */
 export function fakeOAuth() {
   const state = {
@@ -29,14 +30,18 @@ export function fakeOAuth() {
     refusedRefreshes: 0,
     unauthorized: 0,
     expiresIn: 3600,
+    refuseTokens: false,
+    withRefreshTokens: true,
     refreshGate: undefined as Promise<void> | undefined,
     authorizeEndpoint: `${AS}/authorize`,
   };
   const issue = () => {
-    const tokens = { access_token: random(), refresh_token: random(), token_type: "Bearer", expires_in: state.expiresIn };
+    const tokens = { access_token: random(), token_type: "Bearer", expires_in: state.expiresIn };
     state.access.add(tokens.access_token);
-    state.refresh.add(tokens.refresh_token);
-    return Response.json(tokens);
+    if (!state.withRefreshTokens) return Response.json(tokens);
+    const refresh_token = random();
+    state.refresh.add(refresh_token);
+    return Response.json({ ...tokens, refresh_token });
   };
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -45,7 +50,7 @@ export function fakeOAuth() {
         return Response.json({ resource: SECURE, authorization_servers: [AS] });
       }
       const token = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
-      if (!token || !state.access.has(token)) {
+      if (!token || !state.access.has(token) || state.refuseTokens) {
         state.unauthorized++;
         return Response.json(
           { error: "invalid_token" },

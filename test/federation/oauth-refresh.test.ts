@@ -23,6 +23,8 @@ afterAll(() => {
 afterEach(() => {
   oauth.state.expiresIn = 3600;
   oauth.state.refreshGate = undefined;
+  oauth.state.refuseTokens = false;
+  oauth.state.withRefreshTokens = true;
 });
 
 /** A JSON call as the demo boss, unless `init` says another key. */
@@ -102,5 +104,66 @@ describe("OAuth tokens near their expiry", () => {
     const { refreshes } = oauth.state;
     expect((await ping(id)).status).toBe(200);
     expect(oauth.state.refreshes).toBe(refreshes);
+  });
+});
+
+describe("OAuth tokens the server refuses although they looked valid", () => {
+  it("are refreshed once when two calls both get 401, and both calls get an answer", async () => {
+    const id = await signedIn("refused-racing", 3600);
+    const { refreshes, refusedRefreshes } = oauth.state;
+    // The server forgets every access token it issued: both calls' tokens look valid to Weft and are answered 401.
+    oauth.state.access.clear();
+    let open = () => {};
+    oauth.state.refreshGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = ping(id);
+    const second = ping(id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    open();
+    const answers = await Promise.all([first, second]);
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    expect(oauth.state.refusedRefreshes).toBe(refusedRefreshes);
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("ok");
+    expect((await ping(id)).status).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+  });
+
+  it("mark the server as needing sign-in when the refresh after a 401 is refused", async () => {
+    const id = await signedIn("refused-after-401", 3600);
+    oauth.state.access.clear();
+    oauth.state.refresh.clear();
+    const failed = await ping(id);
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error.message).toContain("needs signing in");
+    expect(failed.body.error.details).toMatchObject({ status_code: 401, retryable: false });
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("needs_sign_in");
+  });
+
+  it("mark the server as needing sign-in when there is no refresh token to renew them with", async () => {
+    oauth.state.withRefreshTokens = false;
+    const id = await signedIn("no-refresh-token", 3600);
+    const { refreshes } = oauth.state;
+    oauth.state.access.clear();
+    const failed = await ping(id);
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error.message).toContain("needs signing in");
+    expect(oauth.state.refreshes).toBe(refreshes);
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("needs_sign_in");
+  });
+
+  it("are renewed once per call: a renewed token refused in turn ends the call with a clear 502", async () => {
+    const id = await signedIn("refuses-all", 3600);
+    const { refreshes, unauthorized } = oauth.state;
+    oauth.state.refuseTokens = true;
+    const failed = await ping(id);
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error.message).toContain("refused its sign-in even after it was renewed");
+    expect(failed.body.error.details).toMatchObject({ status_code: 401, retryable: false });
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    // The first token, then the renewed one: two refusals, no loop.
+    expect(oauth.state.unauthorized).toBe(unauthorized + 2);
+    expect(failed.text).not.toMatch(/access_token|refresh_token/);
   });
 });

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signIn } from "../chat/sign-in.ts";
 import { call, callJson } from "../helpers.ts";
@@ -103,6 +104,39 @@ describe("OAuth sign-in for an MCP server", () => {
     const done = await asBrowser(boss);
     expect(done.headers.get("Location")).toBe(`/?mcp_sign_in=ok&server=${id}`);
     expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("ok");
+  });
+
+  it("answers 404 (expired, for a browser) to an unknown, used or expired state, whoever opens it", async () => {
+    const used = await callbackOf((await register("spent")).link);
+    expect((await call(used, { headers: { Cookie: boss } })).status).toBe(200);
+    const { id, link } = await register("lapsed");
+    const lapsed = await callbackOf(link);
+    await env.DB.prepare("UPDATE mcp_servers SET oauth_state_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(id)
+      .run();
+    const links = {
+      "a made-up state": "/api/mcp/oauth/callback?state=made-up&code=x",
+      "a used state": used,
+      "an expired state": lapsed,
+    };
+    const people = {
+      nobody: undefined,
+      "an ended session": "weft_session=forged",
+      "staff of the workshop": await signIn("staff", "staff123"),
+      "a boss of another workshop": await signIn("otherboss", "boss123"),
+      "the workshop's boss": boss,
+    };
+    for (const [what, link] of Object.entries(links)) {
+      for (const [who, cookie] of Object.entries(people)) {
+        const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
+        const answer = await json(link, { key: undefined, headers });
+        expect(answer.status, `${what}, ${who}: ${answer.text}`).toBe(404);
+        expect(answer.body.error.message).toContain("unknown, used or expired");
+        const browser = await call(link, { redirect: "manual", headers: { ...headers, Accept: "text/html" } });
+        expect(browser.headers.get("Location"), `${what}, ${who}`).toBe("/?mcp_sign_in=expired");
+      }
+    }
+    expect((await json(`/api/mcp/servers/${id}`)).body.health.status).toBe("needs_sign_in");
   });
 
   it("may be finished by the workshop's admin, who may manage its servers too", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changesOf } from "../../src/web/server-changes.ts";
-import { readSignInReturn } from "../../src/web/sign-in-return.ts";
+import { readSignInReturn, signInReturnText } from "../../src/web/sign-in-return.ts";
 
 const server = { url: "https://a.example.com/mcp", header_names: ["X-Api-Key", "X-Team"], expose_on_mcp: false };
 const stored = (name: string, value = "") => ({ name, value, stored: true });
@@ -40,5 +40,34 @@ describe("the settings page's address after an OAuth sign-in", () => {
     expect(readSignInReturn("")).toBeNull();
     expect(readSignInReturn("?mcp_sign_in=Your+account+is+locked")).toBeNull();
     expect(readSignInReturn("?mcp_sign_in=ok&server=<img>")).toEqual({ outcome: "ok", serverId: null });
+  });
+});
+
+describe("what the page says after an OAuth sign-in", () => {
+  const texts = {
+    signInReturn: {
+      ok: (name?: string) => `ok ${name ?? "-"}`,
+      denied: "denied",
+      expired: "expired",
+      failed: "failed",
+      not_allowed: "sign in as a boss",
+    },
+    signInReturnNotYours: "only a boss can finish it",
+  };
+  const told = (search: string, staff?: boolean) => {
+    const outcome = readSignInReturn(search);
+    if (!outcome) throw new Error(`no outcome in ${search}`);
+    return signInReturnText(texts, outcome, { staff });
+  };
+
+  it("tells staff who can finish a refused sign-in, instead of asking them to sign in as a boss", () => {
+    expect(told("?mcp_sign_in=not_allowed", true)).toBe("only a boss can finish it");
+    expect(told("?mcp_sign_in=not_allowed")).toBe("sign in as a boss");
+  });
+
+  it("tells anyone else the outcome as it is", () => {
+    expect(told("?mcp_sign_in=expired", true)).toBe("expired");
+    expect(told("?mcp_sign_in=denied")).toBe("denied");
+    expect(told("?mcp_sign_in=ok&server=mcp_1")).toBe("ok -");
   });
 });
