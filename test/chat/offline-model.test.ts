@@ -156,6 +156,7 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["12月要交的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["三月到期的订单", "query_orders", { due_from: "2027-03-01", due_to: "2027-03-31" }],
   ["本月到期的生产中的订单", "query_orders", { status: "in_production", due_from: "2026-11-01", due_to: "2026-11-30" }],
+  ["订单2026-001今天的进度", "query_orders", { order: "2026-001", order_no: "2026-001" }],
   ["this month's orders", "query_orders", { due_from: "2026-11-01", due_to: "2026-11-30" }],
   ["orders due next week", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
   ["Which orders are due tomorrow?", "query_orders", { due_from: "2026-11-27", due_to: "2026-11-27" }],
@@ -170,6 +171,7 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["这款500件报价多少合适", null, {}],
   ["会计李娟这个月的工资发了吗", "query_payroll", { employee: "李娟", employee_name: "李娟", month: "2026-11" }],
   ["张三开会那天有计件记录吗", "query_piece_records", { employee: "张三", employee_name: "张三" }],
+  ["系统会计算补贴吗", null, {}],
   // Looking up is still looking up, with or without those words about.
   ["检查下订单", "query_orders", {}],
   ["查看下订单", "query_orders", {}],

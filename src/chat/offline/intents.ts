@@ -59,11 +59,11 @@ const YES_NO = /(?:能|可以|会|允许)[^，。？?]*吗|是否|能不能|可�
 const LOOKUP = /帮|查|给我|告诉我|列出|显示|看看|看一下/;
 // Words that hold a cue's character without its sense, blanked out before the cues above and
 // RECORD are read: 检查 and 查货 look nothing up for the user, nor does "can one 查看 …?" (unless
-// softened, "查看一下"); 会计 and 开会 are not the "will" of "会…吗"; a 报价 or 报表 reports no pieces.
-const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?下)|会[计议员]|[开例晨早班聚约机社]会|报[价表告销名]/g;
+// softened, "查看一下"); 会计 and 开会 are not the "will" of "会…吗" (会计算 is); a 报价 or 报表 reports no pieces.
+const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?下)|会计(?!算)|会[议员]|[开例晨早班聚约机社]会|报[价表告销名]/g;
 // A change asked for ("改成900", "改一下交期", "修改数量", "change the due date"); a change told of
 // ("单价改了", "修改过") or an improvement (改善, 改进) is not one.
-const CHANGE = /(?:修改|更改|更正|改正|调整|变更|改)(?![了过善进良革造变])|\b(?:change|modify|edit|update|amend|reschedule)\b/i;
+const CHANGE = /(?:修改|更改|更正|改正|调整|变更|改)(?![了过善进良革造变])|\b(?:change|modify|edit|amend|reschedule)\b/i;
 
 // What a change asks to alter: an order, a piece record or a unit price, or nothing Weft keeps.
 function changed(text: string, cues: string): (Decline & { decline: "change" })["what"] | null {
@@ -140,12 +140,14 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   }
   if (ORDERS.test(text)) {
     const status = findOrderStatus(text);
-    // Orders are filtered by due date: "this month's orders" are those due this month.
-    const due = date ? dueRange(date, today) : null;
+    const orderNo = findOrderNo(text);
+    // Orders are filtered by due date: "this month's orders" are those due this month. A date
+    // beside one named order ("订单2026-001今天的进度") is not its due date.
+    const due = date && orderNo === null ? dueRange(date, today) : null;
     return {
       toolName: "query_orders",
       args: {
-        ...named(findOrderNo(text), "order", "order_no"),
+        ...named(orderNo, "order", "order_no"),
         ...named(status, "status"),
         ...(due ? { due_from: due.from, due_to: due.to } : {}),
       },
