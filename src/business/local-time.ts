@@ -53,18 +53,28 @@ export interface DateRange {
 export const PERIODS = ["today", "yesterday", "this_week", "last_week", "this_month", "last_month"] as const;
 export type Period = (typeof PERIODS)[number];
 
-/** The dates a named period covers, seen from the workshop's `today`. Weeks start on Monday. */
+/**
+ * The week `weeks` after (or before, when negative) the one `today` is in. Weeks start on Monday,
+ * for every tool and the chat alike.
+ *
+ * @example weekRange("2026-11-26", 1) // { from: "2026-11-30", to: "2026-12-06" }
+ */
+export function weekRange(today: string, weeks: number): DateRange {
+  const monday = addDays(today, 7 * weeks - ((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
+  return { from: monday, to: addDays(monday, 6) };
+}
+
+/** The dates a named period covers, seen from the workshop's `today`. */
 export function periodRange(period: Period, today: string): DateRange {
-  const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
   switch (period) {
     case "today":
       return { from: today, to: today };
     case "yesterday":
       return { from: addDays(today, -1), to: addDays(today, -1) };
     case "this_week":
-      return { from: addDays(today, -weekday), to: addDays(today, 6 - weekday) };
+      return weekRange(today, 0);
     case "last_week":
-      return { from: addDays(today, -weekday - 7), to: addDays(today, -weekday - 1) };
+      return weekRange(today, -1);
     case "this_month":
       return monthRange(today.slice(0, 7));
     case "last_month":

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../src/business/cursor.ts";
-import { localDate, periodRange, resolveDates } from "../../src/business/local-time.ts";
+import { localDate, periodRange, resolveDates, weekRange } from "../../src/business/local-time.ts";
 import { yuan } from "../../src/business/money.ts";
 import { matchName } from "../../src/business/name-match.ts";
 
@@ -41,6 +41,10 @@ describe("business building blocks", () => {
     // 2026-11-26 is a Thursday; weeks start on Monday.
     expect(periodRange("this_week", "2026-11-26")).toEqual({ from: "2026-11-23", to: "2026-11-29" });
     expect(periodRange("last_week", "2026-11-26")).toEqual({ from: "2026-11-16", to: "2026-11-22" });
+    // A Sunday is the last day of its week, so its next week starts the next day.
+    expect(weekRange("2026-11-26", 1)).toEqual({ from: "2026-11-30", to: "2026-12-06" });
+    expect(weekRange("2026-11-29", 1)).toEqual({ from: "2026-11-30", to: "2026-12-06" });
+    expect(weekRange("2026-11-30", 0)).toEqual({ from: "2026-11-30", to: "2026-12-06" });
     expect(resolveDates({ month: "2024-02" }, "2026-11-26")).toEqual({ from: "2024-02-01", to: "2024-02-29" });
     expect(resolveDates({}, "2026-11-26")).toBeNull();
   });

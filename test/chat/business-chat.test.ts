@@ -1,5 +1,6 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { addMonths } from "../../src/business/local-time.ts";
 import { sendChat, storedChat } from "./chat-api.ts";
 import { browserCall, signIn } from "./sign-in.ts";
 import { assembled, readChunks, textOf } from "./stream.ts";
@@ -115,6 +116,35 @@ describe("the offline model over the business tools", () => {
     expect(orders).not.toContain("in_production");
     const pay = textOf((await ask(cookie, "biz-read-pay", "张三这个月的工资")).message);
     expect(pay).toMatch(/实发: ¥\d+\.\d{2}/);
+  });
+
+  it("asks for orders by due date, and says the dates are due dates", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const { message } = await ask(cookie, "biz-due-month", "下个月到期的订单");
+    const part = toolPart(message, "query_orders");
+    expect(part.state).toBe("output-available");
+    const { due_from, due_to } = part.input as { due_from: string; due_to: string };
+    expect(due_from).toMatch(/^\d{4}-\d{2}-01$/);
+    expect(due_from.slice(0, 7)).toBe(addMonths(part.output.today as string, 1));
+    const orders = part.output.orders as { due_date: string }[];
+    expect(orders.every((o) => o.due_date >= due_from && o.due_date <= due_to)).toBe(true);
+    expect(textOf(message)).toMatch(new RegExp(`^下个月（${due_from} 至 ${due_to}）(到期的订单：|没有到期的订单。)`));
+
+    // No demo order is due today (they are due 10 to 50 days on, or long past).
+    const today = await ask(cookie, "biz-due-today", "今天要交的订单");
+    const todayPart = toolPart(today.message, "query_orders");
+    expect(todayPart.input).toEqual({ due_from: todayPart.output.today, due_to: todayPart.output.today });
+    expect(textOf(today.message)).toBe(`今天（${todayPart.output.today}）没有到期的订单。`);
+  });
+
+  it.each([
+    ["boss", "boss123"],
+    ["staff", "staff123"],
+  ])("tells %s plainly that the chat cannot change an order, and calls no tool", async (login, password) => {
+    const cookie = await signIn(login, password);
+    const { message } = await ask(cookie, `biz-change-${login}`, "把订单2026-001的数量改成900");
+    expect(message.parts.some((p) => p.type.startsWith("tool-"))).toBe(false);
+    expect(textOf(message)).toMatch(/^我不能修改已有的订单/);
   });
 
   it("lets staff ask about their own pieces, and never offers a write to confirm by words", async () => {

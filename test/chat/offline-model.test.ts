@@ -2,7 +2,8 @@ import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageM
 import { describe, expect, it } from "vitest";
 import { extractiveAnswer } from "../../src/chat/offline/answers.ts";
 import { findDate } from "../../src/chat/offline/dates.ts";
-import { chooseTool } from "../../src/chat/offline/intents.ts";
+import type { Decline } from "../../src/chat/offline/declines.ts";
+import { chooseTool, type ToolChoice } from "../../src/chat/offline/intents.ts";
 import { parseNumber } from "../../src/chat/offline/numbers.ts";
 import { offlineModel } from "../../src/chat/offline/offline-model.ts";
 import { toolReply } from "../../src/chat/offline/tool-replies.ts";
@@ -141,17 +142,86 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     { employee: "Zhang Min", employee_name: "Zhang Min", process: "collar", process_name: "collar", quantity: 150 },
   ],
   ["Which orders are in production?", "query_orders", { status: "in_production" }],
+  // Orders are listed by due date: a period names the days they are due in (weeks from Monday).
+  ["这个月的订单", "query_orders", { due_from: "2026-11-01", due_to: "2026-11-30" }],
+  ["本周要交的订单", "query_orders", { due_from: "2026-11-23", due_to: "2026-11-29" }],
+  ["下周到期的订单", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
+  ["下个星期要交的订单", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
+  ["明天要交的订单", "query_orders", { due_from: "2026-11-27", due_to: "2026-11-27" }],
+  ["下个月到期的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
+  ["下月的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
+  ["上周到期的订单", "query_orders", { due_from: "2026-11-16", due_to: "2026-11-22" }],
+  ["今天要交货的订单", "query_orders", { due_from: "2026-11-26", due_to: "2026-11-26" }],
+  // A month without its year is the next such month, as a due day without its year is.
+  ["12月要交的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
+  ["三月到期的订单", "query_orders", { due_from: "2027-03-01", due_to: "2027-03-31" }],
+  ["本月到期的生产中的订单", "query_orders", { status: "in_production", due_from: "2026-11-01", due_to: "2026-11-30" }],
+  ["订单2026-001今天的进度", "query_orders", { order: "2026-001", order_no: "2026-001" }],
+  ["this month's orders", "query_orders", { due_from: "2026-11-01", due_to: "2026-11-30" }],
+  ["orders due next week", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
+  ["Which orders are due tomorrow?", "query_orders", { due_from: "2026-11-27", due_to: "2026-11-27" }],
+  ["orders due next month", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
+  // A lookup word inside another word (检查, 查货, 查看) is no request to look something up, nor is
+  // the 会 of 会计 or 开会 a "will…?"; 报价 reports no pieces.
+  ["质检时要检查哪些地方", null, {}],
+  ["开会通知在哪里看", null, {}],
+  ["老板会检查计件记录吗", null, {}],
+  ["员工能查看别人的工资吗", null, {}],
+  ["查货工序能登记计件吗", null, {}],
+  ["这款500件报价多少合适", null, {}],
+  ["会计李娟这个月的工资发了吗", "query_payroll", { employee: "李娟", employee_name: "李娟", month: "2026-11" }],
+  ["张三开会那天有计件记录吗", "query_piece_records", { employee: "张三", employee_name: "张三" }],
+  ["系统会计算补贴吗", null, {}],
+  // Looking up is still looking up, with or without those words about.
+  ["检查下订单", "query_orders", {}],
+  ["查看下订单", "query_orders", {}],
+  ["能查看一下张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
+  // How a change is made, or whether it may be, is a question for the guide.
+  ["怎么修改订单", null, {}],
+  ["订单的交期能改吗", null, {}],
   ["List the processes and unit prices", "query_processes", {}],
   ["List employees", "query_employees", {}],
   ["I need to troubleshoot a garment defect", "initiate_session", { user_query: "I need to troubleshoot a garment defect" }],
   ["How do I create a new order?", null, {}],
 ];
 
+// Requests no tool can do: the offline model declines them in its own words.
+const DECLINES: [string, Decline][] = [
+  // Weft has no tool that changes an order, a saved piece record or a price: no new order, no query.
+  ["把订单2026-001的数量改成900", { decline: "change", what: "order" }],
+  ["改一下订单2026-002的交期", { decline: "change", what: "order" }],
+  ["可以帮我把订单2026-001的交期改到12月30日吗", { decline: "change", what: "order" }],
+  ["订单2026-003的备注修改一下", { decline: "change", what: "order" }],
+  ["Change the due date of order 2026-001 to December 30", { decline: "change", what: "order" }],
+  ["把张三昨天的计件改成50件", { decline: "change", what: "piece_record" }],
+  ["李娟的计件记录改成80件", { decline: "change", what: "piece_record" }],
+  ["把上领子的单价改成0.9元", { decline: "change", what: "unit_price" }],
+  // No records or pay exist yet for a period to come; a write for one is refused before it is prepared.
+  ["下个月的工资", { decline: "future", what: "payroll", period: "next_month" }],
+  ["next month's payroll", { decline: "future", what: "payroll", period: "next_month" }],
+  ["明天做了多少件", { decline: "future", what: "pieces", period: "tomorrow" }],
+  ["下周李娟做了多少件", { decline: "future", what: "pieces", period: "next_week" }],
+  ["给李娟记明天上领子200件", { decline: "future", what: "record", period: "tomorrow" }],
+];
+
+function toolOf(choice: ReturnType<typeof chooseTool>): ToolChoice | null {
+  return choice && "toolName" in choice ? choice : null;
+}
+
 describe("the offline model's reading of requests", () => {
   it.each(TABLE)("%s → %s", (text, toolName, args) => {
     const choice = chooseTool(text, TODAY, null);
-    expect(choice?.toolName ?? null).toBe(toolName);
-    if (toolName) expect(choice?.args).toEqual(args);
+    expect(toolOf(choice)?.toolName ?? null).toBe(toolName);
+    if (toolName) expect(toolOf(choice)?.args).toEqual(args);
+  });
+
+  it.each(DECLINES)("declines %s", (text, decline) => {
+    expect(chooseTool(text, TODAY, null)).toEqual(decline);
+  });
+
+  it("still reads a change told of, not asked for, as the question it is", () => {
+    expect(chooseTool("单价改了以前的工资会变吗", TODAY, null)).toBeNull();
+    expect(toolOf(chooseTool("老板修改了单价，我这个月的工资是多少", TODAY, null))?.toolName).toBe("query_payroll");
   });
 
   it("picks the option a user chose in an open consultation, by its description", () => {
@@ -161,9 +231,9 @@ describe("the offline model's reading of requests", () => {
       args: { session_id: "s-1", selected_option_id: "wrinkle" },
     });
     const two = { sessionId: "s-1", options: [...consultation.options, { id: "end", description: "结束咨询" }] };
-    expect(chooseTool("2", TODAY, two)?.args).toEqual({ session_id: "s-1", selected_option_id: "end" });
-    expect(chooseTool("2", TODAY, null)?.toolName).not.toBe("navigate_session");
-    expect(chooseTool("3", TODAY, two)?.toolName).not.toBe("navigate_session");
+    expect(toolOf(chooseTool("2", TODAY, two))?.args).toEqual({ session_id: "s-1", selected_option_id: "end" });
+    expect(toolOf(chooseTool("2", TODAY, null))?.toolName).not.toBe("navigate_session");
+    expect(toolOf(chooseTool("3", TODAY, two))?.toolName).not.toBe("navigate_session");
   });
 
   it("reads Chinese numerals and dates in the workshop's calendar", () => {
@@ -176,6 +246,9 @@ describe("the offline model's reading of requests", () => {
     expect(findDate("三月", "2026-02-10")).toEqual({ kind: "month", month: "2025-03" });
     expect(findDate("前天", "2026-03-01")).toEqual({ kind: "day", date: "2026-02-27" });
     expect(findDate("12月", TODAY)).toEqual({ kind: "month", month: "2025-12" });
+    expect(findDate("明天", TODAY)).toEqual({ kind: "period", period: "tomorrow" });
+    expect(findDate("下个星期", TODAY)).toEqual({ kind: "period", period: "next_week" });
+    expect(findDate("next month", TODAY)).toEqual({ kind: "period", period: "next_month" });
   });
 });
 

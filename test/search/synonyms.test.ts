@@ -32,6 +32,30 @@ function putSynonyms(groups: unknown, key = "dev-boss-key") {
   return call("/api/synonyms", { method: "PUT", key, body: JSON.stringify({ groups }) });
 }
 
+// The workshop guide's order sections (knowledge/docs/车间系统使用手册/02-订单.md), abridged.
+const ORDERS_GUIDE = `# 订单管理
+
+## 新建订单
+
+在“订单”页面点击“新建订单”，填写客户名称、款号、数量、交货日期和备注后保存。
+
+## 修改订单
+
+待生产和生产中的订单可以修改数量、交货日期和备注。款号一旦有计件记录就不能再改；如果确实下错了款，请取消这张订单再新建一张。
+
+## 查询订单
+
+订单列表可以按状态、客户、交货日期筛选。
+
+## 交期提醒
+
+交货日期前三天，订单列表会把这张订单标成橙色；已经过了交货日期还没完成的标成红色。
+
+## 取消订单
+
+在订单详情页点击“取消订单”并填写原因。取消后这张订单不能再登记计件。
+`;
+
 describe("synonym expansion", () => {
   const synonyms = new Synonyms([
     ["新建", "创建", "添加"],
@@ -94,6 +118,21 @@ describe("/api/synonyms", () => {
     const kb = await newKb("同义词-2");
     await upload(kb, "pay.md", "# 发放\n\n每月十号发放薪水，由老板确认。");
     expect((await keywordSearch("工资", kb))[0]?.content).toContain("发放薪水");
+  });
+
+  it("finds how to change an order when the question says 改成 or 改为, as the guide says 修改", async () => {
+    const kb = await newKb("同义词-3");
+    await upload(kb, "orders.md", ORDERS_GUIDE);
+    expect((await keywordSearch("把订单的数量改成900", kb))[0]?.content).toContain("可以修改数量");
+    expect((await keywordSearch("订单的备注改为红色", kb))[0]?.content).toContain("可以修改数量");
+  });
+
+  it("leaves 改 alone out of the shipped set: as a substring it is also 改进 and 改善", () => {
+    const shipped = new Synonyms(DEFAULT_SYNONYMS);
+    expect(shipped.expansionTerms("把数量改成900")).toContain("修改");
+    expect(shipped.expansionTerms("计件登记错了怎么改正")).toContain("修改");
+    expect(shipped.expansionTerms("怎么改进做工")).toEqual([]);
+    expect(shipped.canonicaliserFor("改成")("持续改进做工")).toBe("持续改进做工");
   });
 
   it("keeps each workshop's synonyms to itself", async () => {

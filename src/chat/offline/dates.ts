@@ -1,13 +1,25 @@
+import type { Period } from "../../business/local-time.ts";
 import { parseNumber } from "./numbers.ts";
 
+/** Periods still to come: what a due date may name, though no piece record or payslip has them yet. */
+export type FuturePeriod = "tomorrow" | "next_week" | "next_month";
+
 /**
- * Dates a person says ("今天", "上个月", "三月", "yesterday", "in March"), resolved in the
- * workshop's time zone, as the business tools take them: a named period, a month, or one day.
+ * Dates a person says ("今天", "上个月", "下周", "三月", "yesterday", "in March"), resolved in the
+ * workshop's time zone: a named period (the business tools' own, or one still to come), a month,
+ * or one day.
  */
 export type DateMention =
-  | { kind: "period"; period: "today" | "yesterday" | "this_week" | "last_week" | "this_month" | "last_month" }
+  | { kind: "period"; period: Period | FuturePeriod }
   | { kind: "day"; date: string }
   | { kind: "month"; month: string };
+
+const FUTURE: ReadonlySet<string> = new Set<FuturePeriod>(["tomorrow", "next_week", "next_month"]);
+
+/** Whether a mention names a period still to come ("明天", "下周", "next month"). */
+export function isFuture(date: DateMention | null): date is { kind: "period"; period: FuturePeriod } {
+  return date?.kind === "period" && FUTURE.has(date.period);
+}
 
 const EN_MONTHS = [
   "january",
@@ -51,12 +63,15 @@ function latestMonth(month: number, today: string): string {
 export function findDate(text: string, today: string): DateMention | null {
   const lower = text.toLowerCase();
   if (/今天|今日|\btoday\b/.test(lower)) return { kind: "period", period: "today" };
+  if (/明天|明日|\btomorrow\b/.test(lower)) return { kind: "period", period: "tomorrow" };
   if (/前天|day before yesterday/.test(lower)) return { kind: "day", date: shiftDay(today, -2) };
   if (/昨天|昨日|\byesterday\b/.test(lower)) return { kind: "period", period: "yesterday" };
   if (/这周|本周|这个星期|这礼拜|\bthis week\b/.test(lower)) return { kind: "period", period: "this_week" };
   if (/上周|上个星期|上礼拜|\blast week\b/.test(lower)) return { kind: "period", period: "last_week" };
+  if (/下周|下个星期|下星期|下礼拜|\bnext week\b/.test(lower)) return { kind: "period", period: "next_week" };
   if (/这个月|本月|这月|\bthis month\b/.test(lower)) return { kind: "period", period: "this_month" };
   if (/上个月|上月|\blast month\b/.test(lower)) return { kind: "period", period: "last_month" };
+  if (/下个月|下月|\bnext month\b/.test(lower)) return { kind: "period", period: "next_month" };
   const cn = /(十[一二]|[一二三四五六七八九十]|1[0-2]|[1-9])\s*月(?!\s*[0-9一二三四五六七八九十]+\s*[日号])/.exec(text);
   // The pattern admits only 1 to 12, in digits or numerals ("十一"), so the number is a month.
   const month = cn?.[1] ? parseNumber(cn[1]) : null;

@@ -1,4 +1,6 @@
-import { type DateMention, findDate } from "./dates.ts";
+import { type DateMention, findDate, isFuture } from "./dates.ts";
+import type { Decline } from "./declines.ts";
+import { dueRange } from "./due-dates.ts";
 import {
   findCustomer,
   findDueDate,
@@ -55,13 +57,29 @@ const HOW_TO = /怎么|如何|怎样|步骤|流程|规定|制度|为什么|什�
 // are about the records. A name alone does not decide it: "李娟可以登记计件吗" asks a rule.
 const YES_NO = /(?:能|可以|会|允许)[^，。？?]*吗|是否|能不能|可不可以|会不会/;
 const LOOKUP = /帮|查|给我|告诉我|列出|显示|看看|看一下/;
+// Words that hold a cue's character without its sense, blanked out before the cues above and
+// RECORD are read: 检查 and 查货 look nothing up for the user, nor does "can one 查看 …?" (unless
+// softened, "查看一下"); 会计 and 开会 are not the "will" of "会…吗" (会计算 is); a 报价 or 报表 reports no pieces.
+const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?下)|会计(?!算)|会[议员]|[开例晨早班聚约机社]会|报[价表告销名]/g;
+// A change asked for ("改成900", "改一下交期", "修改数量", "change the due date"); a change told of
+// ("单价改了", "修改过") or an improvement (改善, 改进) is not one.
+const CHANGE = /(?:修改|更改|更正|改正|调整|变更|改)(?![了过善进良革造变])|\b(?:change|modify|edit|amend|reschedule)\b/i;
+
+// What a change asks to alter: an order, a piece record or a unit price, or nothing Weft keeps.
+function changed(text: string, cues: string): (Decline & { decline: "change" })["what"] | null {
+  if (ORDERS.test(text) || findOrderNo(text) !== null) return "order";
+  if (PIECES.test(cues) || RECORD.test(cues)) return "piece_record";
+  if (PROCESSES.test(text)) return "unit_price";
+  return null;
+}
 
 /**
- * The tool a request asks for, read from the user's words (Chinese or English), or `null` when
- * none fits and the answer should come from retrieved passages. `today` is the workshop's date.
- * Never a confirmation: confirming a prepared write is the user's click, not the model's.
+ * The tool a request asks for, read from the user's words (Chinese or English); a `Decline` when
+ * it asks for what no tool does (changing a saved order, records of a period still to come); or
+ * `null` when none fits and the answer should come from retrieved passages. `today` is the
+ * workshop's date. Never a confirmation: confirming a prepared write is the user's click.
  */
-export function chooseTool(text: string, today: string, consultation: OpenConsultation | null): ToolChoice | null {
+export function chooseTool(text: string, today: string, consultation: OpenConsultation | null): ToolChoice | Decline | null {
   // An option by its text (what the UI's buttons send), its id, or the number it was listed under.
   const numbered = /^\s*(\d{1,2})\s*[.、)）]?\s*$/.exec(text);
   const picked =
@@ -74,7 +92,14 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const employee = findPersonName(text);
   const process = findProcess(text);
   const quantity = findQuantity(text);
-  if (quantity !== null && RECORD.test(text) && !PAYROLL.test(text)) {
+  const cues = text.replace(LOOKALIKES, " ");
+  // A how-to question is answered from the passages retrieved for it, not from the records.
+  const rulesQuestion = YES_NO.test(cues) && !LOOKUP.test(cues) && findOrderNo(text) === null;
+  const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text);
+  const change = CHANGE.test(text) && !asksHow && !SEARCH.test(text) ? changed(text, cues) : null;
+  if (change) return { decline: "change", what: change };
+  if (quantity !== null && RECORD.test(cues) && !PAYROLL.test(text)) {
+    if (isFuture(date)) return { decline: "future", what: "record", period: date.period };
     const work = process ?? findProcessBeforeCount(text, employee);
     return {
       toolName: "prepare_piece_record",
@@ -89,12 +114,12 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   }
   if (CONSULT.test(text)) return { toolName: "initiate_session", args: { user_query: text.trim() } };
   if (SEARCH.test(text)) return { toolName: "knowledge_search", args: { query: text.trim() } };
-  // A how-to question is answered from the passages retrieved for it, not from the records.
-  const rulesQuestion = YES_NO.test(text) && !LOOKUP.test(text) && findOrderNo(text) === null;
-  if ((HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text)) return null;
+  if (asksHow) return null;
   const employeeArgs = named(employee, "employee", "employee_name");
-  if (PAYROLL.test(text))
+  if (PAYROLL.test(text)) {
+    if (isFuture(date)) return { decline: "future", what: "payroll", period: date.period };
     return { toolName: "query_payroll", args: { ...employeeArgs, ...named(payrollMonth(date, today), "month") } };
+  }
   if (NEW_ORDER.test(text)) {
     return {
       toolName: "prepare_order",
@@ -107,6 +132,7 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
     };
   }
   if (PIECES.test(text) && !ORDERS.test(text)) {
+    if (isFuture(date)) return { decline: "future", what: "pieces", period: date.period };
     return {
       toolName: "query_piece_records",
       args: { ...employeeArgs, ...named(process, "process", "process_name"), ...dateArgs(date, []) },
@@ -114,7 +140,18 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   }
   if (ORDERS.test(text)) {
     const status = findOrderStatus(text);
-    return { toolName: "query_orders", args: { ...named(findOrderNo(text), "order", "order_no"), ...named(status, "status") } };
+    const orderNo = findOrderNo(text);
+    // Orders are filtered by due date: "this month's orders" are those due this month. A date
+    // beside one named order ("订单2026-001今天的进度") is not its due date.
+    const due = date && orderNo === null ? dueRange(date, today) : null;
+    return {
+      toolName: "query_orders",
+      args: {
+        ...named(orderNo, "order", "order_no"),
+        ...named(status, "status"),
+        ...(due ? { due_from: due.from, due_to: due.to } : {}),
+      },
+    };
   }
   if (PROCESSES.test(text)) return { toolName: "query_processes", args: named(process, "name_contains", "process") };
   if (EMPLOYEES.test(text)) return { toolName: "query_employees", args: named(employee, "name_contains", "employee") };

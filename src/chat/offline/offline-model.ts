@@ -9,6 +9,7 @@ import type {
 import { readPassagesBlock } from "../passages.ts";
 import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
 import { localToday } from "./dates.ts";
+import { declineReply } from "./declines.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { toolReply } from "./tool-replies.ts";
 
@@ -36,6 +37,7 @@ function textOf(message: Prompt[number]): string {
 
 interface ToolResultSeen {
   toolName: string;
+  toolCallId: string;
   output: unknown;
   isError: boolean;
 }
@@ -45,14 +47,25 @@ function resultsIn(message: Prompt[number]): ToolResultSeen[] {
   const seen: ToolResultSeen[] = [];
   for (const part of message.content) {
     if (part.type !== "tool-result") continue;
-    const { output } = part;
+    const { output, toolName, toolCallId } = part;
     if (output.type === "json" || output.type === "error-json") {
-      seen.push({ toolName: part.toolName, output: output.value, isError: output.type === "error-json" });
+      seen.push({ toolName, toolCallId, output: output.value, isError: output.type === "error-json" });
     } else if (output.type === "text" || output.type === "error-text") {
-      seen.push({ toolName: part.toolName, output: output.value, isError: output.type === "error-text" });
+      seen.push({ toolName, toolCallId, output: output.value, isError: output.type === "error-text" });
     }
   }
   return seen;
+}
+
+// The arguments each tool was called with, by call id: a reply may need to say what was asked
+// (the due dates a list of orders covers).
+function callInputs(messages: Prompt): Map<string, unknown> {
+  const inputs = new Map<string, unknown>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const part of message.content) if (part.type === "tool-call") inputs.set(part.toolCallId, part.input);
+  }
+  return inputs;
 }
 
 // The consultation the user is in: the latest consultation step in the conversation, if open.
@@ -82,9 +95,12 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
     offered.set(tool.name, new Set(Object.keys(properties)));
   }
-  const results = prompt.slice(lastUser + 1).flatMap(resultsIn);
+  const turn = prompt.slice(lastUser + 1);
+  const results = turn.flatMap(resultsIn);
   if (results.length > 0) {
-    return { kind: "text", text: results.map((r) => toolReply({ ...r, question, chinese })).join("\n\n") };
+    const inputs = callInputs(turn);
+    const replies = results.map((r) => toolReply({ ...r, input: inputs.get(r.toolCallId), question, chinese }));
+    return { kind: "text", text: replies.join("\n\n") };
   }
   if (CONFIRM_WORDS.test(question)) {
     const text = chinese
@@ -93,16 +109,22 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     return { kind: "text", text };
   }
   const choice = chooseTool(question, localToday(now, timeZone), openConsultation(prompt, lastUser));
+  const instructions = prompt
+    .filter((m) => m.role === "system")
+    .map(textOf)
+    .join("\n");
+  const passages = readPassagesBlock(instructions);
+  if (choice && "decline" in choice) {
+    // Where a change is made instead is in the guide: its passages follow, cited.
+    const guide = choice.decline === "change" ? extractiveAnswer(question, passages) : null;
+    return { kind: "text", text: [declineReply(choice, chinese), guide].filter(Boolean).join("\n\n") };
+  }
   const accepts = choice ? offered.get(choice.toolName) : undefined;
   if (choice && accepts) {
     const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => accepts.has(name)));
     return { kind: "tool", toolName: choice.toolName, input };
   }
-  const instructions = prompt
-    .filter((m) => m.role === "system")
-    .map(textOf)
-    .join("\n");
-  const answer = extractiveAnswer(question, readPassagesBlock(instructions));
+  const answer = extractiveAnswer(question, passages);
   return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()]) };
 }
 

@@ -1,5 +1,6 @@
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
+import { dueHeading } from "./due-dates.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
@@ -206,19 +207,35 @@ function listReply(output: Record<string, Json>, chinese: boolean): string {
   return (cutShort ? [...totals, ...parts] : [...parts, ...totals]).join("\n\n") || JSON.stringify(output);
 }
 
+// Orders asked for by due date ("本月的订单") lead with the dates they are due in: the tool lists
+// by due date, and "this month's orders" could be read as the orders created this month.
+function ordersReply(input: unknown, output: Record<string, Json>, chinese: boolean): string {
+  const list = listReply(output, chinese);
+  if (!isRecord(input) || typeof input.due_from !== "string" || typeof input.due_to !== "string") return list;
+  if (typeof output.today !== "string") return list;
+  const range = { from: input.due_from, to: input.due_to };
+  const found = Array.isArray(output.orders) && output.orders.length > 0;
+  const filtered = Object.keys(input).some((key) => key !== "due_from" && key !== "due_to");
+  const heading = dueHeading(range, output.today, { chinese, found, filtered });
+  return found ? `${heading}\n\n${list}` : heading;
+}
+
 /**
  * How the offline model puts a tool's result into words: a prepared write points at its confirm
  * card, a consultation step lists its options, a search answers extractively, a list shows its
- * rows, and an error says what went wrong.
+ * rows (orders asked for by due date under the dates they cover, from the call's `input`), and an
+ * error says what went wrong.
  */
 export function toolReply({
   toolName,
+  input,
   output,
   isError,
   question,
   chinese,
 }: {
   toolName: string;
+  input?: unknown;
   output: unknown;
   isError: boolean;
   question: string;
@@ -236,5 +253,6 @@ export function toolReply({
   if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
+  if (toolName === "query_orders") return ordersReply(input, output, chinese);
   return listReply(output, chinese);
 }

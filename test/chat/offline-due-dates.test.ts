@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { dueHeading, dueRange } from "../../src/chat/offline/due-dates.ts";
+import { offlineModel } from "../../src/chat/offline/offline-model.ts";
+import { toolReply } from "../../src/chat/offline/tool-replies.ts";
+
+const TODAY = "2026-11-26";
+const ORDER = { order_no: "2026-004", customer: "海澜", due_date: "2026-12-02", status: "pending", status_label: "待生产" };
+
+describe("due dates the offline model asks query_orders for", () => {
+  it("counts weeks from Monday, as the business tools do, and months to their last day", () => {
+    expect(dueRange({ kind: "period", period: "next_week" }, "2026-11-29")).toEqual({ from: "2026-11-30", to: "2026-12-06" });
+    expect(dueRange({ kind: "period", period: "next_month" }, "2026-12-31")).toEqual({ from: "2027-01-01", to: "2027-01-31" });
+    expect(dueRange({ kind: "period", period: "tomorrow" }, "2026-02-28")).toEqual({ from: "2026-03-01", to: "2026-03-01" });
+    expect(dueRange({ kind: "day", date: "2026-11-24" }, TODAY)).toEqual({ from: "2026-11-24", to: "2026-11-24" });
+  });
+
+  it("names the period and its dates, and says when nothing is due in it", () => {
+    const week = { from: "2026-11-30", to: "2026-12-06" };
+    expect(dueHeading(week, TODAY, { chinese: true, found: true, filtered: false })).toBe(
+      "下周（2026-11-30 至 2026-12-06）到期的订单：",
+    );
+    expect(dueHeading(week, TODAY, { chinese: true, found: false, filtered: false })).toBe(
+      "下周（2026-11-30 至 2026-12-06）没有到期的订单。",
+    );
+    expect(dueHeading(week, TODAY, { chinese: true, found: false, filtered: true })).toBe(
+      "下周（2026-11-30 至 2026-12-06）到期的订单里没有符合条件的。",
+    );
+    expect(dueHeading({ from: "2027-03-01", to: "2027-03-31" }, TODAY, { chinese: false, found: true, filtered: false })).toBe(
+      "Orders due from 2027-03-01 to 2027-03-31:",
+    );
+    expect(dueHeading({ from: "2026-11-27", to: "2026-11-27" }, TODAY, { chinese: false, found: false, filtered: false })).toBe(
+      "No orders are due tomorrow (2026-11-27).",
+    );
+  });
+});
+
+describe("the offline model's words for orders asked for by due date", () => {
+  const reply = (input: unknown, output: unknown, chinese = true) =>
+    toolReply({ toolName: "query_orders", input, output, isError: false, question: "", chinese });
+
+  it("leads with the dates the orders are due in, so this month's orders are not read as created this month", () => {
+    const output = { orders: [ORDER], totals: { orders: 1, quantity: 800 }, next_cursor: null, today: TODAY };
+    const text = reply({ due_from: "2026-11-01", due_to: "2026-11-30" }, output);
+    expect(text).toMatch(/^本月（2026-11-01 至 2026-11-30）到期的订单：\n\n订单（1）：\n- 订单号: 2026-004/);
+    expect(reply({ due_from: "2026-11-30", due_to: "2026-12-06" }, output, false)).toMatch(
+      /^Orders due next week \(2026-11-30 to 2026-12-06\):\n\norders \(1\):/,
+    );
+    // Without due dates the list is as before.
+    expect(reply({ status: "pending" }, output)).toMatch(/^订单（1）：/);
+  });
+
+  it("says that nothing is due rather than that nothing matched", () => {
+    const none = { orders: [], totals: { orders: 0, quantity: 0 }, next_cursor: null, today: TODAY };
+    expect(reply({ due_from: "2026-11-27", due_to: "2026-11-27" }, none)).toBe("明天（2026-11-27）没有到期的订单。");
+    expect(reply({ status: "completed", due_from: "2026-11-23", due_to: "2026-11-29" }, none)).toBe(
+      "本周（2026-11-23 至 2026-11-29）到期的订单里没有符合条件的。",
+    );
+  });
+
+  it("takes the dates from the call it made, in the turn it answers", async () => {
+    const model = offlineModel({ timeZone: "Asia/Shanghai", now: () => new Date("2026-11-25T17:00:00Z") });
+    const input = { due_from: "2026-11-30", due_to: "2026-12-06" };
+    const result = await model.doGenerate({
+      prompt: [
+        { role: "user", content: [{ type: "text", text: "下周到期的订单" }] },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "query_orders", input }] },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "query_orders",
+              output: {
+                type: "json",
+                value: { orders: [ORDER], totals: { orders: 1, quantity: 800 }, next_cursor: null, today: TODAY },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(result.content).toEqual([
+      { type: "text", text: expect.stringMatching(/^下周（2026-11-30 至 2026-12-06）到期的订单：\n\n订单（1）：/) },
+    ]);
+  });
+});
