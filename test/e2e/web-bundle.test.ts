@@ -54,7 +54,10 @@ async function firstLoad(
   label: string,
   path: string,
   ready: (page: Page) => Promise<void>,
-  { signedIn = false, then }: { signedIn?: boolean; then?: (page: Page, shot: Browser["shot"]) => Promise<void> } = {},
+  {
+    signedIn = false,
+    afterReady,
+  }: { signedIn?: boolean; afterReady?: (page: Page, shot: Browser["shot"]) => Promise<void> } = {},
 ): Promise<Fetched[]> {
   const browser = await launchBrowser({ width: 375, height: 740 }, "bundle");
   try {
@@ -64,7 +67,7 @@ async function firstLoad(
     const assets = recordAssets(page);
     await page.goto(`${baseUrl}${path}`);
     await ready(page);
-    await then?.(page, browser.shot);
+    await afterReady?.(page, browser.shot);
     await page.waitForLoadState("networkidle");
     const fetched = await assets.take();
     log(label, fetched);
@@ -102,7 +105,7 @@ describe("the browser UI's first load", () => {
       (page) => page.locator("article.from-assistant .markdown table").waitFor(),
       {
         signedIn: true,
-        then: async (page, shot) => {
+        afterReady: async (page, shot) => {
           const answer = page.locator("article.from-assistant .markdown");
           await shot("markdown");
           expect(await answer.locator("h2").textContent()).toBe("首件检验");
@@ -118,7 +121,7 @@ describe("the browser UI's first load", () => {
     );
     await firstLoad("settings", "/", composer, {
       signedIn: true,
-      then: async (page) => {
+      afterReady: async (page) => {
         await page.getByRole("button", { name: "设置" }).click();
         await page.getByRole("heading", { name: "外部 MCP 服务器" }).waitFor();
       },
