@@ -17,7 +17,11 @@ try {
   /** The files a module needs before it runs: its chunk and stylesheets, and those of what it imports statically. */
   const filesOf = (key, files) => {
     const chunk = manifest[key];
-    if (!chunk) throw new Error(`${key} is not a chunk of the build: update SCREENS in scripts/web-budget.ts`);
+    if (!chunk) {
+      throw new Error(
+        `${key} is not a chunk of its own: something imports it statically (so it loads with the first screen), or it was renamed (update SCREENS in scripts/web-budget.ts).`,
+      );
+    }
     if (files.has(chunk.file)) return;
     files.add(chunk.file);
     for (const css of chunk.css ?? []) files.add(css);
