@@ -3,6 +3,7 @@ import { ApiError, api, type KnowledgeBase, type ModelInfo, type User } from "./
 import type { WeftMessage } from "./chat-types.ts";
 import { ChatView } from "./chat-view.tsx";
 import { useI18n } from "./i18n.ts";
+import { preloadMarkdown } from "./lazy-markdown.tsx";
 import { LoadBoundary } from "./load-failed.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { readSignInReturn } from "./sign-in-return.ts";
@@ -53,6 +54,8 @@ export function ChatShell({
 
   const open = useCallback(
     async (id: string) => {
+      // A stored conversation has answers to render: the renderer loads beside the messages.
+      void preloadMarkdown();
       setCurrent({ id, messages: null, failed: false });
       setMenuOpen(false);
       showInHash(id);
