@@ -125,6 +125,8 @@ describe("the browser UI's first load", () => {
           expect(await answer.locator("ul > li").count()).toBe(2);
           expect(await answer.locator("table tbody tr").count()).toBe(2);
           expect(await answer.locator('[data-streamdown="strong"]').textContent()).toBe("先做一件");
+          const bold = answer.locator('[data-streamdown="strong"]');
+          expect(await bold.evaluate((el) => getComputedStyle(el).fontWeight)).toBe("600");
           expect(await answer.locator("em").textContent()).toBe("不得跳针");
           expect(await answer.locator("blockquote").textContent()).toContain("停线");
           expect(await answer.locator('[data-streamdown="link"]').textContent()).toBe("质量手册");
