@@ -1,9 +1,17 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api, type User } from "./api.ts";
-import { ChatShell } from "./chat-shell.tsx";
 import { applyLang, I18nContext, initialLang, type Lang, messagesFor } from "./i18n.ts";
+import { LoadBoundary } from "./load-failed.tsx";
 import { SignIn } from "./sign-in.tsx";
 import { readSignInReturn, signInReturnText } from "./sign-in-return.ts";
+
+// The chat, and the AI SDK under it, are a chunk of their own so that the sign-in screen does not
+// wait for them. The page asks for it at once, beside asking who is signed in: most visits are by
+// someone already signed in, and anyone on the sign-in screen needs it next.
+const loadChatShell = () => import("./chat-shell.tsx");
+const ChatShell = lazy(() => loadChatShell().then((m) => ({ default: m.ChatShell })));
+
+const Checking = () => <p className="muted center">…</p>;
 
 type Auth = { state: "checking" } | { state: "signed-out"; expired?: boolean } | { state: "signed-in"; user: User };
 
@@ -26,6 +34,8 @@ export function App() {
   }, []);
 
   useEffect(() => {
+    // Errors surface where the chat renders, through LoadBoundary.
+    loadChatShell().catch(() => undefined);
     applyLang(initialLang());
     api
       .me()
@@ -47,7 +57,7 @@ export function App() {
 
   return (
     <I18nContext.Provider value={i18n}>
-      {auth.state === "checking" && <p className="muted center">…</p>}
+      {auth.state === "checking" && <Checking />}
       {auth.state === "signed-out" && (
         <SignIn
           notice={auth.expired ? i18n.t.sessionExpired : signInReturn ? signInReturnText(i18n.t, signInReturn) : undefined}
@@ -55,12 +65,16 @@ export function App() {
         />
       )}
       {auth.state === "signed-in" && (
-        <ChatShell
-          user={auth.user}
-          signInReturn={signInReturn}
-          onSignOut={() => void signOut()}
-          onUnauthorized={onUnauthorized}
-        />
+        <LoadBoundary>
+          <Suspense fallback={<Checking />}>
+            <ChatShell
+              user={auth.user}
+              signInReturn={signInReturn}
+              onSignOut={() => void signOut()}
+              onUnauthorized={onUnauthorized}
+            />
+          </Suspense>
+        </LoadBoundary>
       )}
     </I18nContext.Provider>
   );

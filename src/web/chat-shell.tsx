@@ -1,12 +1,16 @@
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { ApiError, api, type KnowledgeBase, type ModelInfo, type User } from "./api.ts";
 import type { WeftMessage } from "./chat-types.ts";
 import { ChatView } from "./chat-view.tsx";
 import { useI18n } from "./i18n.ts";
-import { Settings } from "./settings.tsx";
+import { preloadMarkdown } from "./lazy-markdown.tsx";
+import { LoadBoundary } from "./load-failed.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { type SignInReturn, signInReturnText } from "./sign-in-return.ts";
 import { useChatList } from "./use-chat-list.ts";
+
+// Only a boss or an admin ever opens settings, so nobody else downloads them.
+const Settings = lazy(() => import("./settings.tsx").then((m) => ({ default: m.Settings })));
 
 type Current = { id: string; messages: WeftMessage[] } | { id: string; messages: null; failed: boolean };
 
@@ -54,6 +58,8 @@ export function ChatShell({
 
   const open = useCallback(
     async (id: string) => {
+      // A stored conversation has answers to render: the renderer loads beside the messages.
+      void preloadMarkdown();
       setCurrent({ id, messages: null, failed: false });
       setMenuOpen(false);
       showInHash(id);
@@ -163,7 +169,11 @@ export function ChatShell({
         </aside>
         <main className="main">
           {settingsOpen && canConfigure ? (
-            <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+            <LoadBoundary>
+              <Suspense fallback={<p className="muted center">{t.loading}</p>}>
+                <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+              </Suspense>
+            </LoadBoundary>
           ) : current.messages ? (
             <ChatView
               key={current.id}

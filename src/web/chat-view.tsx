@@ -6,6 +6,7 @@ import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
 import { type ChosenKb, Composer } from "./composer.tsx";
 import { decideAction } from "./decide-action.ts";
 import { useI18n } from "./i18n.ts";
+import { preloadMarkdown } from "./lazy-markdown.tsx";
 import { MessageView } from "./message-view.tsx";
 
 interface Props {
@@ -67,6 +68,8 @@ export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, o
 
   const send = (text: string) => {
     clearError();
+    // The renderer arrives while the model is still thinking, not after the answer has begun.
+    void preloadMarkdown();
     void sendMessage({ text }, { body: { kbIds: chosen.map((kb) => kb.id) } });
   };
 

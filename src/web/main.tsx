@@ -1,7 +1,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
-import "streamdown/styles.css";
 import "./styles.css";
 
 const root = document.getElementById("root");

@@ -1,8 +1,8 @@
 import { isToolUIPart } from "ai";
-import { Streamdown } from "streamdown";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
 import { ConfirmCard } from "./confirm-card.tsx";
 import { useI18n } from "./i18n.ts";
+import { Markdown } from "./lazy-markdown.tsx";
 import { ToolCard } from "./tool-card.tsx";
 
 interface Props {
@@ -62,15 +62,7 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide 
               {part.text}
             </p>
           ) : (
-            <Streamdown
-              key={key}
-              className="markdown"
-              mode={streaming ? "streaming" : "static"}
-              isAnimating={streaming && part.state === "streaming"}
-              controls={false}
-            >
-              {part.text}
-            </Streamdown>
+            <Markdown key={key} text={part.text} streaming={streaming} animating={streaming && part.state === "streaming"} />
           );
         }
         if (part.type === "data-confirm-card") {

@@ -1,0 +1,28 @@
+// What each screen of the browser UI may cost a phone on first load: the gzip bytes of the scripts
+// and stylesheets it fetches. `npm test` checks the built module graph against it
+// (scripts/web-size.mjs); test/e2e/web-bundle.test.ts checks what Chromium actually fetches.
+
+/** The UI's modules each screen needs, by their path under src/web: the entry and its lazy chunks. */
+export const SCREENS = {
+  /** What the first screen (sign-in, or "…" while it asks who is signed in) waits for. */
+  entry: ["index.html"],
+  /**
+   * A new conversation. The sign-in screen fetches this too, beside asking who is signed in: most
+   * visits are by someone already signed in, and anyone else needs it once they are.
+   */
+  chat: ["index.html", "chat-shell.tsx"],
+  /** A conversation with an answer in it: the Markdown renderer too. */
+  conversation: ["index.html", "chat-shell.tsx", "markdown.tsx"],
+  /** The settings page a boss opens from the chat. */
+  settings: ["index.html", "chat-shell.tsx", "settings.tsx"],
+} as const;
+
+export type Screen = keyof typeof SCREENS;
+
+/** A little above the figures measured when they were set; README, "The web chat in the browser". */
+export const BUDGET_BYTES: Record<Screen, number> = {
+  entry: 82_000,
+  chat: 138_000,
+  conversation: 232_000,
+  settings: 141_000,
+};

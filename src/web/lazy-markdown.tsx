@@ -1,0 +1,29 @@
+import { type ComponentType, lazy, Suspense } from "react";
+import type { MarkdownProps } from "./markdown.tsx";
+
+/** The text as it came, for while the renderer loads and for good if it cannot be fetched. */
+function PlainText({ text }: MarkdownProps) {
+  return <div className="markdown plain-text">{text}</div>;
+}
+
+let renderer: Promise<{ default: ComponentType<MarkdownProps> }> | undefined;
+
+/**
+ * Fetches the Markdown renderer once. A failed fetch leaves answers readable as plain text rather
+ * than breaking the conversation, so it never rejects.
+ */
+export function preloadMarkdown(): Promise<{ default: ComponentType<MarkdownProps> }> {
+  renderer ??= import("./markdown.tsx").catch(() => ({ default: PlainText }));
+  return renderer;
+}
+
+const LazyMarkdown = lazy(preloadMarkdown);
+
+/** An answer's text as Markdown, shown as plain text until the renderer's chunk has arrived. */
+export function Markdown(props: MarkdownProps) {
+  return (
+    <Suspense fallback={<PlainText {...props} />}>
+      <LazyMarkdown {...props} />
+    </Suspense>
+  );
+}
