@@ -1,7 +1,9 @@
 // Stands in for `rehype-raw` inside Streamdown (vite.config.ts aliases it here). rehype-raw parses
 // HTML written inside Markdown with a full HTML parser (parse5), the largest part of the renderer.
-// Answers are Markdown, so HTML in them is shown as the text it is (Streamdown turns what is left
-// of it into text, as react-markdown does), except a line break, which models put in table cells.
+// Answers are Markdown, so HTML in them is shown as the text it is, except a line break, which
+// models put in table cells. It must become text here: Streamdown's next step (rehype-sanitize)
+// drops whatever is still raw, so a `<div>` block of a model's answer or a quoted document would
+// vanish with the words inside it. As text, React escapes it, so nothing of it is ever markup.
 
 /** The part of a hast node this plugin reads or writes. */
 interface HastNode {
@@ -14,18 +16,20 @@ interface HastNode {
 
 const LINE_BREAK = /^<br\s*\/?>$/i;
 
-function lineBreaks(node: HastNode): void {
+function htmlAsText(node: HastNode): void {
   if (!node.children) return;
   node.children = node.children.map((child) => {
-    if (child.type === "raw" && LINE_BREAK.test(child.value?.trim() ?? "")) {
-      return { type: "element", tagName: "br", properties: {}, children: [] };
+    if (child.type !== "raw") {
+      htmlAsText(child);
+      return child;
     }
-    lineBreaks(child);
-    return child;
+    const value = child.value ?? "";
+    if (LINE_BREAK.test(value.trim())) return { type: "element", tagName: "br", properties: {}, children: [] };
+    return { type: "text", value };
   });
 }
 
-/** A rehype plugin: turns `<br>` into a line break and leaves any other HTML to be shown as text. */
+/** A rehype plugin: turns `<br>` into a line break and any other HTML into the text it is. */
 export default function rehypeHtmlAsText() {
-  return lineBreaks;
+  return htmlAsText;
 }

@@ -30,6 +30,10 @@ const MARKDOWN = [
   "",
   "> 不合格时停线，通知班长。",
   "",
+  "<div>换针前先停机</div>",
+  "",
+  '记录时<img src="x" onerror="window.__fromAnswer = 1">不用图片。',
+  "",
   "详见 [质量手册](https://example.com/quality)。",
   "",
   "```",
@@ -132,6 +136,11 @@ describe("the browser UI's first load", () => {
           expect(await answer.locator('[data-streamdown="link"]').textContent()).toBe("质量手册");
           expect(await answer.locator("pre code").textContent()).toContain("上领子");
           expect(await answer.textContent()).not.toContain("|");
+          // HTML in an answer is shown as the text it is: never markup, and never dropped with its words.
+          expect(await answer.textContent()).toContain("<div>换针前先停机</div>");
+          expect(await answer.textContent()).toContain('<img src="x" onerror="window.__fromAnswer = 1">');
+          expect(await answer.locator("img, div:has-text('换针前先停机'):not(.markdown)").count()).toBe(0);
+          expect(await page.evaluate(() => "__fromAnswer" in window)).toBe(false);
         },
       },
     );
