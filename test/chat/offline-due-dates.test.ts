@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dueHeading, dueRange } from "../../src/chat/offline/due-dates.ts";
+import { chooseTool, type ToolChoice } from "../../src/chat/offline/intents.ts";
 import { offlineModel } from "../../src/chat/offline/offline-model.ts";
 import { toolReply } from "../../src/chat/offline/tool-replies.ts";
 
@@ -31,6 +32,34 @@ describe("due dates the offline model asks query_orders for", () => {
     expect(dueHeading({ from: "2026-11-27", to: "2026-11-27" }, TODAY, { chinese: false, found: false, filtered: false })).toBe(
       "No orders are due tomorrow (2026-11-27).",
     );
+  });
+});
+
+describe("due dates read from what a boss types", () => {
+  const args = (text: string, today = TODAY) => (chooseTool(text, today, null) as ToolChoice | null)?.args;
+
+  it("keeps a year that is said with the month, in digits or as 今年/明年/去年", () => {
+    expect(args("2026年3月到期的订单")).toEqual({ due_from: "2026-03-01", due_to: "2026-03-31" });
+    expect(args("2026年12月要交的订单", "2027-01-10")).toEqual({ due_from: "2026-12-01", due_to: "2026-12-31" });
+    expect(args("明年3月要交的订单")).toEqual({ due_from: "2027-03-01", due_to: "2027-03-31" });
+    expect(args("去年12月的订单")).toEqual({ due_from: "2025-12-01", due_to: "2025-12-31" });
+    expect(args("今年3月的订单")).toEqual({ due_from: "2026-03-01", due_to: "2026-03-31" });
+    // Without a year, a month is still the next such month from this one on.
+    expect(args("3月要交的订单")).toEqual({ due_from: "2027-03-01", due_to: "2027-03-31" });
+  });
+
+  it("reads 上上周, 下下周, 上上个月 and 下下个月 as those, not as last or next week or month", () => {
+    expect(args("下下周的订单")).toEqual({ due_from: "2026-12-07", due_to: "2026-12-13" });
+    expect(args("上上周到期的订单")).toEqual({ due_from: "2026-11-09", due_to: "2026-11-15" });
+    expect(args("下下个月要交的订单", "2026-12-15")).toEqual({ due_from: "2027-02-01", due_to: "2027-02-28" });
+    expect(args("上上个月到期的订单", "2026-01-20")).toEqual({ due_from: "2025-11-01", due_to: "2025-11-30" });
+  });
+
+  it("gives pay and piece records the same month or week", () => {
+    expect(args("2025年12月的工资", "2026-11-26")).toEqual({ month: "2025-12" });
+    expect(args("2026年12月的工资", "2027-01-10")).toEqual({ month: "2026-12" });
+    expect(args("上上个月的工资", "2026-01-20")).toEqual({ month: "2025-11" });
+    expect(args("上上周的计件")).toEqual({ date_from: "2026-11-09", date_to: "2026-11-15" });
   });
 });
 

@@ -1,18 +1,20 @@
-import type { Period } from "../../business/local-time.ts";
+import { addMonths, type Period, weekRange } from "../../business/local-time.ts";
 import { parseNumber } from "./numbers.ts";
 
 /** Periods still to come: what a due date may name, though no piece record or payslip has them yet. */
 export type FuturePeriod = "tomorrow" | "next_week" | "next_month";
 
 /**
- * Dates a person says ("今天", "上个月", "下周", "三月", "yesterday", "in March"), resolved in the
- * workshop's time zone: a named period (the business tools' own, or one still to come), a month,
- * or one day.
+ * Dates a person says ("今天", "上个月", "下周", "三月", "2026年3月", "上上周", "yesterday", "in March"),
+ * resolved in the workshop's time zone: a named period (the business tools' own, or one still to
+ * come), a month (`yearSaid` when its year was said or follows from the words, not guessed), a
+ * range of days (a week the tools have no name for), or one day.
  */
 export type DateMention =
   | { kind: "period"; period: Period | FuturePeriod }
   | { kind: "day"; date: string }
-  | { kind: "month"; month: string };
+  | { kind: "range"; from: string; to: string }
+  | { kind: "month"; month: string; yearSaid?: true };
 
 const FUTURE: ReadonlySet<string> = new Set<FuturePeriod>(["tomorrow", "next_week", "next_month"]);
 
@@ -59,9 +61,41 @@ function latestMonth(month: number, today: string): string {
   return `${month <= current ? year : year - 1}-${String(month).padStart(2, "0")}`;
 }
 
+const MONTH = "(十[一二]|[一二三四五六七八九十]|1[0-2]|[1-9])\\s*月(?!\\s*[0-9一二三四五六七八九十]+\\s*[日号])";
+// A month with its year: "2026年3月", "明年三月", "去年12月".
+const YEAR_MONTH = new RegExp(`((?<!\\d)(?:19|20)\\d{2}|今|明|去)\\s*年\\s*${MONTH}`);
+const YEAR_OFFSETS = new Map([
+  ["今", 0],
+  ["明", 1],
+  ["去", -1],
+]);
+
+// Two weeks or months away ("上上周", "下下个月"): checked before "上周" and "下个月", which they contain.
+function twoAway(lower: string, today: string): DateMention | null {
+  const week = (weeks: number): DateMention => ({ kind: "range", ...weekRange(today, weeks) });
+  const month = (months: number): DateMention => ({ kind: "month", month: addMonths(today, months), yearSaid: true });
+  if (/上上周|上上个?星期|上上个?礼拜|\bweek before last\b/.test(lower)) return week(-2);
+  if (/下下周|下下个?星期|下下个?礼拜|\bweek after next\b/.test(lower)) return week(2);
+  if (/上上个?月|\bmonth before last\b/.test(lower)) return month(-2);
+  if (/下下个?月|\bmonth after next\b/.test(lower)) return month(2);
+  return null;
+}
+
+// A month said with its year, which is then the month meant, whether past or to come.
+function yearMonth(text: string, today: string): DateMention | null {
+  const match = YEAR_MONTH.exec(text);
+  const month = match?.[2] ? parseNumber(match[2]) : null;
+  if (!match?.[1] || !month) return null;
+  const offset = YEAR_OFFSETS.get(match[1]);
+  const year = offset === undefined ? Number(match[1]) : Number(today.slice(0, 4)) + offset;
+  return { kind: "month", month: `${year}-${String(month).padStart(2, "0")}`, yearSaid: true };
+}
+
 /** The first date the text mentions, or `null`. */
 export function findDate(text: string, today: string): DateMention | null {
   const lower = text.toLowerCase();
+  const far = twoAway(lower, today);
+  if (far) return far;
   if (/今天|今日|\btoday\b/.test(lower)) return { kind: "period", period: "today" };
   if (/明天|明日|\btomorrow\b/.test(lower)) return { kind: "period", period: "tomorrow" };
   if (/前天|day before yesterday/.test(lower)) return { kind: "day", date: shiftDay(today, -2) };
@@ -72,7 +106,9 @@ export function findDate(text: string, today: string): DateMention | null {
   if (/这个月|本月|这月|\bthis month\b/.test(lower)) return { kind: "period", period: "this_month" };
   if (/上个月|上月|\blast month\b/.test(lower)) return { kind: "period", period: "last_month" };
   if (/下个月|下月|\bnext month\b/.test(lower)) return { kind: "period", period: "next_month" };
-  const cn = /(十[一二]|[一二三四五六七八九十]|1[0-2]|[1-9])\s*月(?!\s*[0-9一二三四五六七八九十]+\s*[日号])/.exec(text);
+  const withYear = yearMonth(text, today);
+  if (withYear) return withYear;
+  const cn = new RegExp(MONTH).exec(text);
   // The pattern admits only 1 to 12, in digits or numerals ("十一"), so the number is a month.
   const month = cn?.[1] ? parseNumber(cn[1]) : null;
   if (month) return { kind: "month", month: latestMonth(month, today) };

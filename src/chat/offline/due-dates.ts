@@ -25,13 +25,16 @@ function namedRange(period: Period | FuturePeriod, today: string): DateRange {
 
 /**
  * The due dates a mention covers, for `query_orders`. A month named without its year ("12月要交的")
- * is the next such month from this one on, as a due day without its year is the next such day.
+ * is the next such month from this one on, as a due day without its year is the next such day; a
+ * month said with its year ("2026年3月", "去年12月") is that month.
  *
  * @example dueRange({ kind: "period", period: "next_week" }, "2026-11-26") // 2026-11-30 to 2026-12-06
  */
 export function dueRange(date: DateMention, today: string): DateRange {
   if (date.kind === "day") return { from: date.date, to: date.date };
   if (date.kind === "period") return namedRange(date.period, today);
+  if (date.kind === "range") return { from: date.from, to: date.to };
+  if (date.yearSaid) return monthRange(date.month);
   const month = date.month.slice(5);
   const year = Number(today.slice(0, 4));
   return monthRange(`${month >= today.slice(5, 7) ? year : year + 1}-${month}`);

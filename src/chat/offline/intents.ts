@@ -33,6 +33,7 @@ function dateArgs(date: DateMention | null, dayNames: string[]): Record<string, 
   if (!date) return {};
   if (date.kind === "period") return { period: date.period };
   if (date.kind === "month") return { month: date.month };
+  if (date.kind === "range") return { date_from: date.from, date_to: date.to };
   return Object.fromEntries([...dayNames.map((name) => [name, date.date]), ["date_from", date.date], ["date_to", date.date]]);
 }
 
@@ -162,6 +163,7 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
 function payrollMonth(date: DateMention | null, today: string): string | null {
   if (date?.kind === "month") return date.month;
   if (date?.kind === "day") return date.date.slice(0, 7);
+  if (date?.kind === "range") return date.from.slice(0, 7);
   if (date?.kind !== "period") return null;
   if (date.period === "last_month") {
     const d = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
