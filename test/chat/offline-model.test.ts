@@ -224,6 +224,25 @@ describe("the offline model's reading of requests", () => {
     expect(toolOf(chooseTool("老板修改了单价，我这个月的工资是多少", TODAY, null))?.toolName).toBe("query_payroll");
   });
 
+  it("reads a question whether something was changed as a question, not as a change asked for", () => {
+    expect(toolOf(chooseTool("这个月工价有没有调整", TODAY, null))?.toolName).toBe("query_processes");
+    expect(toolOf(chooseTool("上领子的单价有没有被改", TODAY, null))?.toolName).toBe("query_processes");
+    expect(toolOf(chooseTool("订单2026-001的交期是否更改", TODAY, null))?.toolName).toBe("query_orders");
+    expect(toolOf(chooseTool("工序单价调整没有", TODAY, null))?.toolName).toBe("query_processes");
+    expect(toolOf(chooseTool("查一下订单的修改记录", TODAY, null))?.toolName).toBe("query_orders");
+  });
+
+  it("reads what is to be delivered in a period to come as orders due then, not as piece records", () => {
+    expect(toolOf(chooseTool("明天要交多少件", TODAY, null))).toEqual({
+      toolName: "query_orders",
+      args: { due_from: "2026-11-27", due_to: "2026-11-27" },
+    });
+    expect(toolOf(chooseTool("下周要交货的有哪些", TODAY, null))?.args).toEqual({ due_from: "2026-11-30", due_to: "2026-12-06" });
+    expect(toolOf(chooseTool("下个月出货多少件", TODAY, null))?.args).toEqual({ due_from: "2026-12-01", due_to: "2026-12-31" });
+    // Pieces of a period to come are still explained, not looked up.
+    expect(chooseTool("明天做了多少件", TODAY, null)).toEqual({ decline: "future", what: "pieces", period: "tomorrow" });
+  });
+
   it("picks the option a user chose in an open consultation, by its description", () => {
     const consultation = { sessionId: "s-1", options: [{ id: "wrinkle", description: "面料起皱" }] };
     expect(chooseTool("面料起皱", TODAY, consultation)).toEqual({

@@ -63,8 +63,12 @@ const LOOKUP = /帮|查|给我|告诉我|列出|显示|看看|看一下/;
 // softened, "查看一下"); 会计 and 开会 are not the "will" of "会…吗" (会计算 is); a 报价 or 报表 reports no pieces.
 const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?下)|会计(?!算)|会[议员]|[开例晨早班聚约机社]会|报[价表告销名]/g;
 // A change asked for ("改成900", "改一下交期", "修改数量", "change the due date"); a change told of
-// ("单价改了", "修改过") or an improvement (改善, 改进) is not one.
-const CHANGE = /(?:修改|更改|更正|改正|调整|变更|改)(?![了过善进良革造变])|\b(?:change|modify|edit|amend|reschedule)\b/i;
+// ("单价改了", "修改过"), asked about ("有没有调整", "是否更改", "调整没有", "修改记录") or an
+// improvement (改善, 改进) is not one.
+const CHANGE =
+  /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:修改|更改|更正|改正|调整|变更|改)(?![了过善进良革造变没吗]|记录)|\b(?:change|modify|edit|amend|reschedule)\b/i;
+// What is to be handed over ("明天要交多少件", "下周交货的", "出货"): with a date, orders due then.
+const DELIVERY = /要交|交货|出货|到期|\bdue\b/i;
 
 // What a change asks to alter: an order, a piece record or a unit price, or nothing Weft keeps.
 function changed(text: string, cues: string): (Decline & { decline: "change" })["what"] | null {
@@ -132,14 +136,15 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
       },
     };
   }
-  if (PIECES.test(text) && !ORDERS.test(text)) {
+  const delivery = date !== null && DELIVERY.test(text);
+  if (PIECES.test(text) && !ORDERS.test(text) && !delivery) {
     if (isFuture(date)) return { decline: "future", what: "pieces", period: date.period };
     return {
       toolName: "query_piece_records",
       args: { ...employeeArgs, ...named(process, "process", "process_name"), ...dateArgs(date, []) },
     };
   }
-  if (ORDERS.test(text)) {
+  if (ORDERS.test(text) || delivery) {
     const status = findOrderStatus(text);
     const orderNo = findOrderNo(text);
     // Orders are filtered by due date: "this month's orders" are those due this month. A date
