@@ -14,7 +14,7 @@ type Usable = { record: OAuthRecord; sealed: string | null };
  * refreshes on a 401 outside Weft's refresh claim, so two requests refused at once would both spend
  * a rotating refresh token. Here the renewal goes through `renewRefused`, once per contact: every
  * request of the contact refused the first token waits for that one renewal, and a renewed token
- * refused in turn ends the contact.
+ * refused in turn (or the refused token itself brought back by the renewal) ends the contact.
  */
 export class OAuthBearer implements BearerAuth {
   private readonly service: FederationService;
@@ -41,6 +41,9 @@ export class OAuthBearer implements BearerAuth {
     this.renewal ??= renewRefused(this.service, this.server, this.current.sealed).then((usable) => {
       this.current = usable;
       this.remember(usable.record);
+      // A provider may answer a refresh with the access token it already gave: sent again, it
+      // would be refused again and renewed to itself, request after request, until the deadline.
+      if (this.token() === this.first) throw this.refusedAgain();
       return this.token();
     });
     return this.renewal;

@@ -17,7 +17,8 @@ const random = () => b64url(crypto.getRandomValues(new Uint8Array(18)));
  * test make the server hand out a hostile sign-in link; `expiresIn` sets the lifetime it announces
  * for new access tokens; `refreshGate`, while set, holds every refresh until it resolves;
  * `refuseTokens` makes the MCP server answer 401 to any token; `withRefreshTokens: false` issues
- * access tokens alone. Refresh tokens rotate: each works once.
+ * access tokens alone; `sameAccessOnRefresh` answers a refresh with the access token it last issued
+ * (as a provider may while that token has not expired). Refresh tokens rotate: each works once.
  */
 export function fakeOAuth() {
   const state = {
@@ -32,12 +33,16 @@ export function fakeOAuth() {
     expiresIn: 3600,
     refuseTokens: false,
     withRefreshTokens: true,
+    sameAccessOnRefresh: false,
+    lastAccess: "",
     refreshGate: undefined as Promise<void> | undefined,
     authorizeEndpoint: `${AS}/authorize`,
   };
-  const issue = () => {
-    const tokens = { access_token: random(), token_type: "Bearer", expires_in: state.expiresIn };
+  const issue = (refreshing = false) => {
+    const access_token = refreshing && state.sameAccessOnRefresh ? state.lastAccess : random();
+    const tokens = { access_token, token_type: "Bearer", expires_in: state.expiresIn };
     state.access.add(tokens.access_token);
+    state.lastAccess = access_token;
     if (!state.withRefreshTokens) return Response.json(tokens);
     const refresh_token = random();
     state.refresh.add(refresh_token);
@@ -120,7 +125,7 @@ export function fakeOAuth() {
       state.refresh.delete(form.get("refresh_token") ?? "")
     ) {
       state.refreshes++;
-      return issue();
+      return issue(true);
     }
     if (url.pathname === "/token" && form.get("grant_type") === "refresh_token") state.refusedRefreshes++;
     if (url.pathname === "/revoke") {

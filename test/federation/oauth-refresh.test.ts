@@ -25,6 +25,7 @@ afterEach(() => {
   oauth.state.refreshGate = undefined;
   oauth.state.refuseTokens = false;
   oauth.state.withRefreshTokens = true;
+  oauth.state.sameAccessOnRefresh = false;
 });
 
 /** A JSON call as the demo boss, unless `init` says another key. */
@@ -165,5 +166,18 @@ describe("OAuth tokens the server refuses although they looked valid", () => {
     // The first token, then the renewed one: two refusals, no loop.
     expect(oauth.state.unauthorized).toBe(unauthorized + 2);
     expect(failed.text).not.toMatch(/access_token|refresh_token/);
+  });
+
+  it("end the call when the renewal brings back the very token that was refused, rather than sending it again and again", async () => {
+    const id = await signedIn("same-token", 3600);
+    const { refreshes, unauthorized } = oauth.state;
+    oauth.state.refuseTokens = true;
+    oauth.state.sameAccessOnRefresh = true;
+    const failed = await ping(id);
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error.message).toContain("refused its sign-in even after it was renewed");
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    // The refused token is not sent a second time.
+    expect(oauth.state.unauthorized).toBe(unauthorized + 1);
   });
 });
