@@ -232,6 +232,17 @@ describe("the offline model's reading of requests", () => {
     expect(toolOf(chooseTool("查一下订单的修改记录", TODAY, null))?.toolName).toBe("query_orders");
   });
 
+  it("declines deleting a saved order or piece record, which no tool does, rather than listing it", () => {
+    expect(chooseTool("删除订单2026-001", TODAY, null)).toEqual({ decline: "change", what: "order" });
+    expect(chooseTool("把我昨天的计件删了", TODAY, null)).toEqual({ decline: "change", what: "piece_record" });
+    expect(chooseTool("帮我删掉李娟今天的计件记录", TODAY, null)).toEqual({ decline: "change", what: "piece_record" });
+    // Deleted ones asked after, or how to delete, are not requests to delete.
+    expect(toolOf(chooseTool("订单2026-001删了吗", TODAY, null))?.toolName).toBe("query_orders");
+    expect(toolOf(chooseTool("删除的订单在哪里看", TODAY, null))?.toolName).toBe("query_orders");
+    expect(chooseTool("delete order 2026-001", TODAY, null)).toEqual({ decline: "change", what: "order" });
+    expect(chooseTool("怎么删除计件", TODAY, null)).toBeNull();
+  });
+
   it("reads what is to be delivered in a period to come as orders due then, not as piece records", () => {
     expect(toolOf(chooseTool("明天要交多少件", TODAY, null))).toEqual({
       toolName: "query_orders",
