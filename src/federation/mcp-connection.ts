@@ -1,5 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
@@ -124,7 +124,7 @@ export async function withUpstream<T>(
 }
 
 /** Any failure of a contact as an `AppError` a person can read; the original stays the cause, for logs. */
-function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {
+export function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {
   const found = findAppError(error);
   if (found) return found;
   if (error instanceof McpError) {
@@ -132,7 +132,9 @@ function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppEr
       return upstreamError(`${host} did not answer within ${totalMs} ms.`, { cause: error });
     return upstreamError(`${host} answered with an error: ${error.message.slice(0, 300)}`, { retryable: false, cause: error });
   }
-  if (error instanceof StreamableHTTPError || hasStatus(error)) {
+  // Only the transports' own errors carry an HTTP status in `code`; other errors with a numeric
+  // code (a DOMException's, say) say nothing about what the server answered.
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
     const statusCode = (error as { code?: number }).code;
     const refused = statusCode === 401 || statusCode === 403;
     return upstreamError(
@@ -143,10 +145,6 @@ function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppEr
     );
   }
   return upstreamError(`${host} could not be used as an MCP server.`, { cause: error });
-}
-
-function hasStatus(error: unknown): boolean {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === "number";
 }
 
 function findAppError(error: unknown): AppError | undefined {

@@ -1,0 +1,25 @@
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../src/errors.ts";
+import { asUpstreamFailure } from "../../src/federation/mcp-connection.ts";
+
+const detailsOf = (error: AppError) => error.details as { status_code?: number } | undefined;
+
+describe("what a failed contact with an external server is reported as", () => {
+  it("reads the HTTP status from the transport's own error", () => {
+    const failure = asUpstreamFailure(new StreamableHTTPError(503, "busy"), "tools.example.com", 5000);
+    expect(failure.message).toBe("tools.example.com answered HTTP 503.");
+    expect(failure.retryable).toBe(true);
+    const refused = asUpstreamFailure(new StreamableHTTPError(403, "no"), "tools.example.com", 5000);
+    expect(refused.retryable).toBe(false);
+    expect(detailsOf(refused)?.status_code).toBe(403);
+  });
+
+  it("does not take another error's numeric code for an HTTP status", () => {
+    // workerd throws such errors (a DOMException's code 22, for one) when the Worker itself hits a limit.
+    const failure = asUpstreamFailure(new DOMException("Too many timers", "QuotaExceededError"), "tools.example.com", 5000);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure.message).not.toContain("HTTP");
+    expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+  });
+});
