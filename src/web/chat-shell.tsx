@@ -1,3 +1,4 @@
+import "./zod-jitless.ts";
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { ApiError, api, type KnowledgeBase, type ModelInfo, type User } from "./api.ts";
 import type { WeftMessage } from "./chat-types.ts";

@@ -218,3 +218,67 @@ describe("the static assets", () => {
     expect(await fetch(`${baseUrl}/_headers`).then((r) => r.status)).toBe(404);
   });
 });
+
+describe("the page's content security policy", () => {
+  const IMAGE_HOST = "https://images.example";
+
+  it("is sent with the page: no framing, no sniffing", async () => {
+    const page = await fetch(baseUrl);
+    const policy = page.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toMatch(/img-src 'self' data: blob:;/);
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("keeps an answer's image of another host from being fetched, and the UI itself breaks none of it", async () => {
+    const browser = await launchBrowser({ width: 375, height: 740 }, "bundle-csp");
+    try {
+      const { page } = browser;
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __violations: string[] }).__violations = seen;
+        document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      let imageRequests = 0;
+      await page.route(`${IMAGE_HOST}/**`, (route) => {
+        imageRequests += 1;
+        return route.fulfill({ status: 200, contentType: "image/png", body: Buffer.alloc(0) });
+      });
+      await signInByApi(page);
+      await page.route(`**/api/chats/${CHAT_ID}`, (route) =>
+        route.fulfill({
+          json: {
+            id: CHAT_ID,
+            title: "布样",
+            messages: [
+              { id: "u1", role: "user", parts: [{ type: "text", text: "布样是什么样的？" }] },
+              {
+                id: "a1",
+                role: "assistant",
+                parts: [{ type: "text", text: `见下图：\n\n![布样](${IMAGE_HOST}/cloth.png?who=reader)`, state: "done" }],
+              },
+            ],
+          },
+        }),
+      );
+      await page.goto(`${baseUrl}/#chat=${CHAT_ID}`);
+      await page.locator("article.from-assistant .markdown").waitFor();
+      await page.waitForLoadState("networkidle");
+      expect(imageRequests).toBe(0);
+
+      // A whole turn of the chat under the policy: the stream, its parser and the Markdown renderer.
+      await page.goto(baseUrl);
+      await composer(page);
+      const box = page.getByRole("combobox", { name: "消息" });
+      await box.fill("跳针怎么办");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.locator("article.from-assistant .markdown").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      await page.locator("button.send").waitFor({ timeout: 30_000 });
+      const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
