@@ -1,6 +1,31 @@
 import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const refusedZones = new Set<string>();
+
+/** Where no workshop says otherwise, "today" is Shanghai's. */
+export const DEFAULT_TIME_ZONE = "Asia/Shanghai";
+
+/**
+ * The time zone a workshop's dates are read in: its stored one when the runtime knows it, else the
+ * default. Operators set the column in SQL (no route writes it), so a typo or an empty value must
+ * not turn every business question into a 500; it is logged, once per isolate and zone, instead.
+ */
+export function workshopTimeZone(stored: string | null | undefined): string {
+  if (!stored) return DEFAULT_TIME_ZONE;
+  if (formatters.has(stored)) return stored;
+  try {
+    localDate(new Date(0), stored);
+    return stored;
+  } catch {
+    if (!refusedZones.has(stored)) {
+      refusedZones.add(stored);
+      log("warn", "workshop_time_zone_unknown", { time_zone: stored.slice(0, 100), used: DEFAULT_TIME_ZONE });
+    }
+    return DEFAULT_TIME_ZONE;
+  }
+}
 
 /**
  * The calendar date (`YYYY-MM-DD`) at `now` in the workshop's time zone: "today" and "this month"

@@ -3,7 +3,7 @@ import { can } from "../auth/permissions.ts";
 import { AppError } from "../errors.ts";
 import type { BusinessService } from "../services.ts";
 import type { UserContext } from "../user-context.ts";
-import { localDate } from "./local-time.ts";
+import { localDate, workshopTimeZone } from "./local-time.ts";
 
 /** Who is asking, as the business queries need it: the workshop's time zone and "today" there. */
 export interface Caller {
@@ -26,10 +26,11 @@ export async function callerOf({ business, user }: { business: BusinessService; 
     .bind(user.tenantId, user.userId)
     .first<{ time_zone: string; employee_id: string | null }>();
   if (!row) throw new AppError("not_found", "Your workshop no longer exists.");
+  const timeZone = workshopTimeZone(row.time_zone);
   return {
     user,
-    timeZone: row.time_zone,
-    today: localDate(business.clock(), row.time_zone),
+    timeZone,
+    today: localDate(business.clock(), timeZone),
     employeeId: row.employee_id,
     seesAll: can(user, "business:workshop"),
   };

@@ -1,5 +1,5 @@
+import { localDate } from "../business/local-time.ts";
 import type { UserContext } from "../user-context.ts";
-import { localToday } from "./offline/dates.ts";
 import { type Passage, passagesBlock } from "./passages.ts";
 import type { WorkshopProfile } from "./workshop.ts";
 
@@ -20,7 +20,7 @@ export function chatInstructions({
 }): string {
   const lines = [
     `You are Weft, the assistant of the garment workshop "${profile.tenantName}". You are talking with ${profile.userName} (role: ${user.role}).`,
-    `Today is ${localToday(now, profile.timeZone)} in the workshop's time zone (${profile.timeZone}).`,
+    `Today is ${localDate(now, profile.timeZone)} in the workshop's time zone (${profile.timeZone}).`,
     "Answer in the user's language, briefly. Use the tools for the workshop's records; never invent numbers, names or records.",
     "Tools that prepare a write show the user a confirm card with Confirm and Cancel buttons. Never say a write is done until the card shows it confirmed; you cannot confirm it yourself.",
     "A guided consultation's step and its options are shown to the user under the tool call, each option as a button: do not repeat them; say in one short sentence what to do next (choose an option above). The user answers by choosing one.",

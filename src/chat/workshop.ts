@@ -1,7 +1,5 @@
+import { workshopTimeZone } from "../business/local-time.ts";
 import type { UserContext } from "../user-context.ts";
-
-/** Where no workshop says otherwise, "today" is Shanghai's. */
-export const DEFAULT_TIME_ZONE = "Asia/Shanghai";
 
 /** Who is chatting and for which workshop, as the model's instructions name them. */
 export interface WorkshopProfile {
@@ -19,5 +17,5 @@ export async function workshopProfile({ db, user }: { db: D1Database; user: User
     )
     .bind(user.userId, user.tenantId)
     .first<{ tenant_name: string; time_zone: string | null; user_name: string }>();
-  return { tenantName: row?.tenant_name ?? "", userName: row?.user_name ?? "", timeZone: row?.time_zone || DEFAULT_TIME_ZONE };
+  return { tenantName: row?.tenant_name ?? "", userName: row?.user_name ?? "", timeZone: workshopTimeZone(row?.time_zone) };
 }

@@ -321,3 +321,31 @@ describe("the workshop's time zone at a month boundary", () => {
     expect(tomorrow.code).toBe("invalid_input");
   });
 });
+
+describe("a workshop's time zone", () => {
+  // 17:30 UTC on the 25th is already the 26th in Shanghai, still the 25th in Paris.
+  const NOW = new Date("2026-11-25T17:30:00Z");
+  const setZone = (zone: string) => env.DB.prepare("UPDATE tenants SET time_zone = ?1 WHERE id = 't-jinxiu'").bind(zone).run();
+
+  it("dates the business answers in the workshop's own zone", async () => {
+    await setZone("Europe/Paris");
+    try {
+      const result = await ok<{ today: string; time_zone: string }>(BOSS, "query_orders", { limit: 1 }, NOW);
+      expect(result).toMatchObject({ today: "2026-11-25", time_zone: "Europe/Paris" });
+    } finally {
+      await setZone("Asia/Shanghai");
+    }
+  });
+
+  it("falls back on Shanghai's when the stored zone is unknown or empty, rather than failing every question", async () => {
+    for (const zone of ["Mars/Olympus", "", "__proto__"]) {
+      await setZone(zone);
+      try {
+        const result = await ok<{ today: string; time_zone: string }>(BOSS, "query_orders", { limit: 1 }, NOW);
+        expect(result).toMatchObject({ today: "2026-11-26", time_zone: "Asia/Shanghai" });
+      } finally {
+        await setZone("Asia/Shanghai");
+      }
+    }
+  });
+});

@@ -38,16 +38,6 @@ const EN_MONTHS = [
   "december",
 ];
 
-/** The workshop's calendar date (`YYYY-MM-DD`) at `now`. */
-export function localToday(now: Date, timeZone: string): string {
-  const parts = new Map(
-    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-      .formatToParts(now)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.get("year")}-${parts.get("month")}-${parts.get("day")}`;
-}
-
 function shiftDay(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);

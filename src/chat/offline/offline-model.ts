@@ -6,9 +6,9 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { localDate } from "../../business/local-time.ts";
 import { readPassagesBlock } from "../passages.ts";
 import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
-import { localToday } from "./dates.ts";
 import { declineReply } from "./declines.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { toolReply } from "./tool-replies.ts";
@@ -108,7 +108,7 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
       : "Writes are confirmed by you, with the Confirm (or Cancel) button on the card; I cannot confirm for you.";
     return { kind: "text", text };
   }
-  const choice = chooseTool(question, localToday(now, timeZone), openConsultation(prompt, lastUser));
+  const choice = chooseTool(question, localDate(now, timeZone), openConsultation(prompt, lastUser));
   const instructions = prompt
     .filter((m) => m.role === "system")
     .map(textOf)
