@@ -186,6 +186,11 @@ async function sessionAnswer(request: Request, id: string | null): Promise<Respo
     { description: "Says which session it runs in.", inputSchema: {}, annotations: { readOnlyHint: true } },
     async (_args, extra) => ({ content: [{ type: "text", text: `session ${extra.sessionId ?? "none"}` }] }),
   );
+  server.registerTool(
+    "session_fail",
+    { description: "Fails, naming its session.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => ({ isError: true, content: [{ type: "text", text: `session ${extra.sessionId} is broken` }] }),
+  );
   await server.connect(transport);
   return transport.handleRequest(request);
 }

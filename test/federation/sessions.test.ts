@@ -199,7 +199,7 @@ describe("sessions with external MCP servers", () => {
     try {
       answers.push((await json(`/api/mcp/proxy/${id}/tools/my_session/call`, { method: "POST", body: "{}" })).text);
       answers.push((await json(`/api/mcp/proxy/${id}/tools/my_session/call`, { method: "POST", body: "{}" })).text);
-      answers.push((await json(`/api/mcp/proxy/${id}/tools/leaky_fail/call`, { method: "POST", body: "{}" })).text);
+      answers.push((await json(`/api/mcp/proxy/${id}/tools/session_fail/call`, { method: "POST", body: "{}" })).text);
       openSessions.clear();
       answers.push((await json(`/api/mcp/proxy/${id}/tools/my_session/call`, { method: "POST", body: "{}" })).text);
       answers.push((await json(`/api/mcp/servers/${id}`)).text);
@@ -209,6 +209,7 @@ describe("sessions with external MCP servers", () => {
       vi.spyOn(console, "warn").mockImplementation(() => {});
     }
     expect(answers[0]).toContain("session [redacted]");
+    expect(answers[2]).toContain("session [redacted] is broken");
     expect(sessionServer.issued.length).toBeGreaterThan(0);
     for (const sessionId of sessionServer.issued) {
       for (const answer of answers) expect(answer).not.toContain(sessionId);
