@@ -50,8 +50,8 @@ const MAX_SESSIONS = 256;
 const MAX_PER_KEY = 8;
 /**
  * How long a session may sit unused before Weft stops reusing it. Servers expire idle sessions
- * after their own delay (often 10 minutes to an hour, or never); staying well below that keeps
- * most reuses from meeting a 404, and a 404 costs only a new handshake anyway.
+ * after a delay of their own, or never; a few minutes keeps most reuses from meeting a 404, and a
+ * 404 costs only a new handshake anyway.
  */
 export const SESSION_IDLE_MS = 4 * 60_000;
 
