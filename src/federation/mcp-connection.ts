@@ -65,9 +65,8 @@ export async function withUpstream<T>(
   // Until the server has answered `initialize`, an answer must start within the connect timeout;
   // after that a tool may take the whole budget, since a JSON-mode server sends headers only at the end.
   let answerWithinMs = limits.connectTimeoutMs;
-  // The pooled session the current attempt resumed, and whether the server showed it no longer holds it.
+  // The pooled session the current attempt resumed, until the attempt ends.
   let resumed: string | undefined;
-  let resumedGone = false;
   const guarded = async (url: string | URL, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
     headers.set(FEDERATION_HEADER, "1");
@@ -81,8 +80,7 @@ export async function withUpstream<T>(
       // answer 400 ("No valid session ID") instead; a 400 is not processed either.
       if (resumes && (response.status === 404 || response.status === 400)) {
         await response.body?.cancel();
-        resumedGone = true;
-        throw new Error("The server no longer holds the session.");
+        throw new SessionGone("The server no longer holds the session.");
       }
       return response;
     };
@@ -98,8 +96,7 @@ export async function withUpstream<T>(
         // The session was kept under the refused token: it is not carried over to the renewed one,
         // which opens a session of its own (the refused request was not processed).
         await bearer.renew(token);
-        resumedGone = true;
-        throw new Error("The server refused the token the session was opened with.");
+        throw new SessionGone("The server refused the token the session was opened with.");
       }
     }
   };
@@ -129,8 +126,8 @@ export async function withUpstream<T>(
             redirectPolicy: "follow",
           });
     resumed = resume?.sessionId;
-    resumedGone = false;
     let kept = false;
+    let gone = false;
     try {
       if (resume && transport instanceof StreamableHTTPClientTransport) {
         // `connect` skips `initialize` when the transport already has a session id. The resumed
@@ -151,11 +148,16 @@ export async function withUpstream<T>(
         kept = await keep(transport);
       }
       return { value, transport: kind, latencyMs: Date.now() - started };
+    } catch (error) {
+      gone = error instanceof SessionGone;
+      throw error;
     } finally {
       // A session not kept for reuse is ended (DELETE, bounded like any request; a server may
       // refuse with 405), so a stateful server does not keep one per contact. One the server said
       // is gone needs no ending.
-      if (!kept && !resumedGone && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      const ending = !kept && !gone && transport instanceof StreamableHTTPClientTransport && transport.sessionId;
+      resumed = undefined;
+      if (ending) {
         answerWithinMs = Math.min(limits.connectTimeoutMs, SESSION_END_TIMEOUT_MS);
         await transport.terminateSession().catch(() => undefined);
       }
@@ -178,8 +180,11 @@ export async function withUpstream<T>(
       try {
         return await attempt("streamable-http", pooled);
       } catch (error) {
-        // A session that is gone is replaced by a new one, once; any other failure is the contact's.
-        if (!resumedGone) throw error;
+        // A session that is gone is replaced by a new one, once, and `use` run again: the request
+        // refused was not processed, and those before it in `use` (pages of a tool list) only read.
+        // Any other failure is the contact's, even when a request sent after it (the SDK's
+        // `notifications/cancelled` after a timeout, the DELETE) then finds the session gone.
+        if (!(error instanceof SessionGone)) throw error;
       }
     }
     try {
@@ -203,6 +208,12 @@ export async function withUpstream<T>(
     throw asUpstreamFailure(error, new URL(upstream.url).host, limits.totalTimeoutMs);
   }
 }
+
+/**
+ * A pooled session the server no longer holds (404 or 400 to a request carrying it), or holds under
+ * a token it now refuses: the request was not processed, and a new session may send it again.
+ */
+class SessionGone extends Error {}
 
 /** Any failure of a contact as an `AppError` a person can read; the original stays the cause, for logs. */
 function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {

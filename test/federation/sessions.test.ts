@@ -112,6 +112,22 @@ describe("sessions with external MCP servers", () => {
     expect(initializes()).toBe(1);
   });
 
+  it("never sends a call again when only the ending of its failed session meets a 404", async () => {
+    const id = await register("forgets-while-hanging");
+    await echo(id, "one");
+    sessionServer.requests.length = 0;
+    const hung = json(`/api/mcp/proxy/${id}/tools/hang/call`, { method: "POST", body: "{}" });
+    // While `hang` runs, the server forgets the session: the DELETE after the timeout meets a 404.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    openSessions.clear();
+    expect((await hung).status).toBe(502);
+    // The SDK tells the server the call was given up and the session is ended (in either order):
+    // both find it gone, and neither sends the call again.
+    const seen = sessionServer.requests.map((r) => `${r.rpc ?? r.method} ${r.status}`);
+    expect(seen[0]).toBe("tools/call 0");
+    expect(seen.slice(1).sort()).toEqual(["DELETE 404", "notifications/cancelled 404"]);
+  });
+
   it("keeps the handshake per call for a server that gives no session id", async () => {
     const created = await json("/api/mcp/servers", {
       method: "POST",
