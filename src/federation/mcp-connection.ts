@@ -76,8 +76,9 @@ export async function withUpstream<T>(
       const given = response.headers.get("mcp-session-id");
       if (given) onSessionId?.(given);
       // Streamable HTTP, session management: a 404 to a request carrying a session id means the
-      // session is gone, and the request was not processed. Servers built from the SDK's examples
-      // answer 400 ("No valid session ID") instead; a 400 is not processed either.
+      // session is gone, and the request was not processed. The SDK's example servers and the
+      // reference everything server answer 400 ("No valid session ID provided") instead; a 400 is
+      // not processed either.
       if (resumes && (response.status === 404 || response.status === 400)) {
         await response.body?.cancel();
         throw new SessionGone("The server no longer holds the session.");
@@ -164,6 +165,25 @@ export async function withUpstream<T>(
       await client.close().catch(() => undefined);
     }
   };
+  /**
+   * Ends a session of this key that sat unused past the pool's idle time, beside the contact rather
+   * than before it: nothing waits for the answer, and a Worker may drop the request once it has
+   * answered its own. Some servers keep sessions until they restart, and without this would keep
+   * one for every pause of a caller longer than the idle time.
+   */
+  const endIdle = (idle: PooledSession) => {
+    onSessionId?.(idle.sessionId);
+    const headers = new Headers(upstream.headers);
+    headers.set(FEDERATION_HEADER, "1");
+    headers.set("mcp-session-id", idle.sessionId);
+    headers.set("mcp-protocol-version", idle.protocolVersion);
+    // The token as it is: a refusal here is no reason to renew it (the call itself will say).
+    if (upstream.bearer) headers.set("Authorization", `Bearer ${upstream.bearer.token()}`);
+    const ending = { ...limits, connectTimeoutMs: Math.min(limits.connectTimeoutMs, SESSION_END_TIMEOUT_MS) };
+    void guardedFetch(upstream.url, { method: "DELETE", headers }, ending)
+      .then((response) => response.body?.cancel())
+      .catch(() => undefined);
+  };
   /** Gives a session back to the pool for the next contact; false when it cannot be kept. */
   const keep = async (transport: StreamableHTTPClientTransport): Promise<boolean> => {
     const { sessionId, protocolVersion } = transport;
@@ -174,7 +194,8 @@ export async function withUpstream<T>(
   try {
     if (upstream.transport === "sse") return await attempt("sse");
     const key = await keyNow();
-    const pooled = key ? sessionPool.take(key) : undefined;
+    const { session: pooled, stale } = key ? sessionPool.take(key) : { session: undefined, stale: [] };
+    for (const idle of stale) endIdle(idle);
     if (pooled) {
       onSessionId?.(pooled.sessionId);
       try {

@@ -57,6 +57,8 @@ export const SESSION_IDLE_MS = 4 * 60_000;
 
 type Idle = PooledSession & { idleSince: number };
 
+const plain = ({ sessionId, protocolVersion }: Idle): PooledSession => ({ sessionId, protocolVersion });
+
 /**
  * Sessions not in use, per key. A contact takes one out for as long as it runs and gives it back
  * when it succeeded, so a session never carries two contacts' requests at once: each contact's
@@ -72,18 +74,20 @@ export class SessionPool {
     this.limits = limits;
   }
 
-  /** The most recently used session for `key` not yet past the idle time, taken out of the pool. */
-  take(key: string, now = Date.now()): PooledSession | undefined {
+  /**
+   * The most recently used session for `key` not yet past the idle time, taken out of the pool, and
+   * the key's sessions past it, dropped (the caller may end them: they hold the key's credentials).
+   */
+  take(key: string, now = Date.now()): { session: PooledSession | undefined; stale: PooledSession[] } {
     const sessions = this.idle.get(key);
-    if (!sessions) return undefined;
-    let found: Idle | undefined;
-    while (!found && sessions.length) {
-      const last = sessions.pop() as Idle;
-      this.count--;
-      if (now - last.idleSince < this.limits.idleMs) found = last;
-    }
+    if (!sessions) return { session: undefined, stale: [] };
+    // Sessions are given back in time order, so the stale ones come first.
+    const fresh = sessions.findIndex((idle) => now - idle.idleSince < this.limits.idleMs);
+    const stale = sessions.splice(0, fresh === -1 ? sessions.length : fresh);
+    const found = sessions.pop();
+    this.count -= stale.length + (found ? 1 : 0);
     if (!sessions.length) this.idle.delete(key);
-    return found && { sessionId: found.sessionId, protocolVersion: found.protocolVersion };
+    return { session: found && plain(found), stale: stale.map(plain) };
   }
 
   /**
@@ -116,8 +120,10 @@ export class SessionPool {
 }
 
 /**
- * The isolate's pool. Sessions dropped from it (idle too long, or pushed out) are not ended with a
- * request of their own: that request would hold up the call that found them. The server expires
- * them, as it does sessions of clients that went away.
+ * The isolate's pool. A session dropped from it for being idle too long is ended beside the next
+ * contact with its key (see `withUpstream`), never before it. One pushed out by newer sessions of
+ * other keys, or whose key is not used again, is not ended: Weft no longer holds the credentials
+ * it was opened with, only their hash. The server expires it, as it does sessions of clients that
+ * went away.
  */
 export const sessionPool = new SessionPool();

@@ -10,9 +10,9 @@ describe("the pool of idle sessions", () => {
     const pool = new SessionPool({ maxSessions: 10, maxPerKey: 4, idleMs: 1_000 });
     pool.give("k", session("old"), 0);
     pool.give("k", session("new"), 500);
-    expect(pool.take("k", 900)?.sessionId).toBe("new");
-    // "old" has been idle 1 000 ms at 1 000: dropped rather than handed out.
-    expect(pool.take("k", 1_000)).toBeUndefined();
+    expect(pool.take("k", 900)).toEqual({ session: session("new"), stale: [] });
+    // "old" has been idle 1 000 ms at 1 000: dropped rather than handed out, for the caller to end.
+    expect(pool.take("k", 1_000)).toEqual({ session: undefined, stale: [session("old")] });
     expect(pool.size).toBe(0);
   });
 
@@ -24,9 +24,9 @@ describe("the pool of idle sessions", () => {
     pool.give("b", session("b1"), 1);
     pool.give("c", session("c1"), 2);
     expect(pool.size).toBe(3);
-    expect(pool.take("a", 3)?.sessionId).toBe("a2");
-    expect(pool.take("a", 3)).toBeUndefined();
-    expect(pool.take("b", 3)?.sessionId).toBe("b1");
+    expect(pool.take("a", 3).session?.sessionId).toBe("a2");
+    expect(pool.take("a", 3).session).toBeUndefined();
+    expect(pool.take("b", 3).session?.sessionId).toBe("b1");
   });
 
   it("keys sessions by workshop, server, caller, URL, header values and token", async () => {

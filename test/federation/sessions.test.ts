@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SESSION_IDLE_MS } from "../../src/federation/session-pool.ts";
 import { type call, callJson } from "../helpers.ts";
 import {
   calledTools,
@@ -126,6 +127,26 @@ describe("sessions with external MCP servers", () => {
     const seen = sessionServer.requests.map((r) => `${r.rpc ?? r.method} ${r.status}`);
     expect(seen[0]).toBe("tools/call 0");
     expect(seen.slice(1).sort()).toEqual(["DELETE 404", "notifications/cancelled 404"]);
+  });
+
+  it("opens a new session after the last one sat idle too long, and ends the old one beside the call", async () => {
+    const id = await register("idle");
+    await echo(id, "one");
+    const old = posts().find((r) => r.rpc === "tools/call")?.sessionId as string;
+    sessionServer.requests.length = 0;
+    const later = Date.now() + SESSION_IDLE_MS + 1_000;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
+    try {
+      expect((await echo(id, "two")).body.text).toBe("echo: two");
+    } finally {
+      clock.mockRestore();
+    }
+    expect(initializes()).toBe(1);
+    expect(posts().find((r) => r.rpc === "tools/call")?.sessionId).not.toBe(old);
+    await vi.waitFor(() =>
+      expect(sessionServer.requests).toContainEqual({ method: "DELETE", rpc: null, sessionId: old, status: 200 }),
+    );
+    expect(openSessions.has(old)).toBe(false);
   });
 
   it("keeps the handshake per call for a server that gives no session id", async () => {
