@@ -1,15 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SESSION_IDLE_MS } from "../../src/federation/session-pool.ts";
 import { type call, callJson } from "../helpers.ts";
-import {
-  calledTools,
-  installFakeNetwork,
-  openSessions,
-  receivedMethods,
-  SESSIONS,
-  sessionServer,
-  UPSTREAM,
-} from "./fake-upstream.ts";
+import { installFakeNetwork, openSessions, receivedMethods, SESSIONS, sessionServer, UPSTREAM } from "./fake-upstream.ts";
 
 beforeAll(() => {
   installFakeNetwork();
@@ -20,7 +12,6 @@ afterEach(() => {
   sessionServer.mostInFlight = 0;
   sessionServer.unknownSessionStatus = 404;
   receivedMethods.length = 0;
-  calledTools.length = 0;
 });
 
 const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
@@ -63,7 +54,6 @@ describe("sessions with external MCP servers", () => {
     const old = posts().find((r) => r.rpc === "tools/call")?.sessionId;
     openSessions.clear();
     sessionServer.requests.length = 0;
-    calledTools.length = 0;
 
     const again = await echo(id, "two");
     expect(again.status, again.text).toBe(200);
