@@ -19,8 +19,9 @@ const random = () => b64url(crypto.getRandomValues(new Uint8Array(18)));
  * `refuseTokens` makes the MCP server answer 401 to any token; `withRefreshTokens: false` issues
  * access tokens alone; `sameAccessOnRefresh` answers a refresh with the access token it last issued
  * (as a provider may while that token has not expired); `stateful` makes the MCP server keep a
- * session per `initialize`, and `mcpRequests` records what each request to it carried. Refresh
- * tokens rotate: each works once.
+ * session per `initialize`, `refuseNextCall` makes it answer the next `tools/call` 401 whatever its
+ * token, and `mcpRequests` records what each request to it carried. Refresh tokens rotate: each
+ * works once.
  */
 export function fakeOAuth() {
   const state = {
@@ -40,6 +41,7 @@ export function fakeOAuth() {
     refreshGate: undefined as Promise<void> | undefined,
     authorizeEndpoint: `${AS}/authorize`,
     stateful: false,
+    refuseNextCall: false,
     sessions: new Map<string, WebStandardStreamableHTTPServerTransport>(),
     mcpRequests: [] as { rpc: string | null; sessionId: string | null; token: string | null; status: number }[],
   };
@@ -61,7 +63,7 @@ export function fakeOAuth() {
       }
       const token = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
       const rpc = request.method === "POST" ? ((await request.clone().json()) as { method?: string }).method : undefined;
-      const response = await answerMcp(request, token);
+      const response = await answerMcp(request, token, rpc);
       state.mcpRequests.push({
         rpc: rpc ?? request.method,
         sessionId: request.headers.get("mcp-session-id"),
@@ -125,8 +127,10 @@ export function fakeOAuth() {
     }
     return Response.json({ error: "invalid_grant" }, { status: 400 });
   }
-  async function answerMcp(request: Request, token: string | undefined): Promise<Response> {
-    if (!token || !state.access.has(token) || state.refuseTokens) {
+  async function answerMcp(request: Request, token: string | undefined, rpc: string | undefined): Promise<Response> {
+    const refusedCall = rpc === "tools/call" && state.refuseNextCall;
+    if (refusedCall) state.refuseNextCall = false;
+    if (!token || !state.access.has(token) || state.refuseTokens || refusedCall) {
       state.unauthorized++;
       return Response.json(
         { error: "invalid_token" },

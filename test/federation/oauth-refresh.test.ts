@@ -27,6 +27,7 @@ afterEach(() => {
   oauth.state.withRefreshTokens = true;
   oauth.state.sameAccessOnRefresh = false;
   oauth.state.stateful = false;
+  oauth.state.refuseNextCall = false;
   oauth.state.mcpRequests.length = 0;
 });
 
@@ -215,6 +216,25 @@ describe("sessions with an OAuth server", () => {
     expect(renewed?.sessionId).not.toBe(first?.sessionId);
     // The old session never saw the new token, and the new one was opened with it.
     expect(oauth.state.mcpRequests.filter((r) => r.sessionId === first?.sessionId && r.token === renewed?.token)).toEqual([]);
+    expect(oauth.state.mcpRequests.filter((r) => r.rpc === "initialize").map((r) => r.token)).toEqual([renewed?.token]);
+  });
+
+  it("never keep a session whose token was renewed during the call", async () => {
+    oauth.state.stateful = true;
+    const id = await signedIn("stateful-renewed-midway", 3600);
+    oauth.state.mcpRequests.length = 0;
+    // The session opens with the first token; its call is refused once, and sent again with a renewed token.
+    oauth.state.refuseNextCall = true;
+    expect((await ping(id)).status).toBe(200);
+    const [opened] = oauth.state.mcpRequests.filter((r) => r.rpc === "initialize");
+    const [refused, renewed] = calls();
+    expect(refused).toMatchObject({ sessionId: expect.any(String), token: opened?.token, status: 401 });
+    expect(renewed).toMatchObject({ sessionId: refused?.sessionId, status: 200 });
+    expect(renewed?.token).not.toBe(opened?.token);
+    // Opened under one token and used with another: ended, not kept.
+    expect(oauth.state.mcpRequests.at(-1)).toMatchObject({ rpc: "DELETE", sessionId: refused?.sessionId });
+    oauth.state.mcpRequests.length = 0;
+    expect((await ping(id)).status).toBe(200);
     expect(oauth.state.mcpRequests.filter((r) => r.rpc === "initialize").map((r) => r.token)).toEqual([renewed?.token]);
   });
 
