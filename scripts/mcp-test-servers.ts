@@ -1,6 +1,7 @@
 // MCP servers the federation tests and the benchmark start on 127.0.0.1: the reference "everything"
 // server as a child process, and a small SDK server of our own with the awkward cases.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -120,6 +121,92 @@ export async function startAwkwardServer(): Promise<Started & { seen: Headers[] 
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    stop: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** What the stateful server saw and lets a test change. */
+export interface StatefulServer extends Started {
+  /** Every request, as `POST tools/call` (the JSON-RPC method) or `DELETE`, with its answer's status. */
+  requests: string[];
+  /** Every session id it gave. */
+  issued: string[];
+  /** Drops every session, as a restart does: their ids are then answered 404. */
+  forget(): void;
+}
+
+/**
+ * An SDK server that keeps a session per `initialize` (JSON answers), as many real servers do,
+ * with an `echo` tool and a `my_session` tool that names the session it runs in.
+ */
+export async function startStatefulServer(): Promise<StatefulServer> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const requests: string[] = [];
+  const issued: string[] = [];
+  const http: HttpServer = createServer(async (req, res) => {
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const body = text ? (JSON.parse(text) as { method?: string }) : undefined;
+    res.on("finish", () => requests.push(`${req.method}${body?.method ? ` ${body.method}` : ""} ${res.statusCode}`));
+    const id = req.headers["mcp-session-id"];
+    const known = typeof id === "string" ? sessions.get(id) : undefined;
+    if (known) return known.handleRequest(req, res, body);
+    if (typeof id === "string") {
+      res.writeHead(404, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, transport);
+        issued.push(sessionId);
+      },
+      onsessionclosed: (sessionId) => {
+        sessions.delete(sessionId);
+      },
+    });
+    const server = new Server({ name: "stateful", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [
+        {
+          name: "echo",
+          description: "Echoes a message.",
+          inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+          annotations: { readOnlyHint: true },
+        },
+        {
+          name: "my_session",
+          description: "Names the session it runs in.",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+        },
+      ],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => ({
+      content: [
+        {
+          type: "text",
+          text:
+            request.params.name === "echo" ? `echo: ${String(request.params.arguments?.message)}` : `session ${extra.sessionId}`,
+        },
+      ],
+    }));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    issued,
+    forget: () => sessions.clear(),
     stop: () =>
       new Promise((resolve) => {
         http.closeAllConnections();

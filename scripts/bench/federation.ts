@@ -36,7 +36,7 @@ export async function benchFederation(baseUrl: string): Promise<void> {
       );
       rows.push(
         await measure("direct, new connection per call", { clients, perClient }, async () => async (i) => {
-          // As Weft does per contact: connect, call, end the session, close.
+          // A client that keeps no session (as Weft did before it kept them): connect, call, end the session, close.
           const { client, transport } = await connect(everything.url);
           await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
           await transport.terminateSession();

@@ -10,14 +10,16 @@ const MAX_ERROR_TEXT = 1_000;
  * Calls one tool on a registered server with already-checked arguments and turns its answer into
  * a tool output: structured content when the server gave some, its content blocks otherwise, and
  * the text blocks as text. A result the server marks `isError` is a 502 carrying its text.
+ * `caller` is the user the call is made for: it may reuse only a session opened for that user.
  */
 export async function callExternalTool(
   service: FederationService,
   server: ServerRecord,
   toolName: string,
   args: Record<string, unknown>,
+  caller: string,
 ): Promise<ToolOutput> {
-  const { value } = await contact(service, server, service.limits, (client, options) =>
+  const { value } = await contact(service, server, { limits: service.limits, caller }, (client, options) =>
     client.callTool({ name: toolName, arguments: args }, undefined, options),
   );
   const result = value as CallToolResult;

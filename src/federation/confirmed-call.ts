@@ -24,7 +24,7 @@ export function confirmedCallRunner(service: FederationService) {
     try {
       const server = await getServer({ db: service.db, tenantId: owner.tenantId, id: write.serverId });
       if (!server.enabled) return { ok: false, message: `The MCP server '${server.name}' has been disabled.` };
-      const output = await callExternalTool(service, server, write.toolName, write.arguments);
+      const output = await callExternalTool(service, server, write.toolName, write.arguments, owner.userId);
       const result =
         output.kind === "result" ? { result: output.structured, text: output.text ?? null } : { result: null, text: null };
       await service.db

@@ -148,7 +148,7 @@ function asExternalTool(service: FederationService, server: ServerRecord, tool: 
     // through the same pending action and confirm card as Weft's own writes.
     call: (ctx, input) =>
       tool.annotations.readOnlyHint === true
-        ? callExternalTool(service, server, tool.name, input)
+        ? callExternalTool(service, server, tool.name, input, ctx.user.userId)
         : holdCall(ctx, server, tool, input),
   };
 }

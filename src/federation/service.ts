@@ -70,14 +70,22 @@ export function sealBinding(server: Pick<ServerRecord, "tenantId" | "id">): stri
   return `${server.tenantId}/${server.id}`;
 }
 
+/** How one contact runs: its limits, and who it is for (the pool of sessions it may reuse). */
+export interface ContactPlan {
+  limits: Omit<FetchLimits, "allowLocal">;
+  /** The user a tool call is made for, or `null` for the workshop's own work (tool lists); see `SessionScope`. */
+  caller: string | null;
+}
+
 /**
  * Connects to a server and runs `use`, recording health either way (latency and transport on
  * success, a safe message on failure). A tool-list-changed notification marks the cache stale.
+ * Header values, tokens and session ids are masked in whatever comes back.
  */
 export async function contact<T>(
   service: FederationService,
   server: ServerRecord,
-  limits: Omit<FetchLimits, "allowLocal">,
+  { limits, caller }: ContactPlan,
   use: (client: Client, options: { timeout: number }) => Promise<T>,
   recordTools?: (value: T) => CachedTool[],
 ): Promise<Contact<T>> {
@@ -89,21 +97,23 @@ export async function contact<T>(
   }
   const where = { db: service.db, tenantId: server.tenantId, id: server.id };
   let bearer: OAuthBearer | undefined;
-  let secrets: string[] = [];
-  const tokens = () => bearer?.secrets() ?? [];
+  let headers: Record<string, string> = {};
+  const sessionIds: string[] = [];
+  // Tokens may be renewed and sessions opened during the contact: the secrets are gathered when needed.
+  const secrets = () => secretsOf(headers, [...(bearer?.secrets() ?? []), ...sessionIds]);
   try {
     const prepared = await upstreamOf(service, server);
     bearer = prepared.bearer;
-    secrets = secretsOf(prepared.upstream.headers, tokens());
+    headers = prepared.upstream.headers;
     let changed = false;
     const contacted = await withUpstream(prepared.upstream, { ...limits, allowLocal: service.allowLocalUrls }, use, {
       onToolsChanged: () => {
         changed = true;
       },
+      reuse: { tenantId: server.tenantId, serverId: server.id, caller },
+      onSessionId: (sessionId) => sessionIds.push(sessionId),
     });
-    // Tokens may have been renewed during the contact: the new ones are secrets too.
-    secrets = secretsOf(prepared.upstream.headers, tokens());
-    const value = scrubValue(contacted.value, secrets);
+    const value = scrubValue(contacted.value, secrets());
     if (typeof value === "string" && typeof contacted.value !== "string") {
       throw upstreamError(`${server.name} answered with something that could not be cleaned of secrets.`, { retryable: false });
     }
@@ -117,7 +127,7 @@ export async function contact<T>(
     if (changed) await markToolsStale(where);
     return result;
   } catch (caught) {
-    const error = scrubError(caught, secretsOf({}, tokens()).concat(secrets));
+    const error = scrubError(caught, secrets());
     const message = error instanceof Error ? error.message : "unknown failure";
     log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
     await recordFailure({ ...where, message });
@@ -131,7 +141,7 @@ export async function refreshTools(
   server: ServerRecord,
   limits = service.limits,
 ): Promise<{ tools: CachedTool[]; latencyMs: number }> {
-  const result = await contact(service, server, limits, listAllTools, (tools) => tools);
+  const result = await contact(service, server, { limits, caller: null }, listAllTools, (tools) => tools);
   return { tools: result.value, latencyMs: result.latencyMs };
 }
 

@@ -52,7 +52,7 @@ mcpProxyRoutes.post(
         description: cached.description,
         inputSchema: cached.inputSchema,
         annotations: cached.annotations,
-        run: (_ctx, input) => callExternalTool(service, server, cached.name, input),
+        run: (ctx, input) => callExternalTool(service, server, cached.name, input, ctx.user.userId),
       };
       const ctx = toolContext({ env: c.env, user, requestId: c.var.requestId, signal: c.req.raw.signal });
       const outcome = await runTool(tool, ctx, args);

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closedPortUrl, type Started, startAwkwardServer, startEverything } from "../../scripts/mcp-test-servers.ts";
+import {
+  closedPortUrl,
+  type Started,
+  type StatefulServer,
+  startAwkwardServer,
+  startEverything,
+  startStatefulServer,
+} from "../../scripts/mcp-test-servers.ts";
 
 const baseUrl = inject("baseUrl");
 const logFile = inject("logFile");
@@ -12,16 +19,18 @@ const run = Date.now().toString(36);
 let everything: Started;
 let everythingSse: Started;
 let awkward: Started & { seen: Headers[] };
+let stateful: StatefulServer;
 
 beforeAll(async () => {
-  [everything, everythingSse, awkward] = await Promise.all([
+  [everything, everythingSse, awkward, stateful] = await Promise.all([
     startEverything("streamableHttp"),
     startEverything("sse"),
     startAwkwardServer(),
+    startStatefulServer(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([everything?.stop(), everythingSse?.stop(), awkward?.stop()]);
+  await Promise.all([everything?.stop(), everythingSse?.stop(), awkward?.stop(), stateful?.stop()]);
 });
 
 interface Answer {
@@ -165,6 +174,28 @@ describe("federation against real MCP servers on npm run dev", () => {
     await client.close();
   });
 
+  it("calls a stateful server again on its session, one request a call, and opens a new one when it is forgotten", async () => {
+    const id = await register("stateful", stateful.url);
+    const echo = (message: string) => api(`/api/mcp/proxy/${id}/tools/echo/call`, { method: "POST", body: { message } });
+    expect((await echo("one")).body.text).toBe("echo: one");
+    stateful.requests.length = 0;
+    for (const message of ["two", "three"]) expect((await echo(message)).body.text).toBe(`echo: ${message}`);
+    expect(stateful.requests).toEqual(["POST tools/call 200", "POST tools/call 200"]);
+
+    stateful.forget();
+    stateful.requests.length = 0;
+    expect((await echo("four")).body.text).toBe("echo: four");
+    expect(stateful.requests.filter((r) => r.startsWith("POST"))).toEqual([
+      "POST tools/call 404",
+      "POST initialize 200",
+      "POST notifications/initialized 202",
+      "POST tools/call 200",
+    ]);
+    const named = await api(`/api/mcp/proxy/${id}/tools/my_session/call`, { method: "POST", body: {} });
+    expect(named.body.text).toBe("session [redacted]");
+    for (const sessionId of stateful.issued) expect(named.text).not.toContain(sessionId);
+  });
+
   it("refuses hostile URLs even with local URLs allowed", async () => {
     for (const url of [
       "http://10.0.0.1/mcp",
@@ -183,5 +214,7 @@ describe("federation against real MCP servers on npm run dev", () => {
     const log = readFileSync(logFile, "utf8");
     expect(log).toContain("mcp_server_failed");
     expect(log).not.toContain(SECRET);
+    expect(stateful.issued.length).toBeGreaterThan(0);
+    for (const sessionId of stateful.issued) expect(log).not.toContain(sessionId);
   });
 });

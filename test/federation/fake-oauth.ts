@@ -18,7 +18,10 @@ const random = () => b64url(crypto.getRandomValues(new Uint8Array(18)));
  * for new access tokens; `refreshGate`, while set, holds every refresh until it resolves;
  * `refuseTokens` makes the MCP server answer 401 to any token; `withRefreshTokens: false` issues
  * access tokens alone; `sameAccessOnRefresh` answers a refresh with the access token it last issued
- * (as a provider may while that token has not expired). Refresh tokens rotate: each works once.
+ * (as a provider may while that token has not expired); `stateful` makes the MCP server keep a
+ * session per `initialize`, `refuseNextCall` makes it answer the next `tools/call` 401 whatever its
+ * token, and `mcpRequests` records what each request to it carried. Refresh tokens rotate: each
+ * works once.
  */
 export function fakeOAuth() {
   const state = {
@@ -37,6 +40,10 @@ export function fakeOAuth() {
     lastAccess: "",
     refreshGate: undefined as Promise<void> | undefined,
     authorizeEndpoint: `${AS}/authorize`,
+    stateful: false,
+    refuseNextCall: false,
+    sessions: new Map<string, WebStandardStreamableHTTPServerTransport>(),
+    mcpRequests: [] as { rpc: string | null; sessionId: string | null; token: string | null; status: number }[],
   };
   const issue = (refreshing = false) => {
     const access_token = refreshing && state.sameAccessOnRefresh ? state.lastAccess : random();
@@ -55,29 +62,15 @@ export function fakeOAuth() {
         return Response.json({ resource: SECURE, authorization_servers: [AS] });
       }
       const token = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
-      if (!token || !state.access.has(token) || state.refuseTokens) {
-        state.unauthorized++;
-        return Response.json(
-          { error: "invalid_token" },
-          {
-            status: 401,
-            headers: {
-              "WWW-Authenticate": `Bearer resource_metadata="https://secure.example.com/.well-known/oauth-protected-resource/mcp"`,
-            },
-          },
-        );
-      }
-      const server = new McpServer({ name: "secure", version: "1.0.0" });
-      server.registerTool(
-        "ping_secure",
-        { description: "Answers pong.", inputSchema: {}, annotations: { readOnlyHint: true } },
-        async () => ({
-          content: [{ type: "text", text: "pong" }],
-        }),
-      );
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      return transport.handleRequest(request, { parsedBody: await request.json() });
+      const rpc = request.method === "POST" ? ((await request.clone().json()) as { method?: string }).method : undefined;
+      const response = await answerMcp(request, token, rpc);
+      state.mcpRequests.push({
+        rpc: rpc ?? request.method,
+        sessionId: request.headers.get("mcp-session-id"),
+        token: token ?? null,
+        status: response.status,
+      });
+      return response;
     }
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return Response.json({
@@ -133,6 +126,44 @@ export function fakeOAuth() {
       return new Response(null, { status: 200 });
     }
     return Response.json({ error: "invalid_grant" }, { status: 400 });
+  }
+  async function answerMcp(request: Request, token: string | undefined, rpc: string | undefined): Promise<Response> {
+    const refusedCall = rpc === "tools/call" && state.refuseNextCall;
+    if (refusedCall) state.refuseNextCall = false;
+    if (!token || !state.access.has(token) || state.refuseTokens || refusedCall) {
+      state.unauthorized++;
+      return Response.json(
+        { error: "invalid_token" },
+        {
+          status: 401,
+          headers: {
+            "WWW-Authenticate": `Bearer resource_metadata="https://secure.example.com/.well-known/oauth-protected-resource/mcp"`,
+          },
+        },
+      );
+    }
+    const sessionId = request.headers.get("mcp-session-id");
+    const known = sessionId ? state.sessions.get(sessionId) : undefined;
+    if (known) return known.handleRequest(request);
+    if (sessionId)
+      return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+    const server = new McpServer({ name: "secure", version: "1.0.0" });
+    server.registerTool(
+      "ping_secure",
+      { description: "Answers pong.", inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => ({
+        content: [{ type: "text", text: "pong" }],
+      }),
+    );
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: state.stateful ? () => crypto.randomUUID() : undefined,
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        state.sessions.set(id, transport);
+      },
+    });
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: request.method === "POST" ? await request.json() : undefined });
   }
   const handler = (request: Request) =>
     ["https://secure.example.com", AS].includes(new URL(request.url).origin) ? handle(request) : undefined;

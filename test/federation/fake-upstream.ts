@@ -13,6 +13,8 @@ export const SESSIONS = "https://sessions.example.com/mcp";
 export const received: Request[] = [];
 /** The names of the tools called on the fake server, in order (plain strings: readable from any context). */
 export const calledTools: string[] = [];
+/** The JSON-RPC methods the fake server received, in order. */
+export const receivedMethods: string[] = [];
 
 const TREE_SCHEMA = {
   type: "object",
@@ -88,6 +90,7 @@ async function answer(request: Request): Promise<Response> {
   const body = request.method === "POST" ? await request.clone().json() : undefined;
   const call = body as { method?: string; params?: { name?: string } } | undefined;
   if (call?.method === "tools/call" && call.params?.name) calledTools.push(call.params.name);
+  if (call?.method) receivedMethods.push(call.method);
   const response = await transport.handleRequest(request, { parsedBody: body });
   if (body && typeof body === "object" && (body as { method?: string }).method === "tools/list") {
     // A tool whose schema has $defs and a cycle, as raw JSON Schema (McpServer only registers zod).
@@ -106,11 +109,59 @@ async function answer(request: Request): Promise<Response> {
 /** The sessions the stateful fake server holds open: a good client ends each one it starts. */
 export const openSessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
+/** What the stateful server saw, one entry a request, in plain strings (readable from any context). */
+export interface SessionRequest {
+  method: string;
+  rpc: string | null;
+  sessionId: string | null;
+  status: number;
+}
+
+/**
+ * The stateful server's knobs and records: every request it received, every session id it gave,
+ * the most requests it ever had in flight within one session, and how it answers a session id it
+ * does not hold (404 as the spec says, or 400 as the SDK's example servers do).
+ */
+export const sessionServer = {
+  requests: [] as SessionRequest[],
+  issued: [] as string[],
+  mostInFlight: 0,
+  unknownSessionStatus: 404 as 404 | 400,
+};
+const inFlight = new Map<string, number>();
+
 /** A stateful server, as many real ones are: it keeps a session per `initialize` until told to end it. */
 async function answerWithSession(request: Request): Promise<Response> {
   const id = request.headers.get("mcp-session-id");
+  const body = request.method === "POST" ? ((await request.clone().json()) as { method?: string }) : undefined;
+  // Recorded on arrival (status 0 until answered): a request that never gets an answer counts too.
+  const seen: SessionRequest = { method: request.method, rpc: body?.method ?? null, sessionId: id, status: 0 };
+  sessionServer.requests.push(seen);
+  const response = await sessionAnswer(request, id);
+  seen.status = response.status;
+  const given = response.headers.get("mcp-session-id");
+  if (given && !sessionServer.issued.includes(given)) sessionServer.issued.push(given);
+  return response;
+}
+
+async function sessionAnswer(request: Request, id: string | null): Promise<Response> {
   const known = id ? openSessions.get(id) : undefined;
-  if (known) return known.handleRequest(request);
+  if (id && !known) {
+    return Response.json(
+      { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
+      { status: sessionServer.unknownSessionStatus },
+    );
+  }
+  if (id && known) {
+    const count = (inFlight.get(id) ?? 0) + 1;
+    inFlight.set(id, count);
+    sessionServer.mostInFlight = Math.max(sessionServer.mostInFlight, count);
+    try {
+      return await known.handleRequest(request);
+    } finally {
+      inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
+    }
+  }
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => crypto.randomUUID(),
     enableJsonResponse: true,
@@ -121,7 +172,26 @@ async function answerWithSession(request: Request): Promise<Response> {
       openSessions.delete(sessionId);
     },
   });
-  await upstreamServer().connect(transport);
+  const server = upstreamServer();
+  server.registerTool(
+    "slow_echo",
+    { description: "Echoes a message after 200 ms.", inputSchema: { message: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ message }) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { content: [{ type: "text", text: `slow echo: ${message}` }] };
+    },
+  );
+  server.registerTool(
+    "my_session",
+    { description: "Says which session it runs in.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => ({ content: [{ type: "text", text: `session ${extra.sessionId ?? "none"}` }] }),
+  );
+  server.registerTool(
+    "session_fail",
+    { description: "Fails, naming its session.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => ({ isError: true, content: [{ type: "text", text: `session ${extra.sessionId} is broken` }] }),
+  );
+  await server.connect(transport);
   return transport.handleRequest(request);
 }
 

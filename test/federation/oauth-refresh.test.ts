@@ -26,6 +26,9 @@ afterEach(() => {
   oauth.state.refuseTokens = false;
   oauth.state.withRefreshTokens = true;
   oauth.state.sameAccessOnRefresh = false;
+  oauth.state.stateful = false;
+  oauth.state.refuseNextCall = false;
+  oauth.state.mcpRequests.length = 0;
 });
 
 /** A JSON call as the demo boss, unless `init` says another key. */
@@ -179,5 +182,76 @@ describe("OAuth tokens the server refuses although they looked valid", () => {
     expect(oauth.state.refreshes).toBe(refreshes + 1);
     // The refused token is not sent a second time.
     expect(oauth.state.unauthorized).toBe(unauthorized + 1);
+  });
+});
+
+describe("sessions with an OAuth server", () => {
+  const calls = () => oauth.state.mcpRequests.filter((r) => r.rpc === "tools/call");
+
+  it("resume the session a token opened while the token lasts", async () => {
+    oauth.state.stateful = true;
+    const id = await signedIn("stateful-lasting", 3600);
+    expect((await ping(id)).status).toBe(200);
+    oauth.state.mcpRequests.length = 0;
+    expect((await ping(id)).body.text).toBe("pong");
+    expect(oauth.state.mcpRequests.map((r) => r.rpc)).toEqual(["tools/call"]);
+  });
+
+  it("never carry a session over to a token renewed after a 401: the renewed token opens its own", async () => {
+    oauth.state.stateful = true;
+    const id = await signedIn("stateful-renewed", 3600);
+    expect((await ping(id)).status).toBe(200);
+    const [first] = calls();
+    const { refreshes } = oauth.state;
+    // The server forgets the token (revoked early): the resumed session's request is refused.
+    oauth.state.access.clear();
+    oauth.state.mcpRequests.length = 0;
+    const pong = await ping(id);
+    expect(pong.status, pong.text).toBe(200);
+    expect(oauth.state.refreshes).toBe(refreshes + 1);
+    const [refused, renewed] = calls();
+    expect(refused).toMatchObject({ sessionId: first?.sessionId, token: first?.token, status: 401 });
+    expect(renewed).toMatchObject({ status: 200 });
+    expect(renewed?.token).not.toBe(first?.token);
+    expect(renewed?.sessionId).not.toBe(first?.sessionId);
+    // The old session never saw the new token, and the new one was opened with it.
+    expect(oauth.state.mcpRequests.filter((r) => r.sessionId === first?.sessionId && r.token === renewed?.token)).toEqual([]);
+    expect(oauth.state.mcpRequests.filter((r) => r.rpc === "initialize").map((r) => r.token)).toEqual([renewed?.token]);
+  });
+
+  it("never keep a session whose token was renewed during the call", async () => {
+    oauth.state.stateful = true;
+    const id = await signedIn("stateful-renewed-midway", 3600);
+    oauth.state.mcpRequests.length = 0;
+    // The session opens with the first token; its call is refused once, and sent again with a renewed token.
+    oauth.state.refuseNextCall = true;
+    expect((await ping(id)).status).toBe(200);
+    const [opened] = oauth.state.mcpRequests.filter((r) => r.rpc === "initialize");
+    const [refused, renewed] = calls();
+    expect(refused).toMatchObject({ sessionId: expect.any(String), token: opened?.token, status: 401 });
+    expect(renewed).toMatchObject({ sessionId: refused?.sessionId, status: 200 });
+    expect(renewed?.token).not.toBe(opened?.token);
+    // Opened under one token and used with another: ended, not kept.
+    expect(oauth.state.mcpRequests.at(-1)).toMatchObject({ rpc: "DELETE", sessionId: refused?.sessionId });
+    oauth.state.mcpRequests.length = 0;
+    expect((await ping(id)).status).toBe(200);
+    expect(oauth.state.mcpRequests.filter((r) => r.rpc === "initialize").map((r) => r.token)).toEqual([renewed?.token]);
+  });
+
+  it("never resume a session after a new sign-in gave new tokens", async () => {
+    oauth.state.stateful = true;
+    const id = await signedIn("stateful-signed-in-again", 3600);
+    expect((await ping(id)).status).toBe(200);
+    const [first] = calls();
+    const again = await json(`/api/mcp/servers/${id}/sign-in`, { method: "POST" });
+    const provider = await fetch(again.body.authorization_url, { redirect: "manual" });
+    const callback = new URL(provider.headers.get("Location") ?? "");
+    expect((await call(`${callback.pathname}${callback.search}`, { headers: { Cookie: boss } })).status).toBe(200);
+    oauth.state.mcpRequests.length = 0;
+    expect((await ping(id)).status).toBe(200);
+    const rpcs = oauth.state.mcpRequests.map((r) => r.rpc);
+    expect(rpcs).toContain("initialize");
+    expect(calls()[0]?.sessionId).not.toBe(first?.sessionId);
+    expect(calls()[0]?.token).not.toBe(first?.token);
   });
 });

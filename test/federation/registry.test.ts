@@ -1,17 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, callJson, mcpClient } from "../helpers.ts";
-import {
-  CHANGING,
-  calledTools,
-  DOWN,
-  installFakeNetwork,
-  openSessions,
-  REDIRECTING,
-  received,
-  SESSIONS,
-  UPSTREAM,
-} from "./fake-upstream.ts";
+import { CHANGING, calledTools, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
 
 const SECRET = "sk-live-very-secret-token-123";
 
@@ -213,19 +203,6 @@ describe("the MCP server registry", () => {
     expect(rotated.body.text).toBe("rotated");
     const after = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
     expect(after.body.health.tools_fetched_at).toBeNull();
-  });
-
-  it("ends the session it opened on a stateful server after every contact", async () => {
-    const { body } = await register({ name: "stateful", url: SESSIONS });
-    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
-    expect(refreshed.status, refreshed.text).toBe(200);
-    const called = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
-      method: "POST",
-      key: "dev-boss-key",
-      body: JSON.stringify({ message: "hi" }),
-    });
-    expect(called.status, called.text).toBe(200);
-    expect(openSessions.size).toBe(0);
   });
 
   it("refuses to follow a redirect to a private address", async () => {
