@@ -1,9 +1,29 @@
 import { type ComponentType, lazy, Suspense } from "react";
+import { useI18n } from "./i18n.ts";
 import type { MarkdownProps } from "./markdown.tsx";
 
 /** The text as it came, for while the renderer loads and for good if it cannot be fetched. */
 function PlainText({ text }: MarkdownProps) {
   return <div className="markdown plain-text">{text}</div>;
+}
+
+/**
+ * The text when the renderer could not be fetched, with a way back to formatting. A reload is the
+ * only retry: the browser keeps a failed module import failed for the life of the page.
+ */
+function Unformatted(props: MarkdownProps) {
+  const { t } = useI18n();
+  return (
+    <>
+      <PlainText {...props} />
+      <p className="muted format-failed">
+        {t.formatLoadFailed}{" "}
+        <button type="button" className="link" onClick={() => location.reload()}>
+          {t.reload}
+        </button>
+      </p>
+    </>
+  );
 }
 
 let renderer: Promise<{ default: ComponentType<MarkdownProps> }> | undefined;
@@ -13,7 +33,7 @@ let renderer: Promise<{ default: ComponentType<MarkdownProps> }> | undefined;
  * than breaking the conversation, so it never rejects.
  */
 export function preloadMarkdown(): Promise<{ default: ComponentType<MarkdownProps> }> {
-  renderer ??= import("./markdown.tsx").catch(() => ({ default: PlainText }));
+  renderer ??= import("./markdown.tsx").catch(() => ({ default: Unformatted }));
   return renderer;
 }
 

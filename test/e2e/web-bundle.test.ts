@@ -182,6 +182,16 @@ describe("a lazily loaded chunk that cannot be fetched", () => {
     await answer.waitFor();
     expect(await answer.textContent()).toContain("| 衣长 | 70 cm | ±1 |");
     expect(await page.locator("article.from-assistant table").count()).toBe(0);
+
+    // The answer says why it is unformatted, and its reload brings the formatting back once the network does.
+    const hint = page.locator("article.from-assistant .format-failed");
+    expect(await hint.textContent()).toContain("排版没有加载");
+    await hint.scrollIntoViewIfNeeded();
+    await browser.shot("markdown-failed");
+    await page.unroute("**/assets/markdown-*");
+    await hint.getByRole("button", { name: "重新加载" }).click();
+    await page.locator("article.from-assistant .markdown table").waitFor();
+    expect(await page.locator("article.from-assistant .format-failed").count()).toBe(0);
   });
 
   it("shows a notice with a reload button in place of settings that do not arrive", async () => {
