@@ -22,4 +22,16 @@ describe("what a failed contact with an external server is reported as", () => {
     expect(failure.message).not.toContain("HTTP");
     expect(detailsOf(failure)?.status_code ?? null).toBeNull();
   });
+
+  it("does not report the transport's -1 (an answer that is not MCP, such as a web page) as an HTTP status", () => {
+    const failure = asUpstreamFailure(
+      new StreamableHTTPError(-1, "Unexpected content type: text/html"),
+      "tools.example.com",
+      5000,
+    );
+    expect(failure.message).toBe("tools.example.com did not answer as an MCP server (neither JSON nor an event stream).");
+    expect(failure.message).not.toContain("HTTP -1");
+    expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+    expect(failure.retryable).toBe(false);
+  });
 });
