@@ -249,9 +249,10 @@ export function asUpstreamFailure(error: unknown, host: string, totalMs: number)
   // code (a DOMException's, say) say nothing about what the server answered.
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
     const statusCode = (error as { code?: number }).code;
-    // The Streamable HTTP transport gives -1 for a 2xx answer that is neither JSON nor SSE (a web
-    // page at that URL, say): the server answered, not as an MCP server, and will answer so again.
-    if (statusCode === -1) {
+    // Below 400 is no failure status: the Streamable HTTP transport gives -1, and the SSE one the
+    // 200, for an answer that is neither JSON nor an event stream (a web page at that URL, say).
+    // The server answered, not as an MCP server, and will answer so again.
+    if (statusCode !== undefined && statusCode < 400) {
       return upstreamError(`${host} did not answer as an MCP server (neither JSON nor an event stream).`, {
         retryable: false,
         cause: error,

@@ -1,8 +1,11 @@
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { asUpstreamFailure } from "../../src/federation/mcp-connection.ts";
 
+/** What the SSE transport's EventSource says of a 200 that is not an event stream. */
+const INVALID_TYPE = 'Invalid content type, expected "text/event-stream"';
 const detailsOf = (error: AppError) => error.details as { status_code?: number } | undefined;
 
 describe("what a failed contact with an external server is reported as", () => {
@@ -23,15 +26,15 @@ describe("what a failed contact with an external server is reported as", () => {
     expect(detailsOf(failure)?.status_code ?? null).toBeNull();
   });
 
-  it("does not report the transport's -1 (an answer that is not MCP, such as a web page) as an HTTP status", () => {
-    const failure = asUpstreamFailure(
+  it("does not report a web page's answer (the transports' -1 or 200) as a failing HTTP status", () => {
+    for (const error of [
       new StreamableHTTPError(-1, "Unexpected content type: text/html"),
-      "tools.example.com",
-      5000,
-    );
-    expect(failure.message).toBe("tools.example.com did not answer as an MCP server (neither JSON nor an event stream).");
-    expect(failure.message).not.toContain("HTTP -1");
-    expect(detailsOf(failure)?.status_code ?? null).toBeNull();
-    expect(failure.retryable).toBe(false);
+      new SseError(200, INVALID_TYPE, Object.assign(new Event("error"), { code: 200, message: INVALID_TYPE })),
+    ]) {
+      const failure = asUpstreamFailure(error, "tools.example.com", 5000);
+      expect(failure.message).toBe("tools.example.com did not answer as an MCP server (neither JSON nor an event stream).");
+      expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+      expect(failure.retryable).toBe(false);
+    }
   });
 });
