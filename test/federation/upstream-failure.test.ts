@@ -37,4 +37,14 @@ describe("what a failed contact with an external server is reported as", () => {
       expect(failure.retryable).toBe(false);
     }
   });
+
+  it("does not say a server answered when the SSE transport never had an answer (no status)", () => {
+    // The EventSource keeps only the message of what its fetch threw (here, the guarded fetch's).
+    const unreachable = "down.example.com could not be reached.";
+    const error = new SseError(undefined, unreachable, Object.assign(new Event("error"), { message: unreachable }));
+    const failure = asUpstreamFailure(error, "down.example.com", 5000);
+    expect(failure.message).not.toContain("answered");
+    expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+    expect(failure.retryable).toBe(true);
+  });
 });
