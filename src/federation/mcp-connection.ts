@@ -246,15 +246,25 @@ export function asUpstreamFailure(error: unknown, host: string, totalMs: number)
     return upstreamError(`${host} answered with an error: ${error.message.slice(0, 300)}`, { retryable: false, cause: error });
   }
   // Only the transports' own errors carry an HTTP status in `code`; other errors with a numeric
-  // code (a DOMException's, say) say nothing about what the server answered.
-  if (error instanceof StreamableHTTPError || error instanceof SseError) {
-    const statusCode = (error as { code?: number }).code;
+  // code (a DOMException's, say) say nothing about what the server answered, and an SSE error
+  // without one had no answer at all (its fetch failed).
+  const statusCode = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  if (statusCode !== undefined && statusCode < 400) {
+    // Below 400 is no failure status: the Streamable HTTP transport gives -1, and the SSE one the
+    // 200, for an answer that is neither JSON nor an event stream (a web page at that URL, say).
+    // The server answered, not as an MCP server, and will answer so again.
+    return upstreamError(`${host} did not answer as an MCP server (neither JSON nor an event stream).`, {
+      retryable: false,
+      cause: error,
+    });
+  }
+  if (statusCode !== undefined) {
     const refused = statusCode === 401 || statusCode === 403;
     return upstreamError(
       refused
         ? `${host} refused the credentials (HTTP ${statusCode}); check the server's headers.`
-        : `${host} answered HTTP ${statusCode ?? "error"}.`,
-      { statusCode, retryable: !refused && (statusCode === undefined || statusCode >= 500), cause: error },
+        : `${host} answered HTTP ${statusCode}.`,
+      { statusCode, retryable: !refused && statusCode >= 500, cause: error },
     );
   }
   return upstreamError(`${host} could not be used as an MCP server.`, { cause: error });

@@ -55,6 +55,15 @@ const MAX_PER_KEY = 8;
  */
 export const SESSION_IDLE_MS = 4 * 60_000;
 
+/**
+ * The longest session id the pool holds. Servers give UUIDs or hex ids well under this, signed ones
+ * a few hundred characters; a hostile server could give ids of tens of kilobytes, which 256 idle
+ * sessions would keep in the isolate's memory and every reuse would send again.
+ */
+const MAX_SESSION_ID = 1_024;
+/** Streamable HTTP: a session id has only visible ASCII characters (0x21 to 0x7E). */
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
 type Idle = PooledSession & { idleSince: number };
 
 const plain = ({ sessionId, protocolVersion }: Idle): PooledSession => ({ sessionId, protocolVersion });
@@ -92,9 +101,11 @@ export class SessionPool {
 
   /**
    * Puts a session back for the next contact with the same key. False when the key already has
-   * as many idle sessions as it may keep: the caller ends this one instead.
+   * as many idle sessions as it may keep, or the id is too long or not what the transport allows:
+   * the caller ends this one instead.
    */
   give(key: string, session: PooledSession, now = Date.now()): boolean {
+    if (session.sessionId.length > MAX_SESSION_ID || !SESSION_ID.test(session.sessionId)) return false;
     const sessions = this.idle.get(key) ?? [];
     if (sessions.length >= this.limits.maxPerKey) return false;
     sessions.push({ ...session, idleSince: now });

@@ -24,6 +24,8 @@ export interface Browser {
   page: Page;
   /** Saves a PNG of the page under test/artifacts/ (git-ignored). */
   shot(name: string): Promise<void>;
+  /** Content-Security-Policy violations any page reported since the last call, as `directive blocked-uri`. */
+  takeCspViolations(): string[];
   close(): Promise<void>;
 }
 
@@ -41,6 +43,15 @@ export async function launchBrowser(viewport: { width: number; height: number },
     // No sliding sidebar or fading text half-way through a screenshot.
     reducedMotion: "reduce",
   });
+  // Reported through a binding rather than kept in the page, so that they outlive its navigations.
+  const violations: string[] = [];
+  await context.exposeBinding("__weftCspViolation", (_source, violation: string) => {
+    violations.push(violation);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __weftCspViolation(violation: string): void }).__weftCspViolation;
+    document.addEventListener("securitypolicyviolation", (e) => report(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
@@ -48,6 +59,7 @@ export async function launchBrowser(viewport: { width: number; height: number },
     shot: async (name) => {
       await page.screenshot({ path: join(ARTIFACTS, `${label}-${name}.png`), fullPage: false });
     },
+    takeCspViolations: () => violations.splice(0),
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

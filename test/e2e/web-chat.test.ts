@@ -3,7 +3,7 @@
 // follow-up, and the conversation after a reload; at desktop and at phone width.
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
 import type { Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { closedPortUrl, type Started, startAwkwardServer, startOAuthServer } from "../../scripts/mcp-test-servers.ts";
 import { type Browser, launchBrowser } from "./browser.ts";
 
@@ -189,6 +189,12 @@ describe("the web chat in Chromium", () => {
   afterAll(async () => {
     await desktop?.close();
     await phone?.close();
+  });
+
+  // Every flow here (sign-in, settings, an OAuth sign-in's round trip, consultations, confirm cards,
+  // the @ picker, English) runs under the page's Content-Security-Policy without breaking it.
+  afterEach(() => {
+    expect([...desktop.takeCspViolations(), ...phone.takeCspViolations()]).toEqual([]);
   });
 
   it("lets a boss add, test, disable and delete an MCP server in settings at phone width; staff see no settings", async () => {

@@ -127,6 +127,8 @@ export const sessionServer = {
   issued: [] as string[],
   mostInFlight: 0,
   unknownSessionStatus: 404 as 404 | 400,
+  /** The id the next session gets: a UUID, unless a test makes the server give odd ones. */
+  newSessionId: (): string => crypto.randomUUID(),
 };
 const inFlight = new Map<string, number>();
 
@@ -163,7 +165,7 @@ async function sessionAnswer(request: Request, id: string | null): Promise<Respo
     }
   }
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => crypto.randomUUID(),
+    sessionIdGenerator: () => sessionServer.newSessionId(),
     enableJsonResponse: true,
     onsessioninitialized: (sessionId) => {
       openSessions.set(sessionId, transport);

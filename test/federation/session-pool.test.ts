@@ -29,6 +29,16 @@ describe("the pool of idle sessions", () => {
     expect(pool.take("b", 3).session?.sessionId).toBe("b1");
   });
 
+  it("holds no session id a server could use to fill the isolate's memory or that is not visible ASCII", () => {
+    const pool = new SessionPool({ maxSessions: 10, maxPerKey: 4, idleMs: 60_000 });
+    for (const odd of ["x".repeat(1_025), "has space", "tab\there", "é-accent", ""]) {
+      expect(pool.give("k", session(odd), 0)).toBe(false);
+    }
+    expect(pool.size).toBe(0);
+    expect(pool.give("k", session("x".repeat(1_024)), 0)).toBe(true);
+    expect(pool.give("k", session("a1b2-C3_d4.e5~f6!"), 0)).toBe(true);
+  });
+
   it("keys sessions by workshop, server, caller, URL, header values and token", async () => {
     const base = await sessionKey(scope, reach);
     expect(await sessionKey(scope, { ...reach, headers: { "x-api-key": "secret-1" } })).toBe(base);

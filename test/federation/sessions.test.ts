@@ -11,6 +11,7 @@ afterEach(() => {
   sessionServer.requests.length = 0;
   sessionServer.mostInFlight = 0;
   sessionServer.unknownSessionStatus = 404;
+  sessionServer.newSessionId = () => crypto.randomUUID();
   receivedMethods.length = 0;
 });
 
@@ -137,6 +138,22 @@ describe("sessions with external MCP servers", () => {
       expect(sessionServer.requests).toContainEqual({ method: "DELETE", rpc: null, sessionId: old, status: 200 }),
     );
     expect(openSessions.has(old)).toBe(false);
+  });
+
+  it("keeps no session whose id is huge or not visible ASCII, and ends it instead", async () => {
+    const id = await register("odd-ids");
+    for (const odd of ["s".repeat(50_000), "has a space", "tab\there"]) {
+      sessionServer.newSessionId = () => `${odd}-${crypto.randomUUID()}`;
+      sessionServer.requests.length = 0;
+      expect((await echo(id, "one")).body.text).toBe("echo: one");
+      const opened = posts().find((r) => r.rpc === "tools/call")?.sessionId as string;
+      expect(opened.startsWith(odd)).toBe(true);
+      // Ended as a session not kept is, and the next call opens its own.
+      expect(sessionServer.requests).toContainEqual({ method: "DELETE", rpc: null, sessionId: opened, status: 200 });
+      sessionServer.requests.length = 0;
+      expect((await echo(id, "two")).body.text).toBe("echo: two");
+      expect(initializes()).toBe(1);
+    }
   });
 
   it("keeps the handshake per call for a server that gives no session id", async () => {

@@ -1,8 +1,11 @@
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import { asUpstreamFailure } from "../../src/federation/mcp-connection.ts";
 
+/** What the SSE transport's EventSource says of a 200 that is not an event stream. */
+const INVALID_TYPE = 'Invalid content type, expected "text/event-stream"';
 const detailsOf = (error: AppError) => error.details as { status_code?: number } | undefined;
 
 describe("what a failed contact with an external server is reported as", () => {
@@ -21,5 +24,27 @@ describe("what a failed contact with an external server is reported as", () => {
     expect(failure).toBeInstanceOf(AppError);
     expect(failure.message).not.toContain("HTTP");
     expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+  });
+
+  it("does not report a web page's answer (the transports' -1 or 200) as a failing HTTP status", () => {
+    for (const error of [
+      new StreamableHTTPError(-1, "Unexpected content type: text/html"),
+      new SseError(200, INVALID_TYPE, Object.assign(new Event("error"), { code: 200, message: INVALID_TYPE })),
+    ]) {
+      const failure = asUpstreamFailure(error, "tools.example.com", 5000);
+      expect(failure.message).toBe("tools.example.com did not answer as an MCP server (neither JSON nor an event stream).");
+      expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+      expect(failure.retryable).toBe(false);
+    }
+  });
+
+  it("does not say a server answered when the SSE transport never had an answer (no status)", () => {
+    // The EventSource keeps only the message of what its fetch threw (here, the guarded fetch's).
+    const unreachable = "down.example.com could not be reached.";
+    const error = new SseError(undefined, unreachable, Object.assign(new Event("error"), { message: unreachable }));
+    const failure = asUpstreamFailure(error, "down.example.com", 5000);
+    expect(failure.message).not.toContain("answered");
+    expect(detailsOf(failure)?.status_code ?? null).toBeNull();
+    expect(failure.retryable).toBe(true);
   });
 });
