@@ -62,11 +62,12 @@ const LOOKUP = /帮|查|给我|告诉我|列出|显示|看看|看一下/;
 // RECORD are read: 检查 and 查货 look nothing up for the user, nor does "can one 查看 …?" (unless
 // softened, "查看一下"); 会计 and 开会 are not the "will" of "会…吗" (会计算 is); a 报价 or 报表 reports no pieces.
 const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?下)|会计(?!算)|会[议员]|[开例晨早班聚约机社]会|报[价表告销名]/g;
-// A change asked for ("改成900", "改一下交期", "修改数量", "删除订单", "change the due date"); a change
-// told of ("单价改了", "修改过", "删除的"), asked about ("有没有调整", "是否更改", "调整没有", "修改记录") or an
-// improvement (改善, 改进) is not one.
+// A change asked for ("改成900", "改一下交期", "修改数量", "删除订单", "change the due date"), also as a
+// date moved or a figure set ("推迟一周", "往后推三天", "延期到", "调到0.5", "调成", "调高"); a change told
+// of ("单价改了", "推迟了", "修改过", "删除的", "延期的订单"), asked about ("有没有调整", "是否推迟", "调整没有",
+// "修改记录") or an improvement (改善, 改进) is not one. 提前 is left out: "提前完成" moves nothing.
 const CHANGE =
-  /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:修改|更改|更正|改正|调整|变更|改|删除|删掉|删了)(?![了过善进良革造变没吗的]|记录)|\b(?:change|modify|edit|amend|reschedule|delete)\b/i;
+  /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:(?:修改|更改|更正|改正|调整|变更|改|删除|删掉|删了)(?![了过善进良革造变没吗的]|记录)|(?:推迟|延期|延后|推后|往后推|往后延|往前推|[推延挪]到|改期|调[到成为高低]|[涨降][到成])(?![了过没吗的]|记录|订单|单子))|\b(?:change|modify|edit|amend|reschedule|delete|postpone|push back)\b/i;
 // What is to be handed over ("明天要交多少件", "下周交货的", "出货"): with a date, orders due then.
 const DELIVERY = /要交|交货|出货|到期|\bdue\b/i;
 
