@@ -127,6 +127,8 @@ describe("orders asked for by the day they were placed", () => {
     expect(args("这个月下了多少订单")).toEqual({ created_from: "2026-11-01", created_to: "2026-11-30" });
     expect(args("上周接了几个单子")).toEqual({ created_from: "2026-11-16", created_to: "2026-11-22" });
     expect(args("上个月下的订单")).toEqual({ created_from: "2026-10-01", created_to: "2026-10-31" });
+    expect(args("今天有新的订单吗")).toEqual({ created_from: "2026-11-26", created_to: "2026-11-26" });
+    expect(args("这周接了几单")).toEqual({ created_from: "2026-11-23", created_to: "2026-11-29" });
     expect(args("orders placed this week")).toEqual({ created_from: "2026-11-23", created_to: "2026-11-29" });
     expect(args("new orders this month")).toEqual({ created_from: "2026-11-01", created_to: "2026-11-30" });
     expect(args("orders created yesterday")).toEqual({ created_from: "2026-11-25", created_to: "2026-11-25" });

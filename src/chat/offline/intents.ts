@@ -72,10 +72,12 @@ const CHANGE =
   /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:(?:修改|更改|更正|改正|调整|变更|改|删除|删掉|删了)(?![了过善进良革造变没吗的]|记录)|(?:推迟|延期|延后|推后|往后推|往后延|往前推|[推延挪]到|改期|调[到成为高低]|[涨降][到成])(?![了过没吗的]|记录|订单|单子))|\b(?:change|modify|edit|amend|reschedule|delete|postpone|push back)\b/i;
 // What is to be handed over ("明天要交多少件", "下周交货的", "出货"): with a date, orders due then.
 const DELIVERY = /要交|交货|出货|到期|\bdue\b/i;
-// Orders placed ("本月新增的订单", "这周新下的", "这周的新订单", "上周接了几个单子", "上个月下的订单", "orders
-// placed this week"): with a date, orders placed then. 剩下的订单 are the ones left, not ones placed.
+// Orders placed ("本月新增的订单", "这周新下的", "今天有新的订单吗", "上周接了几个单子", "上个月下的订单",
+// "orders placed this week"): with a date, orders placed then. 剩下的订单 are the ones left, not ones placed.
 const PLACED =
-  /新增|新下|新建|新接|新(?:订单|单子)|下了|接了|(?<![剩余留])[下接]的(?:订单|单子)|\b(?:placed|created|new|received)\b/i;
+  /新增|新下|新建|新接|新的?(?:订单|单子)|下了|接了|(?<![剩余留])[下接]的(?:订单|单子)|\b(?:placed|created|new|received)\b/i;
+// Orders counted as 单 ("今天接了几单", "这周下了多少单"), not a 单价 or 单位.
+const ORDER_COUNT = /(?:几|多少)单(?![价位据元])/;
 // One order to be created now ("今天新建一个订单", "create a new order"), not those placed before.
 const CREATING = /(?:新建|新增|创建|下)(?:一个|一张|个)订单|\b(?:create|place|add)\b|\ban? (?:new )?order\b/i;
 
@@ -183,7 +185,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
 // The days of orders asked for by when they were placed, unless the words are about delivery (due
 // words keep the due range), one named order, or creating one now (a count or quantity of it).
 function placedOrders(text: string, date: DateMention | null, today: string, quantity: number | null): DateRange | null {
-  if (!date || !ORDERS.test(text) || !PLACED.test(text) || CREATING.test(text) || quantity !== null) return null;
+  if (!date || !(ORDERS.test(text) || ORDER_COUNT.test(text)) || !PLACED.test(text) || CREATING.test(text) || quantity !== null)
+    return null;
   if (DELIVERY.test(text) || /交期/.test(text) || findOrderNo(text) !== null) return null;
   return placedRange(date, today);
 }
