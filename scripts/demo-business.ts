@@ -20,6 +20,8 @@ interface DemoWorkshop {
     styleId: string;
     quantity: number;
     dueInDays: number;
+    /** Days before the first load that the order was placed: 0 is the moment of loading. */
+    placedDaysAgo: number;
     status: string;
     note: string;
   }[];
@@ -74,6 +76,7 @@ const WORKSHOPS: DemoWorkshop[] = [
         styleId: "st-jx-a01",
         quantity: 6000,
         dueInDays: 20,
+        placedDaysAgo: 50,
         status: "in_production",
         note: "白色，纯棉",
       },
@@ -85,6 +88,7 @@ const WORKSHOPS: DemoWorkshop[] = [
         // More than the demo's four months of B02 pieces, so the order is not shown finished twice over.
         quantity: 8000,
         dueInDays: 35,
+        placedDaysAgo: 45,
         status: "in_production",
         note: "碎花雪纺",
       },
@@ -95,6 +99,7 @@ const WORKSHOPS: DemoWorkshop[] = [
         styleId: "st-jx-a01",
         quantity: 500,
         dueInDays: -40,
+        placedDaysAgo: 100,
         status: "completed",
         note: "",
       },
@@ -105,6 +110,7 @@ const WORKSHOPS: DemoWorkshop[] = [
         styleId: "st-jx-b02",
         quantity: 300,
         dueInDays: 50,
+        placedDaysAgo: 0,
         status: "pending",
         note: "藏青色",
       },
@@ -115,6 +121,7 @@ const WORKSHOPS: DemoWorkshop[] = [
         styleId: "st-jx-a01",
         quantity: 1000,
         dueInDays: 10,
+        placedDaysAgo: 20,
         status: "cancelled",
         note: "客户取消",
       },
@@ -148,6 +155,7 @@ const WORKSHOPS: DemoWorkshop[] = [
         styleId: "st-hm-c01",
         quantity: 4000,
         dueInDays: 25,
+        placedDaysAgo: 40,
         status: "in_production",
         note: "",
       },
@@ -217,8 +225,11 @@ export function demoBusinessStatements(now: Date = new Date()): string[] {
       );
     }
     for (const o of w.orders) {
+      // Placed on different days, so "本月新增的订单" has an answer that differs from "本月到期的订单";
+      // stored as D1 stores created_at (UTC), 10:00 in Shanghai on the day, or the moment of loading.
+      const placed = o.placedDaysAgo === 0 ? now.toISOString() : `${shiftDays(today, -o.placedDaysAgo)}T02:00:00.000Z`;
       statements.push(
-        `INSERT OR IGNORE INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, status, note) VALUES (${quote(o.id)}, ${quote(w.tenantId)}, ${quote(`${today.slice(0, 4)}-${String(o.seq).padStart(3, "0")}`)}, ${quote(o.customer)}, ${quote(o.styleId)}, ${o.quantity}, ${quote(shiftDays(today, o.dueInDays))}, ${quote(o.status)}, ${quote(o.note)});`,
+        `INSERT OR IGNORE INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, status, note, created_at) VALUES (${quote(o.id)}, ${quote(w.tenantId)}, ${quote(`${today.slice(0, 4)}-${String(o.seq).padStart(3, "0")}`)}, ${quote(o.customer)}, ${quote(o.styleId)}, ${o.quantity}, ${quote(shiftDays(today, o.dueInDays))}, ${quote(o.status)}, ${quote(o.note)}, ${quote(placed)});`,
       );
     }
     const orderFor = (styleId: string, month: string) => {

@@ -41,6 +41,65 @@ export function localDate(now: Date, timeZone: string): string {
   return `${parts.get("year")}-${parts.get("month")}-${parts.get("day")}`;
 }
 
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+// How far the zone's wall clock is ahead of UTC at an instant of whole seconds, in milliseconds.
+function offsetAt(instant: number, timeZone: string): number {
+  let format = clockFormatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    clockFormatters.set(timeZone, format);
+  }
+  const parts = new Map(format.formatToParts(new Date(instant)).map((p) => [p.type, Number(p.value)]));
+  const wall = Date.UTC(
+    parts.get("year") ?? 0,
+    (parts.get("month") ?? 1) - 1,
+    parts.get("day") ?? 1,
+    parts.get("hour") ?? 0,
+    parts.get("minute") ?? 0,
+    parts.get("second") ?? 0,
+  );
+  return wall - instant;
+}
+
+/**
+ * The instant a workshop-local day begins, written as D1 stores `created_at`
+ * (`strftime('%Y-%m-%dT%H:%M:%fZ')`, UTC), so that a day range of local dates compares with it as
+ * text. The offset is read twice because it may differ between UTC midnight and local midnight
+ * across a daylight-saving change; where the clocks skip midnight itself (America/Santiago in
+ * September), the day begins at the first minute that is on it.
+ *
+ * @example dayStartUtc("2026-12-01", "Asia/Shanghai") // "2026-11-30T16:00:00.000Z"
+ */
+export function dayStartUtc(date: string, timeZone: string): string {
+  const midnight = Date.parse(`${date}T00:00:00Z`);
+  const start = midnight - offsetAt(midnight - offsetAt(midnight, timeZone), timeZone);
+  if (localDate(new Date(start), timeZone) === date) return new Date(start).toISOString();
+  // Midnight does not exist that day: find the skip, at most three hours on, to the minute.
+  let before = 0;
+  let after = 180;
+  while (after - before > 1) {
+    const minute = Math.floor((before + after) / 2);
+    if (localDate(new Date(start + minute * 60_000), timeZone) === date) after = minute;
+    else before = minute;
+  }
+  return new Date(start + after * 60_000).toISOString();
+}
+
+/** Refuses a range of dates whose first day comes after its last, rather than finding nothing. */
+export function checkDateOrder(from: string | undefined, to: string | undefined, names: [string, string]): void {
+  if (from && to && from > to) throw new AppError("invalid_input", `${names[0]} (${from}) is after ${names[1]} (${to}).`);
+}
+
 /** Whether `YYYY-MM-DD` names a real calendar day. */
 export function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

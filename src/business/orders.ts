@@ -1,5 +1,6 @@
 import type { BusinessService } from "../services.ts";
 import { decodeCursor, page } from "./cursor.ts";
+import { addDays, dayStartUtc, localDate } from "./local-time.ts";
 import type { Named } from "./name-match.ts";
 import { Where } from "./where.ts";
 
@@ -24,6 +25,8 @@ export interface OrderRow {
   style: { id: string; code: string; name: string };
   quantity: number;
   due_date: string;
+  /** The workshop-local day the order was placed (created in Weft). */
+  created_on: string;
   status: OrderStatus;
   status_label: string;
   note: string;
@@ -78,27 +81,37 @@ export async function orderCandidates({
   }));
 }
 
-/** A page of orders by due date, each with its progress per process. */
+/**
+ * A page of orders by due date, each with its progress per process. Due dates are local dates as
+ * stored; creation days (`createdFrom`, `createdTo`) are workshop-local days, compared with the UTC
+ * `created_at` from the instant each day begins in `timeZone`.
+ */
 export async function listOrders({
   business,
   tenantId,
+  timeZone,
   status,
   orderId,
   customerContains,
   styleId,
   dueFrom,
   dueTo,
+  createdFrom,
+  createdTo,
   limit,
   cursor,
 }: {
   business: BusinessService;
   tenantId: string;
+  timeZone: string;
   status?: OrderStatus | "open" | undefined;
   orderId?: string | undefined;
   customerContains?: string | undefined;
   styleId?: string | undefined;
   dueFrom?: string | undefined;
   dueTo?: string | undefined;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }): Promise<{ items: OrderRow[]; next_cursor: string | null; totals: { orders: number; quantity: number } }> {
@@ -111,6 +124,8 @@ export async function listOrders({
   if (styleId) w.add(`o.style_id = ${w.param(styleId)}`);
   if (dueFrom) w.add(`o.due_date >= ${w.param(dueFrom)}`);
   if (dueTo) w.add(`o.due_date <= ${w.param(dueTo)}`);
+  if (createdFrom) w.add(`o.created_at >= ${w.param(dayStartUtc(createdFrom, timeZone))}`);
+  if (createdTo) w.add(`o.created_at < ${w.param(dayStartUtc(addDays(createdTo, 1), timeZone))}`);
   const p = w.copy();
   if (cursor) {
     const [due, id] = decodeCursor(cursor, 2);
@@ -120,7 +135,7 @@ export async function listOrders({
   const [rows, totals] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT o.id, o.order_no, o.customer, o.quantity, o.due_date, o.status, o.note, s.id AS style_id, s.code, s.name AS style_name
+        `SELECT o.id, o.order_no, o.customer, o.quantity, o.due_date, o.created_at, o.status, o.note, s.id AS style_id, s.code, s.name AS style_name
            FROM orders o JOIN styles s ON s.id = o.style_id AND s.tenant_id = o.tenant_id
           WHERE ${p.sql} ORDER BY o.due_date, o.id LIMIT ${limit + 1}`,
       )
@@ -142,6 +157,7 @@ export async function listOrders({
       style: { id: String(r.style_id), code: String(r.code), name: String(r.style_name) },
       quantity,
       due_date: String(r.due_date),
+      created_on: localDate(new Date(String(r.created_at)), timeZone),
       status: r.status as OrderStatus,
       status_label: ORDER_STATUS_LABELS[r.status as OrderStatus],
       note: String(r.note),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { orderFilter, styleFilter } from "../business/filters.ts";
+import { checkDateOrder } from "../business/local-time.ts";
 import { listOrders, ORDER_STATUSES } from "../business/orders.ts";
 import { callerOf } from "../business/workshop.ts";
 import { dateField, nameField, pageFields, READ_ONLY, WorkshopClockSchema } from "./business-fields.ts";
@@ -10,10 +11,13 @@ export const queryOrdersTool = defineTool({
   name: "query_orders",
   title: "Query orders",
   description:
-    "List the workshop's orders (订单) by due date, with status (待生产/生产中/已完成/已取消), quantity and progress per " +
-    "process (pieces recorded; the order's progress is its slowest process). Filter by status ('open' = 待生产 and " +
-    "生产中), order number, customer, style and due dates. Totals count every matching order, not just this page. " +
-    "For 'orders due next week' compute the dates from `today` in the answer of any business tool.",
+    "List the workshop's orders (订单) by due date, with status (待生产/生产中/已完成/已取消), quantity, the day each was " +
+    "placed (created_on) and progress per process (pieces recorded; the order's progress is its slowest process). " +
+    "Filter by status ('open' = 待生产 and 生产中), order number, customer, style, due dates (due_from/due_to: when an " +
+    "order must be delivered, 'orders due this week', 到期/要交/交货) and the days orders were placed " +
+    "(created_from/created_to: 'orders placed this week', 'new orders this month', 新增/新下/新建/接的订单); both are " +
+    "workshop-local YYYY-MM-DD days. Totals count every matching order, not just this page. For 'orders due next " +
+    "week' or 'orders placed this month' compute the dates from `today` in the answer of any business tool.",
   inputSchema: z.object({
     status: z
       .enum([...ORDER_STATUSES, "open"])
@@ -30,6 +34,8 @@ export const queryOrdersTool = defineTool({
     style: nameField("Only orders of this style: code (A01) or name.").optional(),
     due_from: dateField("Earliest due date, YYYY-MM-DD.").optional(),
     due_to: dateField("Latest due date, YYYY-MM-DD.").optional(),
+    created_from: dateField("First day orders were placed on, YYYY-MM-DD in the workshop's time zone.").optional(),
+    created_to: dateField("Last day orders were placed on, YYYY-MM-DD in the workshop's time zone.").optional(),
     ...pageFields,
   }),
   outputSchema: z.object({
@@ -41,6 +47,7 @@ export const queryOrdersTool = defineTool({
         style: z.object({ id: z.string(), code: z.string(), name: z.string() }),
         quantity: z.number().int(),
         due_date: z.string(),
+        created_on: z.string(),
         status: z.enum(ORDER_STATUSES),
         status_label: z.string(),
         note: z.string(),
@@ -58,16 +65,21 @@ export const queryOrdersTool = defineTool({
   async run(ctx, input) {
     const business = ctx.services.business;
     const tenantId = ctx.user.tenantId;
+    checkDateOrder(input.due_from, input.due_to, ["due_from", "due_to"]);
+    checkDateOrder(input.created_from, input.created_to, ["created_from", "created_to"]);
     const caller = await callerOf({ business, user: ctx.user });
     const result = await listOrders({
       business,
       tenantId,
+      timeZone: caller.timeZone,
       status: input.status,
       orderId: await orderFilter({ business, tenantId, order: input.order }),
       customerContains: input.customer_contains,
       styleId: await styleFilter({ business, tenantId, style: input.style }),
       dueFrom: input.due_from,
       dueTo: input.due_to,
+      createdFrom: input.created_from,
+      createdTo: input.created_to,
       limit: input.limit,
       cursor: input.cursor,
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../src/business/cursor.ts";
-import { localDate, periodRange, resolveDates, weekRange } from "../../src/business/local-time.ts";
+import { dayStartUtc, localDate, periodRange, resolveDates, weekRange } from "../../src/business/local-time.ts";
 import { yuan } from "../../src/business/money.ts";
 import { matchName } from "../../src/business/name-match.ts";
 
@@ -56,5 +56,22 @@ describe("business building blocks", () => {
     expect(() => decodeCursor("!!!", 2)).toThrow(/not valid/);
     expect(() => decodeCursor(encodeCursor([{ a: 1 } as unknown as string]), 1)).toThrow(/not valid/);
     expect(() => decodeCursor("a".repeat(100_000), 2)).toThrow(/not valid/);
+  });
+});
+
+describe("the instant a workshop's day begins, as created_at is stored", () => {
+  it("is the local midnight in UTC, to the millisecond format D1 writes", () => {
+    expect(dayStartUtc("2026-12-01", "Asia/Shanghai")).toBe("2026-11-30T16:00:00.000Z");
+    expect(dayStartUtc("2026-11-26", "UTC")).toBe("2026-11-26T00:00:00.000Z");
+    expect(dayStartUtc("2026-11-26", "Asia/Kolkata")).toBe("2026-11-25T18:30:00.000Z");
+  });
+
+  it("follows daylight saving on the days the clocks change", () => {
+    expect(dayStartUtc("2026-03-29", "Europe/Paris")).toBe("2026-03-28T23:00:00.000Z");
+    expect(dayStartUtc("2026-03-30", "Europe/Paris")).toBe("2026-03-29T22:00:00.000Z");
+    expect(dayStartUtc("2026-10-26", "Europe/Paris")).toBe("2026-10-25T23:00:00.000Z");
+    // Santiago skips from 23:59 to 01:00 on 6 September 2026: the day begins at 01:00 local.
+    expect(dayStartUtc("2026-09-06", "America/Santiago")).toBe("2026-09-06T04:00:00.000Z");
+    expect(localDate(new Date("2026-09-06T03:59:00Z"), "America/Santiago")).toBe("2026-09-05");
   });
 });

@@ -322,6 +322,76 @@ describe("the workshop's time zone at a month boundary", () => {
   });
 });
 
+describe("query_orders by the day orders were placed", () => {
+  // Around the end of November 2025 in Shanghai (UTC+8): 23:30 on the 30th is still November there,
+  // though 15:30 UTC; midnight on 1 December is 16:00 UTC on the 30th.
+  const PLACED: [string, string][] = [
+    ["o-placed-oct", "2025-10-31T15:59:59.999Z"],
+    ["o-placed-nov-first", "2025-10-31T16:00:00.000Z"],
+    ["o-placed-nov-last", "2025-11-30T15:30:00.000Z"],
+    ["o-placed-dec", "2025-11-30T16:00:00.000Z"],
+  ];
+  const insert = () =>
+    env.DB.batch(
+      PLACED.map(([id, createdAt], i) =>
+        env.DB.prepare(
+          "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, created_at) VALUES (?1, 't-jinxiu', ?2, '测试客户', 'st-jx-a01', 10, '2026-12-31', ?3)",
+        ).bind(id, `P-${i}`, createdAt),
+      ),
+    );
+  const remove = () => env.DB.prepare("DELETE FROM orders WHERE id LIKE 'o-placed-%'").run();
+  type Placed = { orders: { id: string; created_on: string }[]; totals: { orders: number } };
+  const placed = (user: typeof BOSS, input: Record<string, unknown>) =>
+    ok<Placed>(user, "query_orders", { limit: 100, customer_contains: "测试客户", ...input });
+
+  it("counts an order placed at 23:30 on the month's last day in that month, in the workshop's zone", async () => {
+    await insert();
+    try {
+      const november = await placed(BOSS, { created_from: "2025-11-01", created_to: "2025-11-30" });
+      expect(november.orders.map((o) => o.id).sort()).toEqual(["o-placed-nov-first", "o-placed-nov-last"]);
+      expect(november.totals.orders).toBe(2);
+      expect(november.orders.find((o) => o.id === "o-placed-nov-last")?.created_on).toBe("2025-11-30");
+      const lastDay = await placed(BOSS, { created_from: "2025-11-30", created_to: "2025-11-30" });
+      expect(lastDay.orders.map((o) => o.id)).toEqual(["o-placed-nov-last"]);
+      const december = await placed(BOSS, { created_from: "2025-12-01" });
+      expect(december.orders.map((o) => o.id)).toEqual(["o-placed-dec"]);
+      expect(december.orders[0]?.created_on).toBe("2025-12-01");
+      const october = await placed(STAFF, { created_to: "2025-10-31" });
+      expect(october.orders.map((o) => o.id)).toEqual(["o-placed-oct"]);
+      // Another workshop never sees them, whatever the days.
+      expect((await placed(OTHER_BOSS, { created_from: "2025-01-01" })).orders).toEqual([]);
+    } finally {
+      await remove();
+    }
+  });
+
+  it("reads the days in the workshop's own zone when it is not Shanghai", async () => {
+    await insert();
+    await env.DB.prepare("UPDATE tenants SET time_zone = 'Europe/Paris' WHERE id = 't-jinxiu'").run();
+    try {
+      // In Paris (UTC+1) the first two were placed on 31 October, the last two on 30 November.
+      const november = await placed(BOSS, { created_from: "2025-11-01", created_to: "2025-11-30" });
+      expect(november.orders.map((o) => o.id).sort()).toEqual(["o-placed-dec", "o-placed-nov-last"]);
+      expect(november.orders.every((o) => o.created_on.startsWith("2025-11"))).toBe(true);
+    } finally {
+      await env.DB.prepare("UPDATE tenants SET time_zone = 'Asia/Shanghai' WHERE id = 't-jinxiu'").run();
+      await remove();
+    }
+  });
+
+  it("refuses a reversed range of creation or due days, and a day that does not exist, naming the field", async () => {
+    const created = await fails(BOSS, "query_orders", { created_from: "2025-11-30", created_to: "2025-11-01" });
+    expect(created.code).toBe("invalid_input");
+    expect(created.message).toContain("created_from");
+    const due = await fails(BOSS, "query_orders", { due_from: "2026-12-31", due_to: "2026-12-01" });
+    expect(due.code).toBe("invalid_input");
+    expect(due.message).toContain("due_from");
+    const impossible = await fails(BOSS, "query_orders", { created_from: "2025-02-30" });
+    expect(impossible.code).toBe("invalid_input");
+    expect(impossible.message).toContain("created_from");
+  });
+});
+
 describe("a workshop's time zone", () => {
   // 17:30 UTC on the 25th is already the 26th in Shanghai, still the 25th in Paris.
   const NOW = new Date("2026-11-25T17:30:00Z");

@@ -137,6 +137,24 @@ describe("the offline model over the business tools", () => {
     expect(textOf(today.message)).toBe(`今天（${todayPart.output.today}）没有到期的订单。`);
   });
 
+  it("asks for orders placed this month by the day they were placed, and says so", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const { message } = await ask(cookie, "biz-placed-month", "本月新增的订单");
+    const part = toolPart(message, "query_orders");
+    expect(part.state).toBe("output-available");
+    const { created_from, created_to } = part.input as { created_from: string; created_to: string };
+    expect(part.input).toEqual({ created_from, created_to });
+    expect(created_from).toBe(`${(part.output.today as string).slice(0, 7)}-01`);
+    const orders = part.output.orders as { created_on: string; due_date: string }[];
+    // The demo's pending order was placed as the demo loaded, the others 20 to 100 days before.
+    expect(orders.length).toBeGreaterThan(0);
+    expect(orders.length).toBeLessThan(5);
+    expect(orders.every((o) => o.created_on >= created_from && o.created_on <= created_to)).toBe(true);
+    expect(orders.some((o) => o.due_date > created_to || o.due_date < created_from)).toBe(true);
+    expect(textOf(message)).toMatch(new RegExp(`^本月新增的订单（${created_from} 至 ${created_to}）：\n\n订单（\\d+）：`));
+    expect(textOf(message)).toContain(`下单日期: ${orders[0]?.created_on}`);
+  });
+
   it.each([
     ["boss", "boss123"],
     ["staff", "staff123"],

@@ -59,6 +59,13 @@ describe("what the offline model says to a request no tool can do", () => {
     expect(await answer("把上领子的单价改成0.9元")).toContain("请老板在“工序”页面修改");
   });
 
+  it("declines moving a due date or setting a price in other words, instead of looking the order or price up", async () => {
+    expect(await answer("交期推迟一周", GUIDE)).toMatch(/^我不能修改已有的订单/);
+    expect(await answer("把订单2026-003的交期往后推三天")).toMatch(/^我不能修改已有的订单/);
+    expect(await answer("单价调到0.5")).toMatch(/^我不能修改工序单价/);
+    expect(await answer("把上领子单价调成0.4元")).toContain("请老板在“工序”页面修改");
+  });
+
   it("does not query a month to come as if it had pay or pieces, nor record work not done yet", async () => {
     expect(await answer("下个月的工资")).toBe(
       "下个月还没到，没有工资可查：工资按每个月登记的计件现算。可以问这个月（算到今天）或以前的月份，例如“这个月的工资”。",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dueHeading, dueRange } from "../../src/chat/offline/due-dates.ts";
 import { chooseTool, type ToolChoice } from "../../src/chat/offline/intents.ts";
 import { offlineModel } from "../../src/chat/offline/offline-model.ts";
+import { placedHeading } from "../../src/chat/offline/placed-dates.ts";
 import { toolReply } from "../../src/chat/offline/tool-replies.ts";
 
 const TODAY = "2026-11-26";
@@ -112,5 +113,74 @@ describe("the offline model's words for orders asked for by due date", () => {
     expect(result.content).toEqual([
       { type: "text", text: expect.stringMatching(/^下周（2026-11-30 至 2026-12-06）到期的订单：\n\n订单（1）：/) },
     ]);
+  });
+});
+
+describe("orders asked for by the day they were placed", () => {
+  const choice = (text: string, today = TODAY) => chooseTool(text, today, null) as ToolChoice | null;
+  const args = (text: string, today = TODAY) => choice(text, today)?.args;
+
+  it("filters words about placing or creating orders by creation day, not due date", () => {
+    expect(args("本月新增的订单")).toEqual({ created_from: "2026-11-01", created_to: "2026-11-30" });
+    expect(args("这周新下的订单")).toEqual({ created_from: "2026-11-23", created_to: "2026-11-29" });
+    expect(args("今天新建的订单有哪些")).toEqual({ created_from: "2026-11-26", created_to: "2026-11-26" });
+    expect(args("这个月下了多少订单")).toEqual({ created_from: "2026-11-01", created_to: "2026-11-30" });
+    expect(args("上周接了几个单子")).toEqual({ created_from: "2026-11-16", created_to: "2026-11-22" });
+    expect(args("上个月下的订单")).toEqual({ created_from: "2026-10-01", created_to: "2026-10-31" });
+    expect(args("今天有新的订单吗")).toEqual({ created_from: "2026-11-26", created_to: "2026-11-26" });
+    expect(args("这周接了几单")).toEqual({ created_from: "2026-11-23", created_to: "2026-11-29" });
+    expect(args("orders placed this week")).toEqual({ created_from: "2026-11-23", created_to: "2026-11-29" });
+    expect(args("new orders this month")).toEqual({ created_from: "2026-11-01", created_to: "2026-11-30" });
+    expect(args("orders created yesterday")).toEqual({ created_from: "2026-11-25", created_to: "2026-11-25" });
+    // A month said without its year is the last such month: orders are placed in the past.
+    expect(args("三月新建的订单")).toEqual({ created_from: "2026-03-01", created_to: "2026-03-31" });
+    // With a status too, and a look-up rather than a new order even without 的.
+    expect(choice("本月新增订单")?.toolName).toBe("query_orders");
+    expect(args("本月新增的已完成订单")).toEqual({ status: "completed", created_from: "2026-11-01", created_to: "2026-11-30" });
+  });
+
+  it("keeps due words on due dates, and an order to be created on prepare_order", () => {
+    expect(args("本月到期的订单")).toEqual({ due_from: "2026-11-01", due_to: "2026-11-30" });
+    expect(args("这周要交的新订单")).toEqual({ due_from: "2026-11-23", due_to: "2026-11-29" });
+    expect(args("orders due this week")).toEqual({ due_from: "2026-11-23", due_to: "2026-11-29" });
+    expect(args("这个月剩下的订单")).toEqual({ due_from: "2026-11-01", due_to: "2026-11-30" });
+    expect(choice("今天新建一个订单")?.toolName).toBe("prepare_order");
+    expect(choice("新建订单 客户是锦绣 款式T恤 300件 交期2027-01-15")?.toolName).toBe("prepare_order");
+    expect(choice("create a new order for 海澜 today")?.toolName).toBe("prepare_order");
+  });
+
+  it("says in the heading that the orders were placed then, with the days", () => {
+    const month = { from: "2026-11-01", to: "2026-11-30" };
+    expect(placedHeading(month, TODAY, { chinese: true, found: true, filtered: false })).toBe(
+      "本月新增的订单（2026-11-01 至 2026-11-30）：",
+    );
+    expect(placedHeading(month, TODAY, { chinese: true, found: false, filtered: false })).toBe(
+      "本月（2026-11-01 至 2026-11-30）没有新增的订单。",
+    );
+    expect(placedHeading(month, TODAY, { chinese: true, found: false, filtered: true })).toBe(
+      "本月新增的订单（2026-11-01 至 2026-11-30）里没有符合条件的。",
+    );
+    expect(placedHeading({ from: "2026-03-01", to: "2026-03-31" }, TODAY, { chinese: true, found: true, filtered: false })).toBe(
+      "2026-03-01 至 2026-03-31 新增的订单：",
+    );
+    expect(placedHeading({ from: "2026-11-23", to: "2026-11-29" }, TODAY, { chinese: false, found: true, filtered: false })).toBe(
+      "Orders placed this week (2026-11-23 to 2026-11-29):",
+    );
+    expect(
+      placedHeading({ from: "2026-11-24", to: "2026-11-24" }, TODAY, { chinese: false, found: false, filtered: false }),
+    ).toBe("No orders were placed on 2026-11-24.");
+  });
+
+  it("answers a creation-day look-up under that heading, not the due-date one", () => {
+    const output = { orders: [ORDER], totals: { orders: 1, quantity: 800 }, next_cursor: null, today: TODAY };
+    const reply = (input: unknown, out: unknown = output) =>
+      toolReply({ toolName: "query_orders", input, output: out, isError: false, question: "", chinese: true });
+    expect(reply({ created_from: "2026-11-01", created_to: "2026-11-30" })).toMatch(
+      /^本月新增的订单（2026-11-01 至 2026-11-30）：\n\n订单（1）：\n- 订单号: 2026-004/,
+    );
+    const none = { ...output, orders: [], totals: { orders: 0, quantity: 0 } };
+    expect(reply({ created_from: "2026-11-23", created_to: "2026-11-29" }, none)).toBe(
+      "本周（2026-11-23 至 2026-11-29）没有新增的订单。",
+    );
   });
 });

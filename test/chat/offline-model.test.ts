@@ -196,6 +196,15 @@ const DECLINES: [string, Decline][] = [
   ["把张三昨天的计件改成50件", { decline: "change", what: "piece_record" }],
   ["李娟的计件记录改成80件", { decline: "change", what: "piece_record" }],
   ["把上领子的单价改成0.9元", { decline: "change", what: "unit_price" }],
+  // A due date moved or a price set to a new figure is a change too, however it is worded.
+  ["交期推迟一周", { decline: "change", what: "order" }],
+  ["把订单2026-003的交期往后推三天", { decline: "change", what: "order" }],
+  ["订单2026-002延期到12月20日", { decline: "change", what: "order" }],
+  ["把2026-001的交期推到下个月", { decline: "change", what: "order" }],
+  ["Postpone order 2026-001 by a week", { decline: "change", what: "order" }],
+  ["单价调到0.5", { decline: "change", what: "unit_price" }],
+  ["把上领子单价调成0.4元", { decline: "change", what: "unit_price" }],
+  ["锁边的工价调高一点", { decline: "change", what: "unit_price" }],
   // No records or pay exist yet for a period to come; a write for one is refused before it is prepared.
   ["下个月的工资", { decline: "future", what: "payroll", period: "next_month" }],
   ["next month's payroll", { decline: "future", what: "payroll", period: "next_month" }],
@@ -230,6 +239,17 @@ describe("the offline model's reading of requests", () => {
     expect(toolOf(chooseTool("订单2026-001的交期是否更改", TODAY, null))?.toolName).toBe("query_orders");
     expect(toolOf(chooseTool("工序单价调整没有", TODAY, null))?.toolName).toBe("query_processes");
     expect(toolOf(chooseTool("查一下订单的修改记录", TODAY, null))?.toolName).toBe("query_orders");
+  });
+
+  it("reads a question whether a due date was moved or a price set as a question, not as a change asked for", () => {
+    expect(chooseTool("有没有推迟", TODAY, null)).toBeNull();
+    expect(toolOf(chooseTool("交期推迟了吗", TODAY, null))?.toolName).toBe("query_orders");
+    expect(toolOf(chooseTool("订单2026-001是否推迟", TODAY, null))?.toolName).toBe("query_orders");
+    expect(toolOf(chooseTool("延期的订单有哪些", TODAY, null))?.toolName).toBe("query_orders");
+    expect(toolOf(chooseTool("单价调了吗", TODAY, null))?.toolName).toBe("query_processes");
+    expect(toolOf(chooseTool("上领子的单价调高了没有", TODAY, null))?.toolName).toBe("query_processes");
+    expect(chooseTool("怎么调整单价", TODAY, null)).toBeNull();
+    expect(chooseTool("交期可以推迟吗", TODAY, null)).toBeNull();
   });
 
   it("declines deleting a saved order or piece record, which no tool does, rather than listing it", () => {

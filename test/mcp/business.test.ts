@@ -113,4 +113,20 @@ describe("workshop business over MCP", () => {
     expect(written?.n).toBe(0);
     expect(await structured(boss, "cancel_action", { action_id: actionId })).toMatchObject({ status: "cancelled" });
   });
+
+  it("lists orders placed on given days for an agent, and tells it when the days are reversed", async () => {
+    const client = await mcpClient("dev-staff-key");
+    const all = await structured<{ orders: { created_on: string }[]; today: string }>(client, "query_orders", { limit: 100 });
+    const today = all.today;
+    const placedToday = await structured<{ orders: { created_on: string }[] }>(client, "query_orders", {
+      created_from: today,
+      created_to: today,
+    });
+    expect(placedToday.orders.length).toBeGreaterThan(0);
+    expect(placedToday.orders.every((o) => o.created_on === today)).toBe(true);
+    expect(placedToday.orders.length).toBe(all.orders.filter((o) => o.created_on === today).length);
+    expect(await toolError(client, "query_orders", { created_from: today, created_to: "2000-01-01" })).toMatch(
+      /^invalid_input: created_from \(\d{4}-\d{2}-\d{2}\) is after created_to/,
+    );
+  });
 });

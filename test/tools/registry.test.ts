@@ -307,6 +307,14 @@ describe("the tool registry", () => {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "additionalProperties": false,
           "properties": {
+            "created_from": {
+              "description": "First day orders were placed on, YYYY-MM-DD in the workshop's time zone.",
+              "type": "string",
+            },
+            "created_to": {
+              "description": "Last day orders were placed on, YYYY-MM-DD in the workshop's time zone.",
+              "type": "string",
+            },
             "cursor": {
               "description": "next_cursor from the previous page, unchanged, for the next page.",
               "maxLength": 400,
@@ -1104,6 +1112,9 @@ describe("the tool registry", () => {
               "items": {
                 "additionalProperties": false,
                 "properties": {
+                  "created_on": {
+                    "type": "string",
+                  },
                   "customer": {
                     "type": "string",
                   },
@@ -1204,6 +1215,7 @@ describe("the tool registry", () => {
                   "style",
                   "quantity",
                   "due_date",
+                  "created_on",
                   "status",
                   "status_label",
                   "note",

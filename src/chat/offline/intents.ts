@@ -1,3 +1,4 @@
+import type { DateRange } from "../../business/local-time.ts";
 import { type DateMention, findDate, isFuture } from "./dates.ts";
 import type { Decline } from "./declines.ts";
 import { dueRange } from "./due-dates.ts";
@@ -12,6 +13,7 @@ import {
   findStyle,
 } from "./entities.ts";
 import { findQuantity } from "./numbers.ts";
+import { placedRange } from "./placed-dates.ts";
 
 /** A tool the offline model would call, with every argument it could read from the request. */
 export interface ToolChoice {
@@ -62,13 +64,22 @@ const LOOKUP = /帮|查|给我|告诉我|列出|显示|看看|看一下/;
 // RECORD are read: 检查 and 查货 look nothing up for the user, nor does "can one 查看 …?" (unless
 // softened, "查看一下"); 会计 and 开会 are not the "will" of "会…吗" (会计算 is); a 报价 or 报表 reports no pieces.
 const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?下)|会计(?!算)|会[议员]|[开例晨早班聚约机社]会|报[价表告销名]/g;
-// A change asked for ("改成900", "改一下交期", "修改数量", "删除订单", "change the due date"); a change
-// told of ("单价改了", "修改过", "删除的"), asked about ("有没有调整", "是否更改", "调整没有", "修改记录") or an
-// improvement (改善, 改进) is not one.
+// A change asked for ("改成900", "改一下交期", "修改数量", "删除订单", "change the due date"), also as a
+// date moved or a figure set ("推迟一周", "往后推三天", "延期到", "调到0.5", "调成", "调高"); a change told
+// of ("单价改了", "推迟了", "修改过", "删除的", "延期的订单"), asked about ("有没有调整", "是否推迟", "调整没有",
+// "修改记录") or an improvement (改善, 改进) is not one. 提前 is left out: "提前完成" moves nothing.
 const CHANGE =
-  /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:修改|更改|更正|改正|调整|变更|改|删除|删掉|删了)(?![了过善进良革造变没吗的]|记录)|\b(?:change|modify|edit|amend|reschedule|delete)\b/i;
+  /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:(?:修改|更改|更正|改正|调整|变更|改|删除|删掉|删了)(?![了过善进良革造变没吗的]|记录)|(?:推迟|延期|延后|推后|往后推|往后延|往前推|[推延挪]到|改期|调[到成为高低]|[涨降][到成])(?![了过没吗的]|记录|订单|单子))|\b(?:change|modify|edit|amend|reschedule|delete|postpone|push back)\b/i;
 // What is to be handed over ("明天要交多少件", "下周交货的", "出货"): with a date, orders due then.
 const DELIVERY = /要交|交货|出货|到期|\bdue\b/i;
+// Orders placed ("本月新增的订单", "这周新下的", "今天有新的订单吗", "上周接了几个单子", "上个月下的订单",
+// "orders placed this week"): with a date, orders placed then. 剩下的订单 are the ones left, not ones placed.
+const PLACED =
+  /新增|新下|新建|新接|新的?(?:订单|单子)|下了|接了|(?<![剩余留])[下接]的(?:订单|单子)|\b(?:placed|created|new|received)\b/i;
+// Orders counted as 单 ("今天接了几单", "这周下了多少单"), not a 单价 or 单位.
+const ORDER_COUNT = /(?:几|多少)单(?![价位据元])/;
+// One order to be created now ("今天新建一个订单", "create a new order"), not those placed before.
+const CREATING = /(?:新建|新增|创建|下)(?:一个|一张|个)订单|\b(?:create|place|add)\b|\ban? (?:new )?order\b/i;
 
 // What a change asks to alter: an order, a piece record or a unit price, or nothing Weft keeps.
 function changed(text: string, cues: string): (Decline & { decline: "change" })["what"] | null {
@@ -125,6 +136,13 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
     if (isFuture(date)) return { decline: "future", what: "payroll", period: date.period };
     return { toolName: "query_payroll", args: { ...employeeArgs, ...named(payrollMonth(date, today), "month") } };
   }
+  const placed = placedOrders(text, date, today, quantity);
+  if (placed) {
+    return {
+      toolName: "query_orders",
+      args: { ...named(findOrderStatus(text), "status"), created_from: placed.from, created_to: placed.to },
+    };
+  }
   if (NEW_ORDER.test(text)) {
     return {
       toolName: "prepare_order",
@@ -162,6 +180,15 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (PROCESSES.test(text)) return { toolName: "query_processes", args: named(process, "name_contains", "process") };
   if (EMPLOYEES.test(text)) return { toolName: "query_employees", args: named(employee, "name_contains", "employee") };
   return null;
+}
+
+// The days of orders asked for by when they were placed, unless the words are about delivery (due
+// words keep the due range), one named order, or creating one now (a count or quantity of it).
+function placedOrders(text: string, date: DateMention | null, today: string, quantity: number | null): DateRange | null {
+  if (!date || !(ORDERS.test(text) || ORDER_COUNT.test(text)) || !PLACED.test(text) || CREATING.test(text) || quantity !== null)
+    return null;
+  if (DELIVERY.test(text) || /交期/.test(text) || findOrderNo(text) !== null) return null;
+  return placedRange(date, today);
 }
 
 // Payroll is by month: "这个月" and "上个月" name one as a period does, "三月" directly.

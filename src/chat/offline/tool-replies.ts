@@ -1,6 +1,7 @@
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
 import { dueHeading } from "./due-dates.ts";
+import { placedHeading } from "./placed-dates.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
@@ -15,6 +16,7 @@ const LABELS = new Map([
   ["style", "款式"],
   ["quantity", "数量"],
   ["due_date", "交期"],
+  ["created_on", "下单日期"],
   ["status", "状态"],
   ["status_label", "状态"],
   ["note", "备注"],
@@ -207,16 +209,28 @@ function listReply(output: Record<string, Json>, chinese: boolean): string {
   return (cutShort ? [...totals, ...parts] : [...parts, ...totals]).join("\n\n") || JSON.stringify(output);
 }
 
+// The days a call filtered on, under `from` and `to` names: the due dates or the days placed.
+function rangeOf(input: Record<string, Json>, from: string, to: string): { from: string; to: string } | null {
+  const start = input[from];
+  const end = input[to];
+  return typeof start === "string" && typeof end === "string" ? { from: start, to: end } : null;
+}
+
 // Orders asked for by due date ("本月的订单") lead with the dates they are due in: the tool lists
-// by due date, and "this month's orders" could be read as the orders created this month.
+// by due date, and "this month's orders" could be read as the orders created this month. Orders
+// asked for by the day they were placed ("本月新增的订单") lead with those days instead.
 function ordersReply(input: unknown, output: Record<string, Json>, chinese: boolean): string {
   const list = listReply(output, chinese);
-  if (!isRecord(input) || typeof input.due_from !== "string" || typeof input.due_to !== "string") return list;
-  if (typeof output.today !== "string") return list;
-  const range = { from: input.due_from, to: input.due_to };
+  if (!isRecord(input) || typeof output.today !== "string") return list;
+  const placed = rangeOf(input, "created_from", "created_to");
+  const due = rangeOf(input, "due_from", "due_to");
+  const range = placed ?? due;
+  if (!range) return list;
   const found = Array.isArray(output.orders) && output.orders.length > 0;
-  const filtered = Object.keys(input).some((key) => key !== "due_from" && key !== "due_to");
-  const heading = dueHeading(range, output.today, { chinese, found, filtered });
+  const used = placed ? ["created_from", "created_to"] : ["due_from", "due_to"];
+  const filtered = Object.keys(input).some((key) => !used.includes(key));
+  const options = { chinese, found, filtered };
+  const heading = placed ? placedHeading(range, output.today, options) : dueHeading(range, output.today, options);
   return found ? `${heading}\n\n${list}` : heading;
 }
 
