@@ -109,6 +109,10 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["车间有哪些员工", "query_employees", {}],
   ["员工张敏的工号", "query_employees", { name_contains: "张敏", employee: "张敏" }],
   ["衣服起皱怎么办", "initiate_session", { user_query: "衣服起皱怎么办" }],
+  ["次品怎么办", "initiate_session", { user_query: "次品怎么办" }],
+  // 怎么办 alone asks how to handle something: the passages answer it, not a menu of consultation topics.
+  ["工资单确认后发现错了怎么办", null, {}],
+  ["忘记密码怎么办", null, {}],
   ["搜索知识库：新建订单", "knowledge_search", { query: "搜索知识库：新建订单" }],
   ["怎么新建订单？", null, {}],
   ["员工能看到别人的工资吗", null, {}],
