@@ -461,6 +461,15 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).toBe(`没能完成：你的角色不能做这件事（员工只能查看和登记自己的记录）。\n\n详情：${output}`);
   });
 
+  // The chat shows the card with the tool call, above the reply (web/message-view.tsx renders parts in order).
+  it("points to the confirm card above the reply, in either language", () => {
+    const output = { status: "pending_confirmation", summary: "计件登记：张三 上领子 12 件", ambiguities: [] };
+    const zh = toolReply({ toolName: "prepare_piece_record", output, isError: false, question: "", chinese: true });
+    const en = toolReply({ toolName: "prepare_piece_record", output, isError: false, question: "", chinese: false });
+    expect(zh).toContain("请在上面的确认卡片上点“确认”或“取消”");
+    expect(en).toContain("on the card above");
+  });
+
   it("asks a person, in Chinese, for each choice a prepared write still needs, with the candidates", () => {
     const output = {
       status: "pending_confirmation",

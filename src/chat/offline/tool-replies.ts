@@ -136,7 +136,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `已准备好：${summary}\n\n请在下面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。`;
+      return `已准备好：${summary}\n\n请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
@@ -151,7 +151,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
     ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
-    : "Use Confirm or Cancel on the card below. Nothing is written until you confirm.";
+    : "Use Confirm or Cancel on the card above. Nothing is written until you confirm.";
   return `Prepared: ${summary}\n\n${next}`;
 }
 
