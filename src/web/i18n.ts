@@ -170,7 +170,7 @@ const en: Messages = {
   untitled: "New chat",
   offlineModel:
     "Offline model in use: it picks tools by keywords and answers with excerpts from the knowledge bases; it is not a large language model.",
-  placeholder: "Message; @ picks knowledge bases, Enter sends, Shift+Enter adds a line",
+  placeholder: "Message; @ picks knowledge bases, Enter sends",
   messageLabel: "Message",
   send: "Send",
   stop: "Stop",

@@ -451,6 +451,24 @@ describe("the web chat in Chromium", () => {
     await page.getByRole("button", { name: "退出登录" }).waitFor();
   });
 
+  // An empty message box is two lines high: a hint taller than that is cut off mid-sentence on a phone.
+  it("shows the message box's whole hint at a 375-pixel phone width, in Chinese and in English", async () => {
+    const { page, shot } = phone;
+    await page.goto(baseUrl);
+    await page.locator(".topbar, .sign-in").first().waitFor();
+    if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
+    const hintFits = () =>
+      page
+        .getByRole("combobox", { name: /^(消息|Message)$/ })
+        .evaluate((box) => (box as HTMLTextAreaElement).value === "" && box.scrollHeight <= box.clientHeight);
+    expect(await hintFits()).toBe(true);
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    expect(await hintFits()).toBe(true);
+    await page.getByRole("button", { name: "切换到中文" }).click();
+    await page.getByRole("button", { name: "退出登录" }).waitFor();
+  });
+
   it("never opens the @ picker, picks or sends while an input method is composing", async () => {
     const { page, shot } = desktop;
     await page.goto(baseUrl);
