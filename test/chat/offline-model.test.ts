@@ -538,4 +538,11 @@ describe("the offline model's words for a tool's result", () => {
     const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
     expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");
   });
+
+  it("separates a row's fields with the comma of the reply's language", () => {
+    const output = { orders: [{ order_no: "2026-001", quantity: 300, style: { code: "A01", name: "衬衫" } }], next_cursor: null };
+    const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
+    expect(en).toContain("- order_no: 2026-001, quantity: 300, style: 衬衫");
+    expect(en).not.toContain("，");
+  });
 });

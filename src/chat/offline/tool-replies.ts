@@ -93,6 +93,11 @@ function label(key: string, chinese: boolean): string {
   return chinese ? (LABELS.get(key) ?? key) : key;
 }
 
+// Chinese text takes the full-width comma; an English reply, the ASCII one.
+function comma(chinese: boolean): string {
+  return chinese ? "，" : ", ";
+}
+
 function fields(item: Record<string, Json>, chinese: boolean): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(item)) {
@@ -104,7 +109,7 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
       const inner = fields(value, chinese);
       // One field inside (an order's number, a progress percentage) reads best as its value alone.
       const single = inner.length === 1 ? (inner[0] as string).slice((inner[0] as string).indexOf(": ") + 2) : null;
-      out.push(`${label(key, chinese)}: ${single ?? inner.join("，")}`);
+      out.push(`${label(key, chinese)}: ${single ?? inner.join(comma(chinese))}`);
     }
   }
   return out;
@@ -112,7 +117,7 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
 
 function row(item: Json, chinese: boolean): string {
   if (!isRecord(item)) return `- ${scalar(item) ?? JSON.stringify(item)}`;
-  return `- ${fields(item, chinese).join("，")}`;
+  return `- ${fields(item, chinese).join(comma(chinese))}`;
 }
 
 // What each kind of open choice asks a person, in place of the agent-facing message.
