@@ -27,12 +27,13 @@ export async function runTool(tool: Tool, ctx: ToolContext, input: unknown): Pro
 
 async function runWeftTool(tool: WeftTool, ctx: ToolContext, input: unknown): Promise<ToolOutput> {
   const parsed = strictSchemaOf(tool).safeParse(input ?? {});
-  if (!parsed.success) throw new AppError("invalid_input", `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
+  if (!parsed.success)
+    throw new AppError("invalid_input", `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error, "(arguments)")}`);
   const output = await tool.run(ctx, parsed.data);
   if (output.kind === "result" && tool.outputSchema) {
     const checked = tool.outputSchema.safeParse(output.structured);
     if (!checked.success) {
-      throw new Error(`${tool.name} returned output that fails its schema: ${describeIssues(checked.error)}`);
+      throw new Error(`${tool.name} returned output that fails its schema: ${describeIssues(checked.error, "(output)")}`);
     }
   }
   return output;
