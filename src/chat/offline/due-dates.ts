@@ -59,12 +59,28 @@ export function periodWord(period: Period | FuturePeriod, chinese: boolean): str
 }
 
 /** What a range is called seen from `today` ("本周", "next month"), or `null` when it has no name. */
-export function periodName(range: DateRange, today: string, chinese: boolean): string | null {
+function periodName(range: DateRange, today: string, chinese: boolean): string | null {
   for (const [period] of NAMES) {
     const named = namedRange(period, today);
     if (named.from === range.from && named.to === range.to) return periodWord(period, chinese);
   }
   return null;
+}
+
+/** How a reply names a range: its period's name if it has one, its dates, and both together. */
+export function rangeWords(
+  range: DateRange,
+  today: string,
+  chinese: boolean,
+): { name: string | null; span: string; when: string } {
+  const name = periodName(range, today, chinese);
+  const single = range.from === range.to;
+  if (chinese) {
+    const span = single ? range.from : `${range.from} 至 ${range.to}`;
+    return { name, span, when: name ? `${name}（${span}）` : span };
+  }
+  const span = single ? range.from : `${range.from} to ${range.to}`;
+  return { name, span, when: name ? `${name} (${span})` : single ? `on ${span}` : `from ${span}` };
 }
 
 /**
@@ -77,16 +93,11 @@ export function dueHeading(
   today: string,
   { chinese, found, filtered }: { chinese: boolean; found: boolean; filtered: boolean },
 ): string {
-  const name = periodName(range, today, chinese);
-  const single = range.from === range.to;
+  const { when } = rangeWords(range, today, chinese);
   if (chinese) {
-    const span = single ? range.from : `${range.from} 至 ${range.to}`;
-    const when = name ? `${name}（${span}）` : span;
     if (found) return `${when}到期的订单：`;
     return filtered ? `${when}到期的订单里没有符合条件的。` : `${when}没有到期的订单。`;
   }
-  const span = single ? range.from : `${range.from} to ${range.to}`;
-  const when = name ? `${name} (${span})` : single ? `on ${span}` : `from ${span}`;
   if (found) return `Orders due ${when}:`;
   return filtered ? `No matching orders are due ${when}.` : `No orders are due ${when}.`;
 }

@@ -1,6 +1,6 @@
 import { type DateRange, monthRange } from "../../business/local-time.ts";
 import type { DateMention } from "./dates.ts";
-import { dueRange, periodName } from "./due-dates.ts";
+import { dueRange, rangeWords } from "./due-dates.ts";
 
 /**
  * The days a mention covers as days orders were placed on ("本月新增的订单"), for `query_orders`'
@@ -25,10 +25,8 @@ export function placedHeading(
   today: string,
   { chinese, found, filtered }: { chinese: boolean; found: boolean; filtered: boolean },
 ): string {
-  const name = periodName(range, today, chinese);
-  const single = range.from === range.to;
+  const { name, span, when } = rangeWords(range, today, chinese);
   if (chinese) {
-    const span = single ? range.from : `${range.from} 至 ${range.to}`;
     if (!name) {
       if (found) return `${span} 新增的订单：`;
       return filtered ? `${span} 新增的订单里没有符合条件的。` : `${span} 没有新增的订单。`;
@@ -36,8 +34,6 @@ export function placedHeading(
     if (found) return `${name}新增的订单（${span}）：`;
     return filtered ? `${name}新增的订单（${span}）里没有符合条件的。` : `${name}（${span}）没有新增的订单。`;
   }
-  const span = single ? range.from : `${range.from} to ${range.to}`;
-  const when = name ? `${name} (${span})` : single ? `on ${span}` : `from ${span}`;
   if (found) return `Orders placed ${when}:`;
   return filtered ? `No matching orders were placed ${when}.` : `No orders were placed ${when}.`;
 }
