@@ -48,6 +48,22 @@ async function signedIn(name: string, expiresIn: number): Promise<string> {
 
 const ping = (id: string) => json(`/api/mcp/proxy/${id}/tools/ping_secure/call`, { method: "POST", body: "{}" });
 
+/**
+ * Two calls to the server while the provider holds its refresh answer, so both are in flight (one
+ * refreshing, one waiting) before it answers; their answers.
+ */
+async function twoPingsAcrossOneRefresh(id: string) {
+  let open = () => {};
+  oauth.state.refreshGate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const first = ping(id);
+  const second = ping(id);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  open();
+  return Promise.all([first, second]);
+}
+
 describe("OAuth tokens near their expiry", () => {
   it("are refreshed before use, so the server never sees the old token refused", async () => {
     const id = await signedIn("soon", SHORT);
@@ -84,16 +100,7 @@ describe("OAuth tokens near their expiry", () => {
   it("are refreshed once when two requests race, and both requests get an answer", async () => {
     const id = await signedIn("racing", SHORT);
     const { refreshes, refusedRefreshes } = oauth.state;
-    let open = () => {};
-    oauth.state.refreshGate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const first = ping(id);
-    const second = ping(id);
-    // Both requests are in flight (one refreshing, held by the provider; one waiting) before it answers.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    open();
-    const answers = await Promise.all([first, second]);
+    const answers = await twoPingsAcrossOneRefresh(id);
     for (const answer of answers) expect(answer.status, answer.text).toBe(200);
     expect(oauth.state.refreshes).toBe(refreshes + 1);
     expect(oauth.state.refusedRefreshes).toBe(refusedRefreshes);
@@ -117,15 +124,7 @@ describe("OAuth tokens the server refuses although they looked valid", () => {
     const { refreshes, refusedRefreshes } = oauth.state;
     // The server forgets every access token it issued: both calls' tokens look valid to Weft and are answered 401.
     oauth.state.access.clear();
-    let open = () => {};
-    oauth.state.refreshGate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const first = ping(id);
-    const second = ping(id);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    open();
-    const answers = await Promise.all([first, second]);
+    const answers = await twoPingsAcrossOneRefresh(id);
     for (const answer of answers) expect(answer.status, answer.text).toBe(200);
     expect(oauth.state.refreshes).toBe(refreshes + 1);
     expect(oauth.state.refusedRefreshes).toBe(refusedRefreshes);
