@@ -4,7 +4,7 @@ import { buildWeb } from "./build-web.mjs";
 import { ensureDevSecrets } from "./dev-vars.mjs";
 import { shipTrees } from "./knowledge-ship.mjs";
 import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
-import { loadDocuments, loadFaqs } from "./load-knowledge.mjs";
+import { describeKnowledgeBases, loadDocuments, loadFaqs } from "./load-knowledge.mjs";
 import { seedDemoData } from "./seed.mjs";
 
 requireNode22();
@@ -48,17 +48,16 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 server.on("exit", (code) => process.exit(code ?? 0));
 
 await waitForOk(`${baseUrl}/healthz`, 120_000);
-const knowledgeBases = [
-  ...(await loadDocuments({ baseUrl, bossKey: "dev-boss-key" })),
-  ...(await loadFaqs({ baseUrl, bossKey: "dev-boss-key" })),
-];
+const bossKey = "dev-boss-key";
+const loaded = [...(await loadDocuments({ baseUrl, bossKey })), ...(await loadFaqs({ baseUrl, bossKey }))];
+const knowledgeBases = await describeKnowledgeBases({ baseUrl, bossKey, loaded });
 console.log(`
 Weft is running at http://localhost:${port}
   Web chat:      http://localhost:${port}/   (sign in as boss / boss123)
   MCP endpoint:  http://localhost:${port}/mcp   (Authorization: Bearer <key>)
   Health:        http://localhost:${port}/healthz
   Decision trees (shipped): ${trees.join(", ") || "none"}
-  Knowledge bases: ${knowledgeBases.join(", ") || "none"}
+  Knowledge bases (the boss's workshop): ${knowledgeBases.join(", ") || "none"}
   Development keys:
 ${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId).name})`).join("\n")}
 `);

@@ -35,11 +35,12 @@ export async function uploadTrees({ baseUrl, adminKey }) {
 
 /**
  * One knowledge base per folder of knowledge/docs, holding the folder's Markdown, text and HTML
- * files. Uploading is idempotent: unchanged files are reported as such and cost nothing.
+ * files. Uploading is idempotent: unchanged files are reported as such and cost nothing. Returns
+ * the bases' names.
  */
 export async function loadDocuments({ baseUrl, bossKey }) {
   const headers = jsonHeaders(bossKey);
-  const summary = [];
+  const loaded = [];
   const folders = existsSync(DOCS) ? readdirSync(DOCS).filter((name) => statSync(join(DOCS, name)).isDirectory()) : [];
   const listed = await (await fetch(`${baseUrl}/api/knowledge-bases`, { headers })).json();
   for (const name of folders) {
@@ -61,20 +62,19 @@ export async function loadDocuments({ baseUrl, bossKey }) {
     const { results } = await res.json();
     const failed = results.filter((r) => r.status === "failed");
     for (const f of failed) console.error(`  ${name}/${f.filename}: ${f.error.message}`);
-    const chunks = results.reduce((sum, r) => sum + (r.document?.chunk_count ?? 0), 0);
-    summary.push(`${name} (${results.length - failed.length} documents, ${chunks} chunks)`);
+    loaded.push(name);
   }
-  return summary;
+  return loaded;
 }
 
 /**
  * One FAQ knowledge base per JSON file of knowledge/faq (`{ description?, entries: [...] }`),
  * named after the file. Only entries whose standard question the base lacks are imported, so
- * loading again never overwrites an entry the workshop has edited.
+ * loading again never overwrites an entry the workshop has edited. Returns the bases' names.
  */
 export async function loadFaqs({ baseUrl, bossKey }) {
   const headers = jsonHeaders(bossKey);
-  const summary = [];
+  const loaded = [];
   const files = existsSync(FAQ) ? readdirSync(FAQ).filter((f) => f.endsWith(".json")) : [];
   const listed = await (await fetch(`${baseUrl}/api/knowledge-bases`, { headers })).json();
   for (const file of files) {
@@ -93,7 +93,6 @@ export async function loadFaqs({ baseUrl, bossKey }) {
     const existing = await (await fetch(`${baseUrl}/api/knowledge-bases/${kb.id}/faq`, { headers })).json();
     const known = new Set(existing.entries.map((e) => e.question));
     const missing = entries.filter((e) => !known.has(e.question.trim()));
-    let failed = 0;
     if (missing.length > 0) {
       const res = await fetch(`${baseUrl}/api/knowledge-bases/${kb.id}/faq/import`, {
         method: "POST",
@@ -102,10 +101,29 @@ export async function loadFaqs({ baseUrl, bossKey }) {
       });
       if (!res.ok) throw new Error(`importing '${name}' failed: ${res.status} ${await res.text()}`);
       const report = await res.json();
-      failed = report.failed;
       for (const f of report.results.filter((r) => r.status === "failed")) console.error(`  ${name}: ${f.error.message}`);
     }
-    summary.push(`${name} (FAQ, ${existing.entries.length + missing.length - failed} entries)`);
+    loaded.push(name);
   }
-  return summary;
+  return loaded;
 }
+
+/**
+ * One line per knowledge base of the boss's workshop, the ones a user created included, so the
+ * start-up summary shows what the chat and MCP clients can search; `loaded` are the names just
+ * loaded from knowledge/.
+ */
+export async function describeKnowledgeBases({ baseUrl, bossKey, loaded }) {
+  const res = await fetch(`${baseUrl}/api/knowledge-bases`, { headers: jsonHeaders(bossKey) });
+  if (!res.ok) throw new Error(`listing knowledge bases failed: ${res.status} ${await res.text()}`);
+  const { knowledge_bases } = await res.json();
+  return knowledge_bases.map((kb) => {
+    const counts =
+      kb.type === "faq"
+        ? `FAQ, ${plural(kb.document_count, "entry", "entries")}`
+        : `${plural(kb.document_count, "document", "documents")}, ${plural(kb.chunk_count, "chunk", "chunks")}`;
+    return `${kb.name} (${counts}${loaded.includes(kb.name) ? ", from knowledge/" : ""})`;
+  });
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;

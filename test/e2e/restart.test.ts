@@ -47,7 +47,11 @@ describe("npm run dev stopped and started again on the same state", () => {
     running = await startDevServer({ stateDir });
     baseUrl = running.baseUrl;
     expect(running.startOutput).not.toMatch(/failed|error|exception|constraint/i);
-    expect(running.startOutput).toMatch(/Knowledge bases: .*\(\d+ documents, \d+ chunks\)/);
+    expect(running.startOutput).toMatch(
+      /Knowledge bases \(the boss's workshop\): .*\(\d+ documents, \d+ chunks, from knowledge\/\)/,
+    );
+    // The start-up summary names what a user created too, not only what was loaded from knowledge/.
+    expect(running.startOutput).toContain("我的笔记 (1 document, 1 chunk)");
     expect(await search(baseUrl, kbId)).toContain("每厘米四针");
     const listed = await fetch(`${baseUrl}/api/knowledge-bases/${kbId}/documents`, { headers });
     expect(((await listed.json()) as { documents: { filename: string; status: string }[] }).documents).toMatchObject([
