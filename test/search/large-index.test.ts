@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../helpers.ts";
 
 describe("keyword search on a large index", () => {
-  it("gives the same ranking when common terms are left out of the match", async () => {
+  it("leaves common terms out of the match from the first search on, so results never depend on what the isolate has seen", async () => {
     const kb = await (
       await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "大索引" }) })
     ).json<{ id: string }>();
@@ -29,11 +29,12 @@ describe("keyword search on a large index", () => {
       });
       return (await res.json<{ results: { id: string; content: string; score: number }[] }>()).results;
     };
-    // The first search learns the index is large; the second leaves the common terms out.
+    // The first search learns the index is large as it runs; the second knows it beforehand.
     const first = await ask();
     const second = await ask();
     expect(first[0]?.content).toContain("锅炉房的蒸汽压力");
-    expect(second[0]?.content).toContain("锅炉房的蒸汽压力");
-    expect(second[0]?.score).toBeCloseTo(first[0]?.score as number, 1);
+    expect(first[0]?.score).toBeGreaterThan(0.5);
+    // Calibration reads the whole candidate list, so both must have matched the same chunks.
+    expect(second).toEqual(first);
   });
 });
