@@ -11,7 +11,7 @@ import {
   keywordTable,
 } from "./keyword-index.ts";
 import { contentTypeOf, parseDocument } from "./parse.ts";
-import { passageText } from "./search.ts";
+import { passageText } from "./passage-text.ts";
 import { removeVectorsQuietly } from "./vector-index.ts";
 
 export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;

@@ -47,23 +47,26 @@ export function answerNearQuery(query: string, passage: string, canonical?: (tex
 }
 
 /**
- * The local reranker: half the first-stage score, half the phrase match, scaled down for a
- * passage missing the query's numbers and for one without the kind of answer asked for near the
- * question's words, plus a bonus when it holds that kind of answer anywhere. Bag-of-words
- * retrieval cannot tell "2021年中国电影市场总票房" from the same words in another order or
- * another year's sentence; phrase, number and answer-position matching can. Every signal is
- * linear in the passage. Measured with `npm run eval` (see the README).
+ * The local reranker's score of one passage: half the first-stage score, half the phrase match,
+ * scaled down for a passage missing the query's numbers and for one without the kind of answer
+ * asked for near the question's words, plus a bonus when it holds that kind of answer anywhere.
+ * Bag-of-words retrieval cannot tell "2021年中国电影市场总票房" from the same words in another
+ * order or another year's sentence; phrase, number and answer-position matching can. Every signal
+ * is linear in the passage. Measured with `npm run eval` (see the README).
  */
+export function localRerankScore(query: string, candidate: RerankCandidate, canonical?: (text: string) => string): number {
+  const lexical = 0.5 * candidate.score + 0.5 * phraseMatch(query, candidate.text, canonical);
+  const numbers = 0.5 + 0.5 * numberMatch(query, candidate.text);
+  const near = 1 - NEAR + NEAR * answerNearQuery(query, candidate.text, canonical);
+  return (lexical * numbers * near + SHAPE * answerShapeMatch(query, candidate.text)) / (1 + SHAPE);
+}
+
+/** The local reranker: `localRerankScore` for each candidate, with the workshop's synonyms. */
 export class LocalReranker implements Reranker {
   readonly model = "local-phrase-v3";
 
   async rerank(query: string, candidates: RerankCandidate[], synonyms?: Synonyms): Promise<number[]> {
     const canonical = synonyms?.canonicaliserFor(query);
-    return candidates.map((c) => {
-      const lexical = 0.5 * c.score + 0.5 * phraseMatch(query, c.text, canonical);
-      const numbers = 0.5 + 0.5 * numberMatch(query, c.text);
-      const near = 1 - NEAR + NEAR * answerNearQuery(query, c.text, canonical);
-      return (lexical * numbers * near + SHAPE * answerShapeMatch(query, c.text)) / (1 + SHAPE);
-    });
+    return candidates.map((c) => localRerankScore(query, c, canonical));
   }
 }

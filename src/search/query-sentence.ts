@@ -1,8 +1,6 @@
 import { normaliseText, queryText } from "./segment.ts";
+import { cjkKey, scanTokens, textUnits, unitKey } from "./units.ts";
 
-// A token is one CJK character or one run of other letters and digits (CJK characters are letters too).
-const TOKEN = /[\u3400-\u9fff\uf900-\ufaff]|(?:(?![\u3400-\u9fff\uf900-\ufaff])[\p{L}\p{N}])+/gu;
-const CJK_CHAR = /^[\u3400-\u9fff\uf900-\ufaff]$/;
 // Chinese sentence and clause ends, line breaks, and an English full stop before a space.
 const SENTENCE_END = /[。！？；!?;\n]|\.(?=\s|$)/g;
 // Tokens a window spans, about a long clause. Widened to whole sentences afterwards, the result
@@ -10,44 +8,19 @@ const SENTENCE_END = /[。！？；!?;\n]|\.(?=\s|$)/g;
 // sets within 0.001).
 const WINDOW = 20;
 
-interface Token {
-  text: string;
-  start: number;
-  end: number;
-  /** Whether it touches the token before it (no space or punctuation between them). */
-  joined: boolean;
-}
-
 interface Hit {
   unit: string;
   /** Index of the unit's first token and of its last (the same for a word, the next for a bigram). */
   first: number;
   last: number;
+  /** Where the first token starts in the text and where the last one ends. */
+  start: number;
+  end: number;
 }
 
-function tokenise(text: string): Token[] {
-  const out: Token[] = [];
-  let previousEnd = -1;
-  for (const m of text.matchAll(TOKEN)) {
-    out.push({ text: m[0], start: m.index, end: m.index + m[0].length, joined: m.index === previousEnd });
-    previousEnd = m.index + m[0].length;
-  }
-  return out;
-}
-
-const isCjk = (t: Token | undefined) => t !== undefined && CJK_CHAR.test(t.text);
-
-// What a query is matched by: the bigrams of its CJK runs (a one-character run as itself) and its other words.
-function queryUnits(query: Token[]): Set<string> {
-  const out = new Set<string>();
-  query.forEach((t, i) => {
-    const next = query[i + 1];
-    const pairsWithNext = isCjk(t) && next?.joined === true && isCjk(next);
-    const pairedWithPrevious = isCjk(t) && t.joined && isCjk(query[i - 1]);
-    if (pairsWithNext) out.add(t.text + (next as Token).text);
-    else if (!pairedWithPrevious) out.add(t.text);
-  });
-  return out;
+/** The units a query is matched by: its own, question words left out, normalised and canonicalised. */
+export function queryUnits(query: string, canonical: (text: string) => string = (t) => t): Set<string> {
+  return textUnits(canonical(normaliseText(queryText(query))));
 }
 
 /** The sentence of a passage that holds most of the query's words, and the share of them it holds. */
@@ -66,17 +39,24 @@ export interface QuerySentence {
  * rewrites both texts first (synonyms to one word).
  */
 export function querySentence(query: string, passage: string, canonical: (text: string) => string = (t) => t): QuerySentence {
-  const wanted = queryUnits(tokenise(canonical(normaliseText(queryText(query)))));
-  const text = canonical(normaliseText(passage));
-  const tokens = tokenise(text);
+  return sentenceHolding(queryUnits(query, canonical), canonical(normaliseText(passage)));
+}
+
+/** `querySentence` for a query's units and a passage already normalised and canonicalised. */
+export function sentenceHolding(wanted: ReadonlySet<string>, text: string): QuerySentence {
+  const keys = new Set([...wanted].map(unitKey));
   const hits: Hit[] = [];
-  tokens.forEach((t, i) => {
-    if (wanted.has(t.text)) hits.push({ unit: t.text, first: i, last: i });
-    const next = tokens[i + 1];
-    if (next?.joined && wanted.has(t.text + next.text)) hits.push({ unit: t.text + next.text, first: i, last: i + 1 });
+  scanTokens(text, (start, end, index, cjk, pairs) => {
+    // A bigram ends at this character; then the character itself, or the word.
+    if (pairs && keys.has(cjkKey(text.charCodeAt(start - 1), text.charCodeAt(start)))) {
+      hits.push({ unit: text.slice(start - 1, end), first: index - 1, last: index, start: start - 1, end });
+    }
+    if (cjk ? keys.has(cjkKey(text.charCodeAt(start))) : keys.has(text.slice(start, end))) {
+      hits.push({ unit: text.slice(start, end), first: index, last: index, start, end });
+    }
   });
   const inWindow = new Map<string, number>();
-  let best = { units: 0, first: 0, last: 0 };
+  let best = { units: 0, start: 0, end: 0 };
   let from = 0;
   for (const hit of hits) {
     inWindow.set(hit.unit, (inWindow.get(hit.unit) ?? 0) + 1);
@@ -87,12 +67,10 @@ export function querySentence(query: string, passage: string, canonical: (text: 
       if (count === 1) inWindow.delete(left.unit);
       else inWindow.set(left.unit, count - 1);
     }
-    if (inWindow.size > best.units) best = { units: inWindow.size, first: (hits[from] as Hit).first, last: hit.last };
+    if (inWindow.size > best.units) best = { units: inWindow.size, start: (hits[from] as Hit).start, end: hit.end };
   }
   if (best.units === 0) return { text: "", coverage: 0 };
-  const start = (tokens[best.first] as Token).start;
-  const end = (tokens[best.last] as Token).end;
-  return { text: sentenceAround(text, start, end), coverage: best.units / wanted.size };
+  return { text: sentenceAround(text, best.start, best.end), coverage: best.units / wanted.size };
 }
 
 /** From the sentence end before `start` to the first sentence end at or after `end`. */
