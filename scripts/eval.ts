@@ -3,7 +3,7 @@
 // MRR@10 per search mode. Reads ../shared, which users do not have; it is a developer tool.
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { phraseMatch } from "../src/search/local-reranker.ts";
+import { passageText } from "../src/search/passage-text.ts";
 import { postJson } from "./bench/http.ts";
 import { startDevServer } from "./dev-server.ts";
 import { calibrationFigures, type Judged } from "./eval/calibration-figures.ts";
@@ -97,25 +97,24 @@ async function evaluate(baseUrl: string, set: string) {
   console.log(
     `\n${set}: ${corpus.length} passages → ${chunks} chunks in ${seconds.toFixed(1)} s; ${queries.length} queries${skipped ? ` (${skipped} empty ones skipped)` : ""}`,
   );
+  // Chunk id → the text it was indexed and reranked by, for the dump.
+  const texts = new Map<string, string>();
   console.log("| mode | nDCG@10 | recall@10 | MRR@10 | relevant top-10 ≥ 0.5 | non-relevant top-10 ≥ 0.5 | AUC |");
   console.log("|---|---|---|---|---|---|---|");
   for (const mode of MODES.filter((m) => !ONLY || ONLY.has(m.key))) {
     const total = { ndcg: 0, recall: 0, mrr: 0 };
     const judgedTop10: Judged[] = [];
     await pool(queries, 4, async (q) => {
-      const { results } = await postJson<{ results: { knowledge_filename: string; score: number; content: string }[] }>(
-        baseUrl,
-        KEY,
-        "/api/v1/knowledge-search",
-        {
-          question: q.text,
-          knowledge_base_ids: [kb.id],
-          search_mode: mode.search_mode,
-          rerank: mode.rerank,
-          top_k: 50,
-          min_score: 0,
-        },
-      );
+      const { results } = await postJson<{
+        results: { id: string; knowledge_filename: string; knowledge_title: string; score: number; content: string }[];
+      }>(baseUrl, KEY, "/api/v1/knowledge-search", {
+        question: q.text,
+        knowledge_base_ids: [kb.id],
+        search_mode: mode.search_mode,
+        rerank: mode.rerank,
+        top_k: 50,
+        min_score: 0,
+      });
       // Results are chunks; relevance is judged per document, which takes its best chunk's score.
       const best = new Map<string, number>();
       for (const r of results) {
@@ -130,12 +129,11 @@ async function evaluate(baseUrl: string, set: string) {
       total.mrr += s.mrr;
       for (const doc of ranked.slice(0, 10)) judgedTop10.push({ score: best.get(doc) as number, relevant: relevant.has(doc) });
       if (DUMP) {
-        // The phrase match lets the fit separate the local reranker's two halves.
-        const rows = results.map((r) => ({
-          doc: r.knowledge_filename.replace(/\.txt$/, ""),
-          score: r.score,
-          phrase: Math.round(phraseMatch(q.text, r.content) * 1e4) / 1e4,
-        }));
+        // In raw order with raw scores (`--raw`), as the fit reads a list; texts go once per chunk, below.
+        // The route returns no heading path; a plain-text passage has one only if a line starts with '#'.
+        for (const r of results)
+          texts.set(r.id, passageText({ knowledge_title: r.knowledge_title, heading_path: "", content: r.content }));
+        const rows = results.map((r) => ({ id: r.id, doc: r.knowledge_filename.replace(/\.txt$/, ""), score: r.score }));
         appendFileSync(
           DUMP,
           `${JSON.stringify({ set, mode: mode.name, query: q.text, relevant: [...relevant], results: rows })}\n`,
@@ -148,14 +146,16 @@ async function evaluate(baseUrl: string, set: string) {
       `| ${mode.name} | ${(total.ndcg / n).toFixed(3)} | ${(total.recall / n).toFixed(3)} | ${(total.mrr / n).toFixed(3)} | ${c.relevantKept.toFixed(3)} | ${c.nonRelevantKept.toFixed(3)} | ${c.auc.toFixed(3)} |`,
     );
   }
+  if (DUMP) appendFileSync(DUMP, `${JSON.stringify({ set, texts: [...texts] })}\n`);
 }
 
 if (!existsSync(EVAL_DIR)) {
   console.error(`No evaluation sets at ${EVAL_DIR}: npm run eval needs the shared folder beside the project.`);
   process.exit(1);
 }
-// `--dump FILE` appends every query's results (JSON lines); `--raw` serves uncalibrated scores.
-// Both together collect what scripts/fit-calibration.ts fits the calibration from.
+// `--dump FILE` appends every query's results (JSON lines: per query the chunk ids, documents and
+// scores in served order; per set, at its end, each chunk's text); `--raw` serves uncalibrated
+// scores in raw order. Both together collect what scripts/fit-calibration.ts fits from.
 const args = process.argv.slice(2);
 const dumpAt = args.indexOf("--dump");
 const DUMP = dumpAt >= 0 ? args.splice(dumpAt, 2)[1] : undefined;

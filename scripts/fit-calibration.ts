@@ -4,92 +4,193 @@
 //   npm run eval -- --raw --dump /tmp/raw.jsonl      (raw scores of every mode, every set)
 //   node scripts/fit-calibration.ts /tmp/raw.jsonl   (fit, print the figures, write the constants)
 //
-// One logistic regression per mode, p = σ(a + b·raw + c·(raw − best)) with best the raw score of
-// the query's first result, over each query's top-10 documents (what a client sees), each set
-// weighing the same whatever its size. Every dev query has an answer in its set, so fitted on them
-// alone the model learns that a query's best result answers and passes it at almost any raw score
-// (keyword: 89–95% of the best results of cmrc2018-zh and xquad queries with their answers taken
-// out, against 34–47% for the raw score alone). Each query is therefore also fitted as one nothing answers: its list
-// without its relevant documents, all labelled non-relevant, these lists weighing as much as the
-// answered ones. Relevant results are weighted by w, the smallest w on a grid for which at least
-// TARGET of the relevant results score 0.5 or more on every set: WeKnora's min_score 0.5 must keep
-// what answers, and that fixes the cost ratio of the two errors rather than a hand-picked threshold.
+// One logistic regression per mode over the features of relevance-features.ts, computed here by
+// the same code search runs, over each query's top-10 documents by raw score, each set weighing the
+// same whatever its size. Every dev query has an answer in its set, so fitted on them alone the
+// model would learn that a query's best result answers and pass it at almost any score. Each query
+// is therefore also fitted as one nothing answers: its list without its relevant documents,
+// features recomputed, all labelled non-relevant, these lists weighing UNANSWERED times as much as
+// the answered ones. Search orders results by the calibrated score, so the intercept is then set on
+// what a client sees, each query's top ten under the model: on the set where it is hardest, TARGET
+// of the relevant ones score 0.5 or more. WeKnora's min_score 0.5 must keep what answers, and that
+// fixes the operating point rather than a hand-picked threshold. (Refitting on the model's own top
+// ten, round after round, settles within two rounds and passes 1 to 6 points more of rgb-zh-dev's
+// non-relevant results in three modes of four, so the fit reads the raw top ten.)
 import { createReadStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { probability, type ScoreModel } from "../src/search/calibration.ts";
+import { DEFAULT_SYNONYMS } from "../src/search/default-synonyms.ts";
+import { type FeatureCandidate, type FeatureName, relevanceFeatures } from "../src/search/relevance-features.ts";
+import { Synonyms } from "../src/search/synonyms.ts";
 import { auc } from "./eval/calibration-figures.ts";
 
 const TARGET = 0.9;
-// Relevant weights from 1 to 128 in steps of a fourth root of 2, so the fit stops close to TARGET.
-const WEIGHTS = Array.from({ length: 29 }, (_, k) => 2 ** (k / 4));
-const RIDGE = 1e-4;
-const MODES = { keyword: "keyword", vector: "vector", hybrid: "hybrid", rerank: "hybrid + rerank" } as const;
+// Made-up unanswered lists are not what clients ask; weighed as much as the real ones, they would
+// pull the fit away from what tells answers apart in a real list (measured: README).
+const UNANSWERED = 0.1;
+const RIDGE = 1e-3;
+const EVIDENCE: FeatureName[] = ["raw", "belowBest", "headMean", "agreement", "consensus", "coverageBelowBest"];
+// The features each mode's model reads: the reranked mode's raw score holds the phrase match already;
+// keyword scores are the keyword mode's raw score, and vector mode runs no keyword search.
+const MODES: Record<"keyword" | "vector" | "hybrid" | "rerank", { name: string; features: FeatureName[] }> = {
+  keyword: { name: "keyword", features: [...EVIDENCE, "phrase"] },
+  vector: { name: "vector", features: [...EVIDENCE, "phrase"] },
+  hybrid: { name: "hybrid", features: [...EVIDENCE, "phrase", "keyword"] },
+  rerank: { name: "hybrid + rerank", features: [...EVIDENCE, "keyword"] },
+};
 const OUT = join(import.meta.dirname, "..", "src", "search", "calibration-constants.ts");
 
 interface Row {
   set: string;
   mode: string;
+  query: string;
   relevant: string[];
-  /** The query's documents in rank order, each with the raw score of its best chunk. */
-  docs: { doc: string; score: number }[];
+  /** Chunks in raw order. */
+  results: { id: string; doc: string; score: number }[];
+}
+/** One query's list (or the same list with its relevant documents taken out), chunks in raw order. */
+interface List {
+  set: string;
+  answered: boolean;
+  docs: string[];
+  relevant: boolean[];
+  /** Each chunk's features, in the order of the mode's feature names. */
+  x: number[][];
 }
 interface Example {
   set: string;
-  /** Whether the list is a query's own or the same list with its relevant documents taken out. */
   answered: boolean;
-  /** The features: the raw score and its distance below the list's best raw score (≤ 0). */
-  x: [raw: number, belowBest: number];
+  x: number[];
   y: 0 | 1;
-  /** Whether the result heads its list: what a query nothing answers would show first. */
-  first: boolean;
 }
-/** Intercept, then one coefficient per feature. */
-type Model = [a: number, b: number, c: number];
 
-const predict = (m: Model, x: Example["x"]) => 1 / (1 + Math.exp(-(m[0] + m[1] * x[0] + m[2] * x[1])));
+/** The dump: query rows, and per set the text of every chunk they name. */
+async function readDump(files: string[]): Promise<{ rows: Row[]; texts: Map<string, string> }> {
+  const rows: Row[] = [];
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (!line) continue;
+      const parsed = JSON.parse(line) as Row | { set: string; texts: [string, string][] };
+      if ("texts" in parsed) for (const [id, text] of parsed.texts) texts.set(`${parsed.set}/${id}`, text);
+      else rows.push(parsed);
+    }
+  }
+  return { rows, texts };
+}
 
-/** The top-10 of each query's list, and of the list that remains once its relevant documents are removed. */
-function examples(rows: Row[], mode: string): Example[] {
-  const out: Example[] = [];
+/** Every query's list of one mode, and the list left once its relevant documents are taken out, with features. */
+function listsOf(rows: Row[], texts: Map<string, string>, mode: string, features: FeatureName[]): List[] {
+  const keywordScores = new Map<string, Map<string, number>>();
+  for (const row of rows.filter((r) => r.mode === "keyword")) {
+    keywordScores.set(`${row.set}/${row.query}`, new Map(row.results.map((r) => [r.id, r.score])));
+  }
+  const wanted = new Set(features);
+  const out: List[] = [];
   for (const row of rows.filter((r) => r.mode === mode)) {
     const relevant = new Set(row.relevant);
-    const lists = [
-      { answered: true, docs: row.docs.slice(0, 10) },
-      { answered: false, docs: row.docs.filter((d) => !relevant.has(d.doc)).slice(0, 10) },
-    ];
-    for (const { answered, docs } of lists) {
-      const best = docs[0]?.score ?? 0;
-      docs.forEach(({ doc, score }, i) => {
-        out.push({ set: row.set, answered, x: [score, score - best], y: relevant.has(doc) ? 1 : 0, first: i === 0 });
+    const keyword = keywordScores.get(`${row.set}/${row.query}`) ?? new Map<string, number>();
+    const canonical = new Synonyms(DEFAULT_SYNONYMS).canonicaliserFor(row.query);
+    for (const answered of [true, false]) {
+      const results = answered ? row.results : row.results.filter((r) => !relevant.has(r.doc));
+      const candidates: FeatureCandidate[] = results.map((r) => ({
+        text: texts.get(`${row.set}/${r.id}`) ?? "",
+        raw: r.score,
+        keyword: keyword.get(r.id) ?? 0,
+      }));
+      out.push({
+        set: row.set,
+        answered,
+        docs: results.map((r) => r.doc),
+        relevant: results.map((r) => relevant.has(r.doc)),
+        x: relevanceFeatures(row.query, candidates, wanted, canonical).map((f) => features.map((name) => f[name])),
       });
     }
   }
   return out;
 }
 
-/** Weighted logistic regression with a small ridge on the coefficients, by Newton's method. */
-function fitLogistic(data: Example[], weight: (e: Example) => number): Model {
-  const m: Model = [0, 0, 0];
+const linear = (coefficients: number[], x: number[]) =>
+  x.reduce((z, v, j) => z + v * (coefficients[j + 1] as number), coefficients[0] as number);
+
+/** The chunks a client sees in the list ordered by `score`: each of the first ten documents by its best chunk. */
+function topTen(list: List, score: (i: number) => number): number[] {
+  const order = list.x.map((_, i) => i).sort((a, b) => score(b) - score(a) || a - b);
+  const seen = new Set<string>();
+  const out: number[] = [];
+  for (const i of order) {
+    const doc = list.docs[i] as string;
+    if (seen.has(doc)) continue;
+    seen.add(doc);
+    out.push(i);
+    if (seen.size === 10) break;
+  }
+  return out;
+}
+
+/** The top ten of every list by raw score: what the fit learns from. */
+function examples(lists: List[]): Example[] {
+  const out: Example[] = [];
+  for (const list of lists) {
+    for (const i of topTen(list, (i) => (list.x[i] as number[])[0] as number)) {
+      out.push({ set: list.set, answered: list.answered, x: list.x[i] as number[], y: list.relevant[i] ? 1 : 0 });
+    }
+  }
+  return out;
+}
+
+/** The coefficients with the intercept moved so that, on the set where fewest pass, TARGET of the relevant top-ten results score 0.5 or more. */
+function atTarget(lists: List[], coefficients: number[]): number[] {
+  const relevantScores = new Map<string, number[]>();
+  for (const list of lists.filter((l) => l.answered)) {
+    const score = (i: number) => linear(coefficients, list.x[i] as number[]);
+    for (const i of topTen(list, score)) {
+      if (!list.relevant[i]) continue;
+      if (!relevantScores.has(list.set)) relevantScores.set(list.set, []);
+      relevantScores.get(list.set)?.push(score(i));
+    }
+  }
+  // A hundredth below the binding result, so the constants' rounding cannot drop it under 0.5.
+  const threshold =
+    Math.min(
+      ...[...relevantScores.values()].map((zs) => zs.sort((a, b) => a - b)[Math.floor((1 - TARGET) * zs.length)] as number),
+    ) - 0.01;
+  return [(coefficients[0] as number) - threshold, ...coefficients.slice(1)];
+}
+
+/**
+ * Weighted logistic regression with a small ridge, by Newton's method, on standardised features
+ * (so one ridge suits every feature's scale); returns the intercept and weights on the raw scale.
+ */
+function fitLogistic(data: Example[], weight: (e: Example) => number): number[] {
+  const k = (data[0] as Example).x.length;
+  const mean = Array.from({ length: k }, (_, j) => data.reduce((s, e) => s + (e.x[j] as number), 0) / data.length);
+  const sd = mean.map((m, j) => Math.sqrt(data.reduce((s, e) => s + ((e.x[j] as number) - m) ** 2, 0) / data.length) || 1);
+  const z = data.map((e) => [1, ...e.x.map((v, j) => (v - (mean[j] as number)) / (sd[j] as number))]);
+  const m = new Array<number>(k + 1).fill(0);
   for (let iteration = 0; iteration < 100; iteration++) {
     const g = m.map((v, i) => (i === 0 ? 0 : -RIDGE * v));
     const h = m.map((_, i) => m.map((_, j) => (i === j && i > 0 ? RIDGE : 0)));
-    for (const e of data) {
-      const f = [1, ...e.x];
-      const p = predict(m, e.x);
+    data.forEach((e, n) => {
+      const f = z[n] as number[];
+      const p = 1 / (1 + Math.exp(-f.reduce((s, v, i) => s + v * (m[i] as number), 0)));
       const w = weight(e);
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i <= k; i++) {
         g[i] = (g[i] as number) + w * (e.y - p) * (f[i] as number);
         const row = h[i] as number[];
-        for (let j = 0; j < 3; j++) row[j] = (row[j] as number) + w * p * (1 - p) * (f[i] as number) * (f[j] as number);
+        for (let j = 0; j <= k; j++) row[j] = (row[j] as number) + w * p * (1 - p) * (f[i] as number) * (f[j] as number);
       }
-    }
+    });
     const step = solve(h, g);
     step.forEach((d, i) => {
       m[i] = (m[i] as number) + d;
     });
     if (step.reduce((sum, d) => sum + Math.abs(d), 0) < 1e-10) break;
   }
-  return m;
+  const weights = m.slice(1).map((v, j) => v / (sd[j] as number));
+  const intercept = (m[0] as number) - weights.reduce((s, w, j) => s + w * (mean[j] as number), 0);
+  return [intercept, ...weights];
 }
 
 /** Solves the small system h·x = g by Gaussian elimination with partial pivoting. */
@@ -104,44 +205,45 @@ function solve(h: number[][], g: number[]): number[] {
     for (let r = col + 1; r < n; r++) {
       const row = a[r] as number[];
       const factor = (row[col] as number) / (top[col] as number);
-      for (let k = col; k <= n; k++) row[k] = (row[k] as number) - factor * (top[k] as number);
+      for (let c = col; c <= n; c++) row[c] = (row[c] as number) - factor * (top[c] as number);
     }
   }
   const x = new Array<number>(n).fill(0);
   for (let r = n - 1; r >= 0; r--) {
     const row = a[r] as number[];
     let sum = row[n] as number;
-    for (let k = r + 1; k < n; k++) sum -= (row[k] as number) * (x[k] as number);
+    for (let c = r + 1; c < n; c++) sum -= (row[c] as number) * (x[c] as number);
     x[r] = sum / (row[r] as number);
   }
   return x;
 }
 
-function figures(m: Model, data: Example[]) {
-  const sets = [...new Set(data.map((e) => e.set))];
-  const kept = (ps: number[]) => ps.filter((p) => p >= 0.5).length / Math.max(ps.length, 1);
-  return sets.map((set) => {
-    const xs = data.filter((e) => e.set === set && e.answered);
-    const rel = xs.filter((e) => e.y === 1).map((e) => predict(m, e.x));
-    const non = xs.filter((e) => e.y === 0).map((e) => predict(m, e.x));
-    const unanswered = data.filter((e) => e.set === set && !e.answered && e.first).map((e) => predict(m, e.x));
-    return { set, relevantKept: kept(rel), nonRelevantKept: kept(non), auc: auc(rel, non), unansweredKept: kept(unanswered) };
+function toModel(coefficients: number[], features: FeatureName[]): ScoreModel {
+  const weights: Partial<Record<FeatureName, number>> = {};
+  features.forEach((name, j) => {
+    weights[name] = Math.round((coefficients[j + 1] as number) * 1e4) / 1e4;
   });
+  return { input: "score", intercept: Math.round((coefficients[0] as number) * 1e4) / 1e4, weights };
 }
 
-/** A dump's rows, read line by line (a full dump holds every chunk's text: over a gigabyte), results folded to documents. */
-async function readDump(file: string): Promise<Row[]> {
-  const rows: Row[] = [];
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })) {
-    if (!line) continue;
-    const { set, mode, relevant, results } = JSON.parse(line) as Omit<Row, "docs"> & {
-      results: { doc: string; score: number }[];
-    };
-    const docs = new Map<string, number>();
-    for (const r of results) if (!docs.has(r.doc)) docs.set(r.doc, r.score);
-    rows.push({ set, mode, relevant, docs: [...docs].map(([doc, score]) => ({ doc, score })) });
-  }
-  return rows;
+/** Per set, what a client sees under the model: the share of relevant and of non-relevant top-ten results at 0.5 or more, and more. */
+function figures(model: ScoreModel, features: FeatureName[], lists: List[]) {
+  const p = (x: number[]) => probability(Object.fromEntries(features.map((name, j) => [name, x[j] as number])) as never, model);
+  const kept = (ps: number[]) => ps.filter((v) => v >= 0.5).length / Math.max(ps.length, 1);
+  return [...new Set(lists.map((l) => l.set))].map((set) => {
+    const rel: number[] = [];
+    const non: number[] = [];
+    const unanswered: number[] = [];
+    for (const list of lists.filter((l) => l.set === set)) {
+      const top = topTen(list, (i) => p(list.x[i] as number[]));
+      if (!list.answered) {
+        if (top.length > 0) unanswered.push(p(list.x[top[0] as number] as number[]));
+        continue;
+      }
+      for (const i of top) (list.relevant[i] ? rel : non).push(p(list.x[i] as number[]));
+    }
+    return { set, relevantKept: kept(rel), nonRelevantKept: kept(non), auc: auc(rel, non), unansweredKept: kept(unanswered) };
+  });
 }
 
 const files = process.argv.slice(2);
@@ -149,53 +251,44 @@ if (files.length === 0) {
   console.error("usage: node scripts/fit-calibration.ts RAW_DUMP.jsonl [...]");
   process.exit(1);
 }
-const rows = (await Promise.all(files.map(readDump))).flat();
-const fitted = new Map<string, Model>();
-for (const [key, mode] of Object.entries(MODES)) {
-  const data = examples(rows, mode);
+const { rows, texts } = await readDump(files);
+const fitted = new Map<string, ScoreModel>();
+for (const [key, { name, features }] of Object.entries(MODES)) {
+  const lists = listsOf(rows, texts, name, features);
+  const data = examples(lists);
   // Each set, and within it the answered and the unanswered lists, weigh the same whatever their size.
   const count = new Map<string, number>();
   const group = (e: Example) => `${e.set}/${e.answered}`;
   for (const e of data) count.set(group(e), (count.get(group(e)) ?? 0) + 1);
-  let chosen: { w: number; m: Model } = { w: 0, m: [0, 0, 0] };
-  for (const w of WEIGHTS) {
-    chosen = { w, m: fitLogistic(data, (e) => (e.y === 1 ? w : 1) / (count.get(group(e)) as number)) };
-    if (figures(chosen.m, data).every((f) => f.relevantKept >= TARGET)) break;
-  }
-  const [a, b, c] = chosen.m;
-  // b > 0: a list's best result scores higher the higher its raw score, so a query nothing
-  // answers can get no result above 0.5; b + c > 0: within a query the map keeps the raw order.
-  if (!(b > 0 && b + c > 0)) throw new Error(`${mode}: the fit is not increasing in the raw score (b ${b}, c ${c})`);
-  fitted.set(key, chosen.m);
-  console.log(
-    `\n${mode}: relevant weight ${chosen.w.toFixed(2)}, p = σ(${a.toFixed(3)} + ${b.toFixed(3)}·raw + ${c.toFixed(3)}·(raw − best))`,
+  const coefficients = atTarget(
+    lists,
+    fitLogistic(data, (e) => (e.answered ? 1 : UNANSWERED) / (count.get(group(e)) as number)),
   );
-  for (const f of figures(chosen.m, data)) {
+  const model = toModel(coefficients, features);
+  fitted.set(key, model);
+  console.log(`\n${name}: ${JSON.stringify(model)}`);
+  for (const f of figures(model, features, lists)) {
     console.log(
       `  ${f.set.padEnd(12)} relevant ≥ 0.5: ${f.relevantKept.toFixed(3)}  non-relevant ≥ 0.5: ${f.nonRelevantKept.toFixed(3)}  AUC ${f.auc.toFixed(3)}  unanswered best ≥ 0.5: ${f.unansweredKept.toFixed(3)}`,
     );
   }
 }
 
-const model = (key: string) => {
-  const [a, b, c] = fitted.get(key) as Model;
-  return `{ input: "score", intercept: ${a.toFixed(4)}, slope: ${b.toFixed(4)}, belowBest: ${c.toFixed(4)} }`;
-};
+const literal = (key: string) => JSON.stringify(fitted.get(key)).replace(/"(\w+)":/g, "$1:");
 writeFileSync(
   OUT,
   `// Written by scripts/fit-calibration.ts. The local models are fitted on the dev sets in ../shared/eval.
 // The Workers AI ones could not be fitted offline: bge-reranker's logit is taken as its own
-// probability (σ(logit)), and bge-m3's cosine (alone or in hybrid) gets a prior centred at 0.5;
-// neither reads the distance to the query's best result.
+// probability (σ(logit)), and bge-m3's cosine (alone or in hybrid) gets a prior centred at 0.5.
 import type { ScoreModel } from "./calibration.ts";
 
 type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
 
 export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBackend; rerank: ByBackend } = {
-  keyword: ${model("keyword")},
-  vector: { local: ${model("vector")}, "workers-ai": { input: "score", intercept: -5, slope: 10, belowBest: 0 } },
-  hybrid: { local: ${model("hybrid")}, "workers-ai": { input: "score", intercept: -5, slope: 10, belowBest: 0 } },
-  rerank: { local: ${model("rerank")}, "workers-ai": { input: "logit", intercept: 0, slope: 1, belowBest: 0 } },
+  keyword: ${literal("keyword")},
+  vector: { local: ${literal("vector")}, "workers-ai": { input: "score", intercept: -5, weights: { raw: 10 } } },
+  hybrid: { local: ${literal("hybrid")}, "workers-ai": { input: "score", intercept: -5, weights: { raw: 10 } } },
+  rerank: { local: ${literal("rerank")}, "workers-ai": { input: "logit", intercept: 0, weights: { raw: 1 } } },
 };
 `,
 );

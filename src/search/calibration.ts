@@ -1,20 +1,18 @@
-// Scores with one meaning: each mode's raw signal mapped by a logistic model fitted on the dev sets
-// (scripts/fit-calibration.ts writes calibration-constants.ts from `npm run eval -- --raw --dump`),
-// so that a score estimates the chance that the passage answers the query and 0.5 is a threshold.
+// Scores with one meaning: a logistic model of each result's features (relevance-features.ts),
+// fitted per mode on the dev sets (scripts/fit-calibration.ts writes calibration-constants.ts from
+// `npm run eval -- --raw --dump FILE`), so that a score estimates the chance that the passage
+// answers the query and 0.5 is a threshold in every mode.
+import { type FeatureCandidate, type FeatureName, type Features, relevanceFeatures } from "./relevance-features.ts";
 
 /**
- * p = σ(intercept + slope·x + belowBest·(x − best)), where x is the raw score (or its logit, for a
- * model that already outputs a probability) and best the raw score of the query's first result.
- * How far a passage trails the best one says much about whether it answers: on the dev sets where
- * one passage answers, 2.5 to 6 times fewer non-relevant results pass 0.5 than with the raw score
- * alone, and fewer on every set. The best result is scored by its own raw score alone
- * (x − best = 0), so a query whose best match is weak still gets no result at 0.5.
+ * p = σ(intercept + Σ weight · feature), where the `raw` feature is the raw score, or its logit
+ * for a model that already outputs a probability (bge-reranker). Features without a weight are
+ * not computed.
  */
 export interface ScoreModel {
   input: "score" | "logit";
   intercept: number;
-  slope: number;
-  belowBest: number;
+  weights: Partial<Record<FeatureName, number>>;
 }
 
 /** One model per kind of score a search can return. */
@@ -28,20 +26,32 @@ export interface Calibration {
 const EPSILON = 1e-6;
 
 /**
- * A raw score mapped into (0, 1), given the raw score of the query's best result. The fit keeps
- * `slope` and `slope + belowBest` positive, so within one query the map is increasing in the raw
- * score: it changes what a score means, never the order of results.
+ * The calibrated score of every candidate of one query's list, given in raw-score order. The
+ * scores are not in that order: evidence beyond the raw score (whether the passage gives the
+ * answer other results give, whether it holds the query's rarest words) moves results, so search
+ * sorts by the calibrated score.
  */
-export function calibrate(raw: number, best: number, model: ScoreModel): number {
-  const x = input(raw, model);
-  const gap = x - Math.max(x, input(best, model));
-  return 1 / (1 + Math.exp(-(model.intercept + model.slope * x + model.belowBest * gap)));
+export function calibrateList(
+  query: string,
+  candidates: FeatureCandidate[],
+  model: ScoreModel,
+  canonical?: (text: string) => string,
+): number[] {
+  const wanted = new Set(Object.keys(model.weights) as FeatureName[]);
+  return relevanceFeatures(query, candidates, wanted, canonical).map((features) => probability(features, model));
 }
 
-function input(raw: number, model: ScoreModel): number {
-  return model.input === "logit" ? Math.log(clamp(raw) / (1 - clamp(raw))) : raw;
+/** σ of the model's linear score for one result's features. */
+export function probability(features: Features, model: ScoreModel): number {
+  let z = model.intercept;
+  for (const [name, weight] of Object.entries(model.weights) as [FeatureName, number][]) {
+    const value = name === "raw" && model.input === "logit" ? logit(features.raw) : features[name];
+    z += weight * value;
+  }
+  return 1 / (1 + Math.exp(-z));
 }
 
-function clamp(p: number): number {
-  return Math.min(Math.max(p, EPSILON), 1 - EPSILON);
+function logit(p: number): number {
+  const q = Math.min(Math.max(p, EPSILON), 1 - EPSILON);
+  return Math.log(q / (1 - q));
 }

@@ -1,8 +1,9 @@
 import type { SearchBackends } from "./backends.ts";
-import { calibrate } from "./calibration.ts";
+import { calibrateList } from "./calibration.ts";
 import { type ChunkRecord, chunksByIds } from "./documents.ts";
 import { FAQ_CONTENT_TYPE } from "./faq.ts";
 import { keywordSearch } from "./keyword-index.ts";
+import { passageText } from "./passage-text.ts";
 import { resolveScope } from "./scope.ts";
 import { getSynonyms } from "./synonym-store.ts";
 import { Synonyms } from "./synonyms.ts";
@@ -41,14 +42,14 @@ const POOL = 50;
 const CONFIDENT_FAQ = 0.8;
 
 /**
- * Searches the caller's knowledge bases, document and FAQ bases alike. The raw signal of each
- * mode is ranked as before (keyword: BM25 over the query's total IDF, mapped into [0, 1); vector:
- * cosine, clipped at 0; hybrid: their weighted mean; with rerank: the reranker's score), then
- * calibrated (`calibration.ts`, from the raw score and how far it trails the best one) so that a
- * score estimates the chance that the passage answers the query in every mode, and `minScore`
- * means the same everywhere. The workshop's synonyms widen the keyword match and the local
- * phrase reranker. An FAQ entry counts once, by its best-matching question, answers with its
- * answer, and goes first when confident.
+ * Searches the caller's knowledge bases, document and FAQ bases alike. Each mode's raw signal
+ * picks and orders the candidates (keyword: BM25 over the query's total IDF, mapped into [0, 1);
+ * vector: cosine, clipped at 0; hybrid: their weighted mean; with rerank: the reranker's score);
+ * calibration (`calibration.ts`) then turns each candidate's raw score and its evidence in the
+ * list into the chance that the passage answers the query, the score results are ordered and
+ * `minScore` is applied by, so it means the same in every mode. The workshop's synonyms widen the
+ * keyword match and the lexical evidence. An FAQ entry counts once, by its best-matching
+ * question, answers with its answer, and goes first when confident.
  */
 export async function searchKnowledge({
   db,
@@ -114,9 +115,15 @@ export async function searchKnowledge({
 
   if (backends.calibration) {
     const model = backends.calibration[request.rerank ? "rerank" : request.mode];
-    // `scored` is in raw-score order: its first score is the query's best.
-    const best = scored[0]?.score ?? 0;
-    scored = scored.map((s) => ({ ...s, score: calibrate(s.score, best, model) }));
+    // `scored` is in raw-score order, as the list's features are read from it.
+    const candidates = scored.map((s) => ({
+      text: rerankText(s.chunk),
+      raw: s.score,
+      keyword: keywordScores.get(s.chunk.id) ?? 0,
+    }));
+    const calibrated = calibrateList(request.query, candidates, model, synonyms.canonicaliserFor(request.query));
+    scored = scored.map((s, i) => ({ ...s, score: calibrated[i] as number }));
+    scored.sort(byScore);
   }
   const confident = scored.filter((s) => isFaq(s.chunk) && s.score >= CONFIDENT_FAQ);
   if (confident.length > 0) scored = [...confident, ...scored.filter((s) => !confident.includes(s))];
@@ -161,9 +168,4 @@ function bestPerFaqEntry<T extends { chunk: ChunkRecord; score: number }>(scored
 /** What the reranker compares with the query: a passage in its context, or an FAQ entry's question. */
 function rerankText(chunk: ChunkRecord): string {
   return isFaq(chunk) ? chunk.heading_path : passageText(chunk);
-}
-
-/** The text a chunk was indexed and embedded with: title, headings, content. */
-export function passageText(chunk: { knowledge_title: string; heading_path: string; content: string }): string {
-  return [chunk.knowledge_title, chunk.heading_path, chunk.content].filter(Boolean).join("\n");
 }

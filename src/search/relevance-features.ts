@@ -1,0 +1,152 @@
+// What the score calibration reads of a result: its raw score, where that stands in its list, and
+// lexical evidence that it answers the query rather than sharing its topic. Pure functions of the
+// query and the candidate list, so scripts/fit-calibration.ts computes exactly what search serves.
+import { localRerankScore } from "./local-reranker.ts";
+import { queryUnits, sentenceHolding } from "./query-sentence.ts";
+import { normaliseText } from "./segment.ts";
+import { forEachUnit, textUnits, type UnitKey, unitKey } from "./units.ts";
+
+export const FEATURE_NAMES = [
+  "raw",
+  "belowBest",
+  "headMean",
+  "agreement",
+  "consensus",
+  "coverageBelowBest",
+  "phrase",
+  "keyword",
+] as const;
+
+/**
+ * - `raw`: the mode's own score (keyword, cosine, their mean, or the reranker's).
+ * - `belowBest`: how far it trails the list's best raw score (≤ 0).
+ * - `headMean`: the sum of the list's first ten raw scores over ten, the same for the whole list: a
+ *   crowded list of near-equal matches needs more than a high score to tell what answers.
+ * - `agreement`: ln(1 + the strongest support of a word of its answer sentence): for each word of
+ *   the sentence holding the query's words (`querySentence`) that the query lacks, how many of the
+ *   first ten results' answer sentences hold it too, times its rarity among the candidates.
+ *   Passages that answer tend to give the same answer (a name, a date, an amount); on-topic
+ *   passages that do not each say something else.
+ * - `consensus`: `agreement` times the strongest agreement among the first ten: disagreeing with a
+ *   list that agrees on something says more than disagreeing with a list that agrees on nothing.
+ * - `coverageBelowBest`: the share of the query's words it holds, weighted by their rarity among
+ *   the candidates, less the best such share among the first ten: a passage missing the query's
+ *   rarest word (a name, a title) rarely answers, whatever its other words.
+ * - `phrase`: the local reranker's score for it (`localRerankScore`), for the modes that do not
+ *   rerank: phrase, number and answer-position matching.
+ * - `keyword`: its keyword score, 0 when keyword search did not find it.
+ */
+export type Features = Record<(typeof FEATURE_NAMES)[number], number>;
+export type FeatureName = keyof Features;
+
+export interface FeatureCandidate {
+  /** The text it was indexed and reranked by. */
+  text: string;
+  raw: number;
+  keyword: number;
+}
+
+/** The list's first results, over which list features are taken: what a client sees first. */
+export const HEAD = 10;
+
+/**
+ * Features of every candidate of one query's list, given in raw-score order (best first). Only the
+ * features named in `wanted` are computed (the others are 0): the answer sentences and the phrase
+ * match cost a pass over each passage. Linear in the candidates' text.
+ */
+export function relevanceFeatures(
+  query: string,
+  candidates: FeatureCandidate[],
+  wanted: ReadonlySet<FeatureName>,
+  canonical: (text: string) => string = (t) => t,
+): Features[] {
+  const head = candidates.slice(0, HEAD);
+  const best = candidates[0]?.raw ?? 0;
+  // Over ten places whatever the list's length: two matches are not a crowd.
+  const headMean = head.reduce((sum, c) => sum + c.raw, 0) / HEAD;
+  const lexical = wanted.has("agreement") || wanted.has("consensus") || wanted.has("coverageBelowBest");
+  const evidence = lexical ? lexicalEvidence(query, candidates, wanted, canonical) : undefined;
+  return candidates.map((c, i) => ({
+    raw: c.raw,
+    belowBest: c.raw - best,
+    headMean,
+    agreement: evidence?.agreement[i] ?? 0,
+    consensus: (evidence?.agreement[i] ?? 0) * (evidence?.headAgreement ?? 0),
+    coverageBelowBest: evidence ? (evidence.coverage[i] as number) - evidence.headCoverage : 0,
+    phrase: wanted.has("phrase") ? localRerankScore(query, { text: c.text, score: c.raw }, canonical) : 0,
+    keyword: c.keyword,
+  }));
+}
+
+interface Evidence {
+  /** ln(1 + support) per candidate. */
+  agreement: number[];
+  headAgreement: number;
+  coverage: number[];
+  headCoverage: number;
+}
+
+function lexicalEvidence(
+  query: string,
+  candidates: FeatureCandidate[],
+  wanted: ReadonlySet<FeatureName>,
+  canonical: (text: string) => string,
+): Evidence {
+  const asked = queryUnits(query, canonical);
+  const texts = candidates.map((c) => canonical(normaliseText(c.text)));
+  // The words of each answer sentence that the query lacks.
+  const answers =
+    wanted.has("agreement") || wanted.has("consensus")
+      ? texts.map((text) => {
+          const sentence = textUnits(sentenceHolding(asked, text).text);
+          for (const u of asked) sentence.delete(u);
+          return sentence;
+        })
+      : [];
+
+  // How many candidates hold each unit that can count: the query's, and those of the first ten
+  // answer sentences (a word no other answer sentence holds has no support to weigh). A word every
+  // candidate holds is the topic, not an answer, so rarity among the candidates weighs it.
+  const slots = new Map<UnitKey, number>();
+  const slotOf = (unit: string) => {
+    const key = unitKey(unit);
+    if (!slots.has(key)) slots.set(key, slots.size);
+    return slots.get(key) as number;
+  };
+  const askedSlots = [...asked].map(slotOf);
+  for (const set of answers.slice(0, HEAD)) for (const u of set) slotOf(u);
+  const frequency = new Int32Array(slots.size);
+  const lastSeen = new Int32Array(slots.size).fill(-1);
+  const held = texts.map((text, i) => {
+    const own: number[] = [];
+    forEachUnit(text, (key) => {
+      const slot = slots.get(key);
+      if (slot === undefined || lastSeen[slot] === i) return;
+      lastSeen[slot] = i;
+      frequency[slot] = (frequency[slot] as number) + 1;
+      own.push(slot);
+    });
+    return new Set(own);
+  });
+  const rarity = (slot: number) => Math.log((candidates.length + 1) / ((frequency[slot] as number) + 0.5));
+
+  const askedWeight = askedSlots.reduce((sum, slot) => sum + rarity(slot), 0);
+  const coverage = held.map((own) => {
+    const weight = askedSlots.reduce((sum, slot) => sum + (own.has(slot) ? rarity(slot) : 0), 0);
+    return askedWeight > 0 ? weight / askedWeight : 0;
+  });
+
+  // How many of the first ten answer sentences hold each word.
+  const inHead = new Map<string, number>();
+  for (const set of answers.slice(0, HEAD)) for (const u of set) inHead.set(u, (inHead.get(u) ?? 0) + 1);
+  const agreement = candidates.map((_, i) => {
+    let strongest = 0;
+    for (const u of answers[i] ?? []) {
+      const others = (inHead.get(u) ?? 0) - (i < HEAD ? 1 : 0);
+      if (others > 0) strongest = Math.max(strongest, others * rarity(slots.get(unitKey(u)) as number));
+    }
+    return Math.log1p(strongest);
+  });
+  const headOf = (values: number[]) => Math.max(0, ...values.slice(0, HEAD));
+  return { agreement, headAgreement: headOf(agreement), coverage, headCoverage: headOf(coverage) };
+}
