@@ -41,6 +41,7 @@ export function searchBackends(env: Env, config: Config): SearchBackends {
     vector: CALIBRATION.vector[backends.embeddings],
     hybrid: CALIBRATION.hybrid[backends.embeddings],
     rerank: CALIBRATION.rerank[backends.reranker],
+    vectorRerank: CALIBRATION.vectorRerank[backends.reranker],
   };
   return {
     embedder,

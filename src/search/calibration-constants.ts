@@ -5,32 +5,38 @@ import type { ScoreModel } from "./calibration.ts";
 
 type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
 
-export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBackend; rerank: ByBackend } = {
+export const CALIBRATION: {
+  keyword: ScoreModel;
+  vector: ByBackend;
+  hybrid: ByBackend;
+  rerank: ByBackend;
+  vectorRerank: ByBackend;
+} = {
   keyword: {
     input: "score",
-    intercept: -3.2006,
+    intercept: -3.1407,
     weights: {
-      raw: 7.5922,
-      belowBest: 9.5839,
-      headMean: -10.0231,
-      agreement: -1.064,
-      consensus: 1.0008,
-      coverageBelowBest: -0.2425,
-      phrase: 8.4573,
+      raw: 7.6081,
+      belowBest: 9.5738,
+      headMean: -10.1067,
+      agreement: -1.1204,
+      consensus: 1.0253,
+      coverageBelowBest: -0.2449,
+      phrase: 8.4613,
     },
   },
   vector: {
     local: {
       input: "score",
-      intercept: -1.9254,
+      intercept: -1.9228,
       weights: {
-        raw: 6.1016,
-        belowBest: -3.7335,
-        headMean: -17.5505,
-        agreement: -0.0935,
-        consensus: 0.4095,
-        coverageBelowBest: 5.2246,
-        phrase: 16.745,
+        raw: 6.1258,
+        belowBest: -3.7283,
+        headMean: -17.5366,
+        agreement: -0.1249,
+        consensus: 0.4233,
+        coverageBelowBest: 5.2489,
+        phrase: 16.7228,
       },
     },
     "workers-ai": { input: "score", intercept: -5, weights: { raw: 10 } },
@@ -38,16 +44,16 @@ export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBa
   hybrid: {
     local: {
       input: "score",
-      intercept: -3.43,
+      intercept: -3.3787,
       weights: {
-        raw: -1.2546,
-        belowBest: 8.0077,
-        headMean: -10.572,
-        agreement: -0.9344,
-        consensus: 0.9567,
-        coverageBelowBest: 0.5887,
-        phrase: 8.6883,
-        keyword: 8.9439,
+        raw: -1.2975,
+        belowBest: 7.9136,
+        headMean: -10.6523,
+        agreement: -1.0038,
+        consensus: 0.9859,
+        coverageBelowBest: 0.6445,
+        phrase: 8.6837,
+        keyword: 8.9957,
       },
     },
     "workers-ai": { input: "score", intercept: -5, weights: { raw: 10 } },
@@ -55,15 +61,30 @@ export const CALIBRATION: { keyword: ScoreModel; vector: ByBackend; hybrid: ByBa
   rerank: {
     local: {
       input: "score",
-      intercept: -3.9232,
+      intercept: -3.8283,
       weights: {
-        raw: 10.4478,
-        belowBest: 5.9464,
-        headMean: -10.2731,
-        agreement: -0.9201,
-        consensus: 0.8639,
-        coverageBelowBest: 1.0718,
-        keyword: 6.4684,
+        raw: 10.4301,
+        belowBest: 5.9845,
+        headMean: -10.3248,
+        agreement: -0.9458,
+        consensus: 0.8734,
+        coverageBelowBest: 1.0403,
+        keyword: 6.4586,
+      },
+    },
+    "workers-ai": { input: "logit", intercept: 0, weights: { raw: 1 } },
+  },
+  vectorRerank: {
+    local: {
+      input: "score",
+      intercept: -3.0242,
+      weights: {
+        raw: 17.6782,
+        belowBest: 5.928,
+        headMean: -11.1404,
+        agreement: -1.2043,
+        consensus: 1.0071,
+        coverageBelowBest: 1.0601,
       },
     },
     "workers-ai": { input: "logit", intercept: 0, weights: { raw: 1 } },

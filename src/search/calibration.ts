@@ -15,12 +15,16 @@ export interface ScoreModel {
   weights: Partial<Record<FeatureName, number>>;
 }
 
-/** One model per kind of score a search can return. */
+/**
+ * One model per kind of score a search can return. Reranked keyword and hybrid searches share
+ * `rerank`; a reranked vector search has no keyword scores, so it has a model that reads none.
+ */
 export interface Calibration {
   keyword: ScoreModel;
   vector: ScoreModel;
   hybrid: ScoreModel;
   rerank: ScoreModel;
+  vectorRerank: ScoreModel;
 }
 
 const EPSILON = 1e-6;

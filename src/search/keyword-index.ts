@@ -136,13 +136,18 @@ export async function keywordSearch({
   const df = new Map(((vocab?.results ?? []) as { term: string; doc: number }[]).map((r) => [r.term, r.doc]));
   const total = ((count?.results ?? [])[0] as { n: number } | undefined)?.n ?? 0;
   chunkCounts.set(tenantId, total);
-  let rows = (direct?.results ?? []) as { id: string; bm25: number }[];
+  let rows: { id: string; bm25: number }[];
   if (total >= PRUNE_FROM) {
     const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
     const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
     const matchTerms = distinctive.length > 0 ? distinctive : present;
     if (matchTerms.length === 0) return [];
     rows = (await matchStatement(matchTerms).all<{ id: string; bm25: number }>()).results;
+  } else {
+    // Matched already, unless the index was large when this isolate last looked and has shrunk since.
+    rows = direct
+      ? (direct.results as { id: string; bm25: number }[])
+      : (await matchStatement(wanted).all<{ id: string; bm25: number }>()).results;
   }
   // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
   // every query term, so a chunk missing the common ones still reads as a partial match.

@@ -23,8 +23,9 @@ export const FEATURE_NAMES = [
  * - `headMean`: the sum of the list's first ten raw scores over ten, the same for the whole list: a
  *   crowded list of near-equal matches needs more than a high score to tell what answers.
  * - `agreement`: ln(1 + the strongest support of a word of its answer sentence): for each word of
- *   the sentence holding the query's words (`querySentence`) that the query lacks, how many of the
- *   first ten results' answer sentences hold it too, times its rarity among the candidates.
+ *   the sentence holding the query's words (`querySentence`) that the query lacks, how many other
+ *   documents among the first ten results hold it in their answer sentence too, times its rarity
+ *   among the candidates.
  *   Passages that answer tend to give the same answer (a name, a date, an amount); on-topic
  *   passages that do not each say something else.
  * - `consensus`: `agreement` times the strongest agreement among the first ten: disagreeing with a
@@ -42,6 +43,8 @@ export type FeatureName = keyof Features;
 export interface FeatureCandidate {
   /** The text it was indexed and reranked by. */
   text: string;
+  /** The document it comes from: chunks of one document do not count as agreeing with each other. */
+  source: string;
   raw: number;
   keyword: number;
 }
@@ -119,13 +122,14 @@ function lexicalEvidence(
   const lastSeen = new Int32Array(slots.size).fill(-1);
   const held = texts.map((text, i) => {
     const own: number[] = [];
-    forEachUnit(text, (key) => {
+    const hold = (key: UnitKey) => {
       const slot = slots.get(key);
       if (slot === undefined || lastSeen[slot] === i) return;
       lastSeen[slot] = i;
       frequency[slot] = (frequency[slot] as number) + 1;
       own.push(slot);
-    });
+    };
+    forEachUnit(text, hold, true);
     return new Set(own);
   });
   const rarity = (slot: number) => Math.log((candidates.length + 1) / ((frequency[slot] as number) + 0.5));
@@ -136,13 +140,19 @@ function lexicalEvidence(
     return askedWeight > 0 ? weight / askedWeight : 0;
   });
 
-  // How many of the first ten answer sentences hold each word.
-  const inHead = new Map<string, number>();
-  for (const set of answers.slice(0, HEAD)) for (const u of set) inHead.set(u, (inHead.get(u) ?? 0) + 1);
-  const agreement = candidates.map((_, i) => {
+  // Which documents among the first ten hold each word in an answer sentence.
+  const inHead = new Map<string, Set<string>>();
+  answers.slice(0, HEAD).forEach((set, j) => {
+    for (const u of set) {
+      if (!inHead.has(u)) inHead.set(u, new Set());
+      inHead.get(u)?.add((candidates[j] as FeatureCandidate).source);
+    }
+  });
+  const agreement = candidates.map((c, i) => {
     let strongest = 0;
     for (const u of answers[i] ?? []) {
-      const others = (inHead.get(u) ?? 0) - (i < HEAD ? 1 : 0);
+      const sources = inHead.get(u);
+      const others = sources ? sources.size - (sources.has(c.source) ? 1 : 0) : 0;
       if (others > 0) strongest = Math.max(strongest, others * rarity(slots.get(unitKey(u)) as number));
     }
     return Math.log1p(strongest);

@@ -114,16 +114,17 @@ export async function searchKnowledge({
   }
 
   if (backends.calibration) {
-    const model = backends.calibration[request.rerank ? "rerank" : request.mode];
+    const model = backends.calibration[!request.rerank ? request.mode : useKeyword ? "rerank" : "vectorRerank"];
     // `scored` is in raw-score order, as the list's features are read from it.
     const candidates = scored.map((s) => ({
       text: rerankText(s.chunk),
+      source: s.chunk.document_id,
       raw: s.score,
       keyword: keywordScores.get(s.chunk.id) ?? 0,
     }));
     const calibrated = calibrateList(request.query, candidates, model, synonyms.canonicaliserFor(request.query));
-    scored = scored.map((s, i) => ({ ...s, score: calibrated[i] as number }));
-    scored.sort(byScore);
+    // A stable sort: equal calibrated scores keep their raw order.
+    scored = scored.map((s, i) => ({ ...s, score: calibrated[i] as number })).sort((a, b) => b.score - a.score);
   }
   const confident = scored.filter((s) => isFaq(s.chunk) && s.score >= CONFIDENT_FAQ);
   if (confident.length > 0) scored = [...confident, ...scored.filter((s) => !confident.includes(s))];

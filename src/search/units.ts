@@ -60,12 +60,19 @@ export function unitKey(unit: string): UnitKey {
 
 /**
  * Calls `visit` for every unit of a text, repeats included, with its key and where it sits: the
- * bigrams of each CJK run (a one-character run as itself), and every other word.
+ * bigrams of each CJK run (a one-character run as itself), and every other word. With
+ * `everyCharacter`, every CJK character is visited as well, so a one-character unit (a query's
+ * "省") is found inside a run ("河北省").
  */
-export function forEachUnit(text: string, visit: (key: UnitKey, start: number, end: number) => void): void {
+export function forEachUnit(
+  text: string,
+  visit: (key: UnitKey, start: number, end: number) => void,
+  everyCharacter = false,
+): void {
   // A CJK character waiting to see whether the next one pairs with it.
   let lone = -1;
   scanTokens(text, (start, end, _, cjk, pairs) => {
+    if (everyCharacter && cjk) visit(cjkKey(text.charCodeAt(start)), start, end);
     if (pairs) {
       visit(cjkKey(text.charCodeAt(start - 1), text.charCodeAt(start)), start - 1, end);
       lone = -1;

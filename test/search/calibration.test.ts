@@ -5,7 +5,7 @@ import { FEATURE_NAMES, type FeatureCandidate, type Features } from "../../src/s
 
 const models: [string, ScoreModel][] = [
   ["keyword", CALIBRATION.keyword],
-  ...(["vector", "hybrid", "rerank"] as const).flatMap((mode) =>
+  ...(["vector", "hybrid", "rerank", "vectorRerank"] as const).flatMap((mode) =>
     (["local", "workers-ai"] as const).map((backend): [string, ScoreModel] => [`${mode}/${backend}`, CALIBRATION[mode][backend]]),
   ),
 ];
@@ -15,7 +15,7 @@ const QUERY = "工资单确认后发现错了怎么办";
 const ANSWER = "工资单确认后发现错了，请老板在工资页面撤回确认，改正计件记录后重新生成工资单。";
 /** A list as a search would pass it: raw order, each chunk's keyword score its raw score. */
 const list = (...items: [text: string, raw: number][]): FeatureCandidate[] =>
-  items.map(([text, raw]) => ({ text, raw, keyword: raw }));
+  items.map(([text, raw], i) => ({ text, source: `document ${i}`, raw, keyword: raw }));
 
 describe("score calibration", () => {
   it.each(models)("%s maps any list into (0, 1)", (_, model) => {
@@ -58,7 +58,7 @@ describe("score calibration", () => {
   });
 
   it("computes only the features a model weighs: the Workers AI priors read the raw score alone", () => {
-    for (const backend of ["vector", "hybrid", "rerank"] as const) {
+    for (const backend of ["vector", "hybrid", "rerank", "vectorRerank"] as const) {
       expect(Object.keys(CALIBRATION[backend]["workers-ai"].weights)).toEqual(["raw"]);
     }
     // The same raw score scores the same, whatever the list around it.
@@ -75,10 +75,12 @@ describe("score calibration", () => {
     }
   });
 
-  it("weighs only features search computes", () => {
+  it("weighs only features search computes, and no keyword score where vector search has none", () => {
     for (const [name, model] of models) {
       for (const feature of Object.keys(model.weights)) expect(FEATURE_NAMES, name).toContain(feature);
     }
+    for (const model of [CALIBRATION.vector.local, CALIBRATION.vectorRerank.local])
+      expect(model.weights).not.toHaveProperty("keyword");
   });
 });
 

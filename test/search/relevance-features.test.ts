@@ -8,7 +8,7 @@ import {
 } from "../../src/search/relevance-features.ts";
 
 const ALL = new Set<FeatureName>(FEATURE_NAMES);
-const candidate = (text: string, raw: number, keyword = 0): FeatureCandidate => ({ text, raw, keyword });
+const candidate = (text: string, raw: number, keyword = 0, source = text): FeatureCandidate => ({ text, source, raw, keyword });
 
 describe("the evidence calibration reads of a result in its list", () => {
   it("reads how far a result trails the best and the mean of the first ten, whatever the list's length", () => {
@@ -47,6 +47,32 @@ describe("the evidence calibration reads of a result in its list", () => {
     for (const f of features) expect(f.consensus).toBeCloseTo(f.agreement * strongest, 10);
   });
 
+  it("counts agreement between documents, not between chunks of one document", () => {
+    const query = "大会在哪里举办";
+    const sameDocument = relevanceFeatures(
+      query,
+      [
+        candidate("大会在哈尔滨举办。", 0.8, 0, "手册"),
+        candidate("大会在哈尔滨举办，欢迎参加。", 0.7, 0, "手册"),
+        candidate("天气。", 0.1),
+      ],
+      ALL,
+    );
+    expect(sameDocument[0]?.agreement).toBe(0);
+    expect(sameDocument[1]?.agreement).toBe(0);
+    const twoDocuments = relevanceFeatures(
+      query,
+      [
+        candidate("大会在哈尔滨举办。", 0.8, 0, "手册"),
+        candidate("大会在哈尔滨举办，欢迎参加。", 0.7, 0, "新闻"),
+        candidate("天气。", 0.1),
+      ],
+      ALL,
+    );
+    expect(twoDocuments[0]?.agreement).toBeGreaterThan(0);
+    expect(twoDocuments[1]?.agreement).toBeGreaterThan(0);
+  });
+
   it("finds no agreement in a list whose passages agree on nothing beyond the query's words", () => {
     const features = relevanceFeatures(
       "苹果旗舰店",
@@ -71,6 +97,18 @@ describe("the evidence calibration reads of a result in its list", () => {
     expect(features[1]?.coverageBelowBest).toBe(0);
     expect(features[0]?.coverageBelowBest).toBeLessThan(-0.2);
     expect(features[3]?.coverageBelowBest).toBeLessThan(features[0]?.coverageBelowBest as number);
+  });
+
+  it("finds a one-character query word inside a passage's longer run", () => {
+    // Question words blanked, the query's units are 北京, 京在 and the lone 省, which 河北省 holds.
+    const features = relevanceFeatures(
+      "北京在哪个省",
+      [candidate("北京在河北省。", 0.6), candidate("北京 在 省", 0.5), candidate("上海在江苏省", 0.4)],
+      ALL,
+    );
+    expect(features[0]?.coverageBelowBest).toBe(0);
+    expect(features[1]?.coverageBelowBest).toBeLessThan(0);
+    expect(features[2]?.coverageBelowBest).toBeLessThan(features[1]?.coverageBelowBest as number);
   });
 
   it("reads the query and the passages through the synonym canonicaliser", () => {
