@@ -1,26 +1,34 @@
 import { answerShapeMatch, asksForShape, numberMatch } from "./answer-shape.ts";
 import { querySentence } from "./query-sentence.ts";
 import type { RerankCandidate, Reranker } from "./reranker.ts";
-import { squash } from "./segment.ts";
+import { askingMask, squash } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
  * How much of the query the passage contains as verbatim phrases, from 0 to 1. The query is cut
  * greedily into the longest pieces (two characters or more) found in the passage; each piece
  * counts length^1.5, so one long shared phrase outweighs the same characters scattered about.
+ * Words that ask (`askingMask`) at either end of a piece do not count: a passage quoting the
+ * question ("例如“怎么新建订单”") is no better than the one that answers it, while a heading
+ * phrased as the question ("计件工资怎么算") holds them inside and matches it as one phrase.
  * `canonical` rewrites both texts first (synonyms to one word); identity by default.
  */
 export function phraseMatch(query: string, passage: string, canonical: (text: string) => string = (t) => t): number {
   const q = canonical(squash(query));
   const p = canonical(squash(passage));
   if (q.length === 0) return 0;
+  const asking = askingMask(q);
   let covered = 0;
   let i = 0;
   while (i < q.length) {
     let length = 0;
     while (i + length < q.length && p.includes(q.slice(i, i + length + 1))) length++;
     if (length >= 2) {
-      covered += length ** 1.5;
+      let from = i;
+      let to = i + length;
+      while (from < to && asking[from] === 1) from++;
+      while (to > from && asking[to - 1] === 1) to--;
+      covered += (to - from) ** 1.5;
       i += length;
     } else {
       i += 1;

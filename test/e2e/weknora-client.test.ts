@@ -47,9 +47,10 @@ async function weknoraSearch(context: { api_key: string; kb_ids?: string[]; base
   return { results, text, total_count: data.total_count };
 }
 
-// Everyday questions of the demo guide, and what an on-topic first answer contains.
+// Everyday questions of the demo guide, and what the passage that answers contains (not one that
+// only mentions the topic, such as the introduction quoting 怎么新建订单 as an example question).
 const QUESTIONS: [string, RegExp][] = [
-  ["怎么创建订单", /新建订单/],
+  ["怎么创建订单", /点击“新建订单”/],
   ["跳针怎么办", /跳针|质量问题诊断/],
   ["工资单确认后发现错了怎么办", /改正计件记录/],
   ["员工怎么登记计件", /登记/],

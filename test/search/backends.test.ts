@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { LocalEmbedder } from "../../src/search/local-embedder.ts";
 import { answerNearQuery, LocalReranker, phraseMatch } from "../../src/search/local-reranker.ts";
 import { LocalVectorIndexClient } from "../../src/search/local-vector-index.ts";
+import { askingMask } from "../../src/search/segment.ts";
 import { VectorizeVectorIndex } from "../../src/search/vectorize-index.ts";
 import { WorkersAiEmbedder } from "../../src/search/workers-ai-embedder.ts";
 import { WorkersAiReranker } from "../../src/search/workers-ai-reranker.ts";
@@ -186,6 +187,17 @@ describe("the local reranker", () => {
     expect(phraseMatch("2021年电影总票房", "2021年电影总票房为472亿元")).toBe(1);
     expect(phraseMatch("2021年电影总票房", "电影2021票房总年")).toBeLessThan(0.5);
     expect(phraseMatch("2021年电影总票房", "天气不错")).toBe(0);
+  });
+
+  it("does not count the words that ask at a phrase's ends, so quoting the question is no better than answering it", () => {
+    const quoting = "可以直接提问，例如“怎么新建订单”";
+    const answering = "在订单页面点击“新建订单”，填写客户名称";
+    expect(phraseMatch("怎么新建订单", quoting)).toBe(phraseMatch("怎么新建订单", answering));
+    expect(phraseMatch("怎么新建订单", answering)).toBeCloseTo((4 / 6) ** 1.5);
+    // A heading phrased as the question holds them inside: one phrase, against 工资 alone.
+    expect(phraseMatch("工资怎么算", "计件工资怎么算")).toBe(1);
+    expect(phraseMatch("工资怎么算", "工资周期")).toBeCloseTo((2 / 5) ** 1.5);
+    expect([...askingMask("2021年就业了多少人")]).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0]);
   });
 
   it("keeps scores in [0, 1]: half first-stage score, half phrase match, with the answer-shape bonus", async () => {
