@@ -1,17 +1,9 @@
 // Written by scripts/fit-calibration.ts. The local models are fitted on the dev sets in ../shared/eval.
 // The Workers AI ones could not be fitted offline: bge-reranker's logit is taken as its own
 // probability (σ(logit)), and bge-m3's cosine (alone or in hybrid) gets a prior centred at 0.5.
-import type { ScoreModel } from "./calibration.ts";
+import type { CalibrationTable } from "./calibration.ts";
 
-type ByBackend = Record<"local" | "workers-ai", ScoreModel>;
-
-export const CALIBRATION: {
-  keyword: ScoreModel;
-  vector: ByBackend;
-  hybrid: ByBackend;
-  rerank: ByBackend;
-  vectorRerank: ByBackend;
-} = {
+export const CALIBRATION: CalibrationTable = {
   keyword: {
     input: "score",
     intercept: -3.173,

@@ -27,6 +27,14 @@ export interface Calibration {
   vectorRerank: ScoreModel;
 }
 
+/**
+ * The fitted constants (calibration-constants.ts): the keyword model, and for every other kind of
+ * score one model per backend, as bge-m3 and bge-reranker score on scales of their own.
+ */
+export type CalibrationTable = { keyword: ScoreModel } & {
+  [K in Exclude<keyof Calibration, "keyword">]: Record<"local" | "workers-ai", ScoreModel>;
+};
+
 const EPSILON = 1e-6;
 
 /**

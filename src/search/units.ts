@@ -79,7 +79,8 @@ export function forEachUnit(
       return;
     }
     if (lone >= 0) visit(cjkKey(text.charCodeAt(lone)), lone, lone + 1);
-    lone = cjk ? start : -1;
+    // With `everyCharacter` a one-character run was visited above already.
+    lone = cjk && !everyCharacter ? start : -1;
     if (!cjk) visit(text.slice(start, end), start, end);
   });
   if (lone >= 0) visit(cjkKey(text.charCodeAt(lone)), lone, lone + 1);
