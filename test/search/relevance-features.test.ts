@@ -65,6 +65,41 @@ describe("the evidence calibration reads of a result in its list", () => {
     expect(secondOfTwo).toBeGreaterThan(0);
   });
 
+  it("gives a passage whose answer sentence other documents restate more echo than one sharing a name with them", () => {
+    const features = relevanceFeatures(
+      "哪些斯诺克选手被终身禁赛",
+      [
+        candidate("处罚结果出炉，梁文博、李行被终身禁赛，颜丙涛禁赛5年。", 0.8),
+        candidate("世界台联宣布，梁文博和李行被终身禁赛。", 0.78),
+        candidate("梁文博、李行被终身禁赛，鲁宁禁赛5年4个月。", 0.76),
+        candidate("2018年于德陆和曹宇鹏被禁赛，当时的斯诺克选手李行仍在参赛。", 0.77),
+      ],
+      ALL,
+    );
+    const echoes = features.map((f) => f.echo);
+    for (const e of echoes) {
+      expect(e).toBeGreaterThanOrEqual(0);
+      expect(e).toBeLessThanOrEqual(1);
+    }
+    for (const e of echoes.slice(0, 3)) expect(e).toBeGreaterThan(echoes[3] as number);
+  });
+
+  it("hears no echo from chunks of the passage's own document", () => {
+    const sentence = "梁文博、李行被终身禁赛。";
+    const features = relevanceFeatures(
+      "哪些选手被终身禁赛",
+      [candidate(sentence, 0.8, 0, "公告"), candidate(sentence, 0.7, 0, "公告")],
+      ALL,
+    );
+    expect(features.map((f) => f.echo)).toEqual([0, 0]);
+    const apart = relevanceFeatures(
+      "哪些选手被终身禁赛",
+      [candidate(sentence, 0.8, 0, "公告"), candidate(sentence, 0.7, 0, "新闻")],
+      ALL,
+    );
+    expect(apart.map((f) => f.echo)).toEqual([1, 1]);
+  });
+
   it("finds no agreement in a list whose passages agree on nothing beyond the query's words", () => {
     const features = relevanceFeatures(
       "苹果旗舰店",
