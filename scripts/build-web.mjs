@@ -1,7 +1,10 @@
 // Builds the browser UI (src/web) with Vite into dist/web, the Worker's static assets directory.
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { build } from "vite";
 import { ROOT } from "./lib.mjs";
+
+const SERVED = join(ROOT, "dist", "web");
 
 /**
  * Builds the UI once; `npm run dev` and `npm run build` call it so that `/` always serves the current
@@ -12,14 +15,42 @@ export async function buildWeb({ outDir, manifest = false } = {}) {
   // e2e tests' `npm run dev` would serve React's development build, a quarter larger than what ships.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
+  // A running server may be serving dist/web (another `npm run dev` on other state, as the e2e
+  // tests run): Vite would empty it first, and a page loaded meanwhile would find no index.html.
+  // So the build goes to a folder beside it and is moved in file by file.
+  const staging = outDir ? undefined : mkdtempSync(join(dirname(SERVED), ".web-build-"));
   try {
     await build({
       configFile: join(ROOT, "vite.config.ts"),
       logLevel: "warn",
-      ...(outDir ? { build: { outDir, emptyOutDir: true, manifest } } : {}),
+      build: { outDir: outDir ?? staging, emptyOutDir: true, manifest },
     });
+    if (staging) publish(staging, SERVED);
   } finally {
+    if (staging) rmSync(staging, { recursive: true, force: true });
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
+}
+
+/**
+ * Replaces `target`'s files with `source`'s, each by a rename (atomic on one file system), the pages
+ * last so that they never name an asset not there yet; then removes what the new build lacks.
+ */
+function publish(source, target) {
+  const built = filesUnder(source);
+  const pagesLast = [...built.filter((f) => !f.endsWith(".html")), ...built.filter((f) => f.endsWith(".html"))];
+  for (const file of pagesLast) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    renameSync(join(source, file), join(target, file));
+  }
+  const keep = new Set(built);
+  for (const file of filesUnder(target)) if (!keep.has(file)) rmSync(join(target, file), { force: true });
+}
+
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 }
