@@ -113,9 +113,8 @@ function lexicalEvidence(
         })
       : [];
 
-  // How many candidates hold each unit that can count: the query's, and those of the first ten
-  // answer sentences (a word no other answer sentence holds has no support to weigh). A word every
-  // candidate holds is the topic, not an answer, so rarity among the candidates weighs it.
+  // How many candidates hold each unit that can count: the query's and the answer sentences'. A
+  // word every candidate holds is the topic, not an answer, so rarity among the candidates weighs it.
   const slots = new Map<UnitKey, number>();
   const slotOf = (unit: string) => {
     const key = unitKey(unit);
@@ -123,7 +122,7 @@ function lexicalEvidence(
     return slots.get(key) as number;
   };
   const askedSlots = [...asked].map(slotOf);
-  for (const set of wanted.has("echo") ? answers : answers.slice(0, HEAD)) for (const u of set) slotOf(u);
+  const answerSlots = answers.map((set) => new Set([...set].map(slotOf)));
   const frequency = new Int32Array(slots.size);
   const lastSeen = new Int32Array(slots.size).fill(-1);
   const held = texts.map((text, i) => {
@@ -147,23 +146,23 @@ function lexicalEvidence(
   });
 
   // Which documents among the first ten hold each word in an answer sentence.
-  const inHead = new Map<string, Set<string>>();
-  answers.slice(0, HEAD).forEach((set, j) => {
-    for (const u of set) {
-      if (!inHead.has(u)) inHead.set(u, new Set());
-      inHead.get(u)?.add((candidates[j] as FeatureCandidate).source);
+  const inHead = new Map<number, Set<string>>();
+  answerSlots.slice(0, HEAD).forEach((set, j) => {
+    for (const slot of set) {
+      if (!inHead.has(slot)) inHead.set(slot, new Set());
+      inHead.get(slot)?.add((candidates[j] as FeatureCandidate).source);
     }
   });
   const agreement = candidates.map((c, i) => {
     let strongest = 0;
-    for (const u of answers[i] ?? []) {
-      const sources = inHead.get(u);
+    for (const slot of answerSlots[i] ?? []) {
+      const sources = inHead.get(slot);
       const others = sources ? sources.size - (sources.has(c.source) ? 1 : 0) : 0;
-      if (others > 0) strongest = Math.max(strongest, others * rarity(slots.get(unitKey(u)) as number));
+      if (others > 0) strongest = Math.max(strongest, others * rarity(slot));
     }
     return Math.log1p(strongest);
   });
-  const echo = wanted.has("echo") ? echoes(candidates, answers, slots, rarity) : [];
+  const echo = wanted.has("echo") ? echoes(candidates, answerSlots, rarity) : [];
   const headOf = (values: number[]) => Math.max(0, ...values.slice(0, HEAD));
   return { agreement, headAgreement: headOf(agreement), coverage, headCoverage: headOf(coverage), echo };
 }
@@ -182,14 +181,8 @@ const ECHOES = 3;
  * chunk, and the ECHOES closest documents are averaged. On-topic passages share a name or a
  * place with each other; passages that answer share the statement.
  */
-function echoes(
-  candidates: FeatureCandidate[],
-  answers: Set<string>[],
-  slots: Map<UnitKey, number>,
-  rarity: (slot: number) => number,
-): number[] {
-  const sentences = answers.map((set) => {
-    const own = new Set([...set].map((u) => slots.get(unitKey(u)) as number));
+function echoes(candidates: FeatureCandidate[], answerSlots: Set<number>[], rarity: (slot: number) => number): number[] {
+  const sentences = answerSlots.map((own) => {
     let weight = 0;
     for (const slot of own) weight += rarity(slot);
     return { own, weight };

@@ -86,7 +86,7 @@ export async function searchKnowledge({
   // The chunk table is the truth: vector hits for chunks replaced or deleted since are dropped here.
   const chunks = await chunksByIds({ db, tenantId, kbIds, ids });
   const w = request.mode === "hybrid" ? backends.keywordWeight : request.mode === "keyword" ? 1 : 0;
-  let scored = [...chunks.values()].map((chunk) => {
+  const found = [...chunks.values()].map((chunk) => {
     const k = keywordScores.get(chunk.id);
     const v = vectorScores.get(chunk.id);
     const match_type: SearchMode =
@@ -99,14 +99,14 @@ export async function searchKnowledge({
             : "vector";
     return { chunk, score: w * (k ?? 0) + (1 - w) * (v ?? 0), match_type };
   });
-  scored = bestPerFaqEntry(scored);
-  scored.sort(byScore);
-  scored = scored.slice(0, pool);
+  const picked = bestPerFaqEntry(found).sort(byScore).slice(0, pool);
+  // What the reranker and the calibration read of each candidate.
+  let scored = picked.map((s) => ({ ...s, text: rerankText(s.chunk) }));
 
   if (request.rerank && scored.length > 0) {
     const reranked = await backends.reranker.rerank(
       request.query,
-      scored.map((s) => ({ text: rerankText(s.chunk), score: s.score })),
+      scored.map((s) => ({ text: s.text, score: s.score })),
       synonyms,
     );
     scored = scored.map((s, i) => ({ ...s, score: reranked[i] as number }));
@@ -117,7 +117,7 @@ export async function searchKnowledge({
     const model = backends.calibration[!request.rerank ? request.mode : useKeyword ? "rerank" : "vectorRerank"];
     // `scored` is in raw-score order, as the list's features are read from it.
     const candidates = scored.map((s) => ({
-      text: rerankText(s.chunk),
+      text: s.text,
       source: s.chunk.document_id,
       raw: s.score,
       keyword: keywordScores.get(s.chunk.id) ?? 0,
