@@ -297,6 +297,13 @@ describe("search scope", () => {
       expect(body.error?.message).toContain(field);
     }
   });
+
+  it("refuses a field the API does not have, rather than searching every base without it", async () => {
+    const kb = await newKb("范围C");
+    const { status, body } = await search({ question: "订单", knowledge_base_id: kb });
+    expect(status).toBe(400);
+    expect(body.error?.message).toContain("knowledge_base_id");
+  });
 });
 
 describe("knowledge_search over MCP", () => {
