@@ -140,7 +140,9 @@ async function readImport(c: Context<AppEnv>): Promise<unknown[]> {
   if (type.startsWith("multipart/form-data")) {
     const file = (await c.req.formData()).get("file");
     if (!file || typeof file === "string") throw badRequest("Send the FAQ file as a form field named 'file'.");
-    format = /\.csv$/i.test(file.name) || file.type === "text/csv" ? "csv" : "json";
+    if (/\.csv$/i.test(file.name) || file.type === "text/csv") format = "csv";
+    else if (/\.json$/i.test(file.name) || file.type === "application/json") format = "json";
+    else throw new AppError("unsupported_media_type", "Send the FAQ as a .csv or a .json file.");
     text = await file.text();
   } else if (type.startsWith("text/csv")) {
     format = "csv";
@@ -166,7 +168,7 @@ async function readImport(c: Context<AppEnv>): Promise<unknown[]> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw badRequest("The request body is not valid JSON.");
+    throw new AppError("invalid_json", "The FAQ is not valid JSON.");
   }
   const parsed = FaqImportSchema.safeParse(body);
   if (!parsed.success) throw badRequest(`Invalid body: ${describeIssues(parsed.error)}`);

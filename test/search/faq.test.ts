@@ -113,6 +113,17 @@ describe("FAQ entries over REST", () => {
     expect(hit).toMatchObject({ knowledge_title: ORDER.question, content: '新答案：在订单页面点"新建订单"。' });
   });
 
+  it("answers a file of another kind with 415 and a body that is not JSON with invalid_json", async () => {
+    const kb = await newKb("常见问题-导入格式", "faq");
+    const form = new FormData();
+    form.set("file", new File(["# 常见问题\n\n怎么下单"], "faq.md", { type: "text/markdown" }));
+    const markdown = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body: form });
+    expect(markdown.status).toBe(415);
+    const broken = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body: "{entries" });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: "invalid_json" } });
+  });
+
   it("keeps staff from writing, other workshops out, and entries out of document bases", async () => {
     const faq = await newKb("常见问题-5", "faq");
     const docs = await newKb("文档库-5");
