@@ -45,3 +45,20 @@ export function numberMatch(query: string, passage: string): number {
   const present = new Set(passage.normalize("NFKC").match(DIGITS) ?? []);
   return wanted.filter((n) => present.has(n)).length / wanted.length;
 }
+
+// A number with what it counts or measures ("12人", "1.5亿元", "三艘"), and a day or time of day
+// ("5月6日", "18日", "凌晨"). The lookbehinds start a match only at the head of a run of digits or
+// numerals, so each scan stays linear in the sentence.
+const QUANTITY =
+  /(?<![\d.])\d+(?:\.\d+)? ?(?:万|亿|千|百)?(?:人|名|个|家|次|座|条|位|项|辆|架|艘|枚|元|美元|吨|%|万|亿|台|部|票)|(?<![一二三四五六七八九十百千万亿两])[一二三四五六七八九十百千万亿两]+(?:人|名|个|家|次|座|条|位|项|辆|架|艘|枚|元)/;
+const MOMENT =
+  /(?<!\d)\d{1,2}月\d{1,2}日|(?<!\d)\d{1,2}日|(?<![一二三四五六七八九十])[一二三四五六七八九十]+月[一二三四五六七八九十]+日|\d{4}年\d{1,2}月|今天|明天|昨天|上午|下午|晚上|凌晨/;
+
+/**
+ * What kind of fact a passage states, whatever the question: a quantity, a moment, each 0 or 1.
+ * News that answers a question tends to report its fact as a number or a day; on-topic news that
+ * does not answer it tends to comment on it (measured on rgb-zh-dev, README).
+ */
+export function statedFacts(text: string): { quantity: number; moment: number } {
+  return { quantity: QUANTITY.test(text) ? 1 : 0, moment: MOMENT.test(text) ? 1 : 0 };
+}

@@ -22,6 +22,9 @@ describe("the evidence calibration reads of a result in its list", () => {
     // The head is the first ten; the two weak results after it do not pull the mean down.
     for (const f of features) expect(f.headMean).toBeCloseTo(0.6, 10);
     expect(features.map((f) => f.keyword)).toEqual(raws.map((raw) => raw / 2));
+    features.forEach((f, i) => {
+      expect(f.keywordBelowBest).toBeCloseTo((raws[i] as number) / 2 - 0.45, 10);
+    });
     // Taken over ten places whatever the list's length: two strong matches are no crowd.
     const short = relevanceFeatures("问题", [candidate("甲", 0.9), candidate("乙", 0.8)], ALL);
     for (const f of short) expect(f.headMean).toBeCloseTo(0.17, 10);
@@ -82,6 +85,23 @@ describe("the evidence calibration reads of a result in its list", () => {
       expect(e).toBeLessThanOrEqual(1);
     }
     for (const e of echoes.slice(0, 3)) expect(e).toBeGreaterThan(echoes[3] as number);
+  });
+
+  it("reads whether each passage states a quantity or a day, and only when asked to", () => {
+    const list = [
+      candidate("乌江特大桥全长1834米，12月18日凌晨合龙，投资18亿元。", 0.8),
+      candidate("乌江特大桥的建设备受关注。", 0.7),
+    ];
+    const features = relevanceFeatures("乌江特大桥多长", list, ALL);
+    expect(features.map((f) => [f.quantity, f.moment])).toEqual([
+      [1, 1],
+      [0, 0],
+    ]);
+    const without = relevanceFeatures("乌江特大桥多长", list, new Set<FeatureName>(["raw"]));
+    expect(without.map((f) => [f.quantity, f.moment])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   it("hears no echo from chunks of the passage's own document", () => {
