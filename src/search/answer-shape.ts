@@ -1,6 +1,7 @@
-// What a question asks for, read from its wording, and whether a passage has that kind of answer.
-// Bag-of-words search cannot tell a passage that answers "when" from one that only shares the
-// topic; a passage with no date cannot answer it. Measured on rgb-zh-dev (README).
+// What a question asks for, read from its wording, and whether a passage has that kind of answer;
+// and what kind of fact a passage states, whatever the question. Bag-of-words search cannot tell a
+// passage that answers "when" from one that only shares the topic; a passage with no date cannot
+// answer it. Measured on rgb-zh-dev (README).
 
 // An English "when" asks only at the start: "What happened when the war ended?" does not ask for a date.
 const ASKS_WHEN =
