@@ -8,9 +8,10 @@ const SERVED = join(ROOT, "dist", "web");
 
 /**
  * Builds the UI once; `npm run dev` and `npm run build` call it so that `/` always serves the current
- * UI. `npm run web:size` builds elsewhere, with Vite's manifest of which chunk imports which.
+ * UI. `npm run web:size` builds elsewhere (`outDir`), with Vite's manifest of which chunk imports
+ * which. `served` is the folder a server serves, dist/web unless a test says otherwise.
  */
-export async function buildWeb({ outDir, manifest = false } = {}) {
+export async function buildWeb({ outDir, manifest = false, served = SERVED } = {}) {
   // Vite builds for whatever NODE_ENV says when it is set, and vitest sets "test": without this the
   // e2e tests' `npm run dev` would serve React's development build, a quarter larger than what ships.
   const nodeEnv = process.env.NODE_ENV;
@@ -18,14 +19,16 @@ export async function buildWeb({ outDir, manifest = false } = {}) {
   // A running server may be serving dist/web (another `npm run dev` on other state, as the e2e
   // tests run): Vite would empty it first, and a page loaded meanwhile would find no index.html.
   // So the build goes to a folder beside it and is moved in file by file.
-  const staging = outDir ? undefined : mkdtempSync(join(dirname(SERVED), ".web-build-"));
+  // On a fresh clone there is no dist/ yet.
+  if (!outDir) mkdirSync(dirname(served), { recursive: true });
+  const staging = outDir ? undefined : mkdtempSync(join(dirname(served), ".web-build-"));
   try {
     await build({
       configFile: join(ROOT, "vite.config.ts"),
       logLevel: "warn",
       build: { outDir: outDir ?? staging, emptyOutDir: true, manifest },
     });
-    if (staging) publish(staging, SERVED);
+    if (staging) publish(staging, served);
   } finally {
     if (staging) rmSync(staging, { recursive: true, force: true });
     if (nodeEnv === undefined) delete process.env.NODE_ENV;

@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
 const baseUrl = inject("baseUrl");
@@ -35,5 +38,21 @@ describe("npm run knowledge:push", () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("Refused: garment-defects.yaml");
     expect(result.stderr).toContain("admin");
+  });
+});
+
+describe("the UI build npm run dev runs first", () => {
+  it("builds into a dist/ that does not exist yet, as on a fresh clone, and leaves no staging folder", () => {
+    const root = mkdtempSync(join(tmpdir(), "weft-fresh-"));
+    try {
+      const served = join(root, "dist", "web");
+      const build = `import("./scripts/build-web.mjs").then((m) => m.buildWeb({ served: ${JSON.stringify(served)} }))`;
+      const result = run("--input-type=module", ["-e", build], {});
+      expect(result.status, result.stderr).toBe(0);
+      expect(readFileSync(join(served, "index.html"), "utf8")).toContain('<div id="root">');
+      expect(readdirSync(join(root, "dist"))).toEqual(["web"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
