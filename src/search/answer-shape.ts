@@ -9,7 +9,8 @@ const ASKS_WHEN =
 const ASKS_AMOUNT =
   /多少|数量|几个|几名|几人|几次|几岁|增长率|票房|金额|人数|\bhow (?:many|much|long|old|far)\b|\bwhat percentage\b/i;
 // A Chinese "when" wants a day or a month when the question names the year already, else a year will do.
-const HAS_DAY_ZH = /\d{1,2}月\d{1,2}[日号]|\d{1,2}[日号]|\d{1,2}月|[一二三四五六七八九十]+月/;
+// The lookbehind tries a run of numerals from its head only, so a long run without 月 costs one pass.
+const HAS_DAY_ZH = /\d{1,2}月\d{1,2}[日号]|\d{1,2}[日号]|\d{1,2}月|(?<![一二三四五六七八九十])[一二三四五六七八九十]+月/;
 const HAS_YEAR_ZH = /\d{4}年|[〇零一二三四五六七八九]{4}年/;
 const YEAR = /\d{4}/;
 const HAS_DATE_EN =
@@ -49,7 +50,7 @@ export function numberMatch(query: string, passage: string): number {
 
 // A number with what it counts or measures ("12人", "1.5亿元", "三艘"), and a day or time of day
 // ("5月6日", "18日", "凌晨"). The lookbehinds start a match only at the head of a run of digits or
-// numerals, so each scan stays linear in the sentence.
+// numerals, so each scan stays linear in the text.
 const QUANTITY =
   /(?<![\d.])\d+(?:\.\d+)? ?(?:万|亿|千|百)?(?:人|名|个|家|次|座|条|位|项|辆|架|艘|枚|元|美元|吨|%|万|亿|台|部|票)|(?<![一二三四五六七八九十百千万亿两])[一二三四五六七八九十百千万亿两]+(?:人|名|个|家|次|座|条|位|项|辆|架|艘|枚|元)/;
 const MOMENT =

@@ -22,6 +22,11 @@ describe("answer shape", () => {
     expect(answerShapeMatch("What happened when the war ended?", "Peace talks began.")).toBe(1);
   });
 
+  it("reads a long run of numerals, with or without a month after it", () => {
+    expect(answerShapeMatch("2022春运开始时间", "一".repeat(10_000))).toBe(0);
+    expect(answerShapeMatch("2022春运开始时间", `${"一".repeat(10_000)}月`)).toBe(1);
+  });
+
   it("does not judge questions that ask for neither", () => {
     expect(asksForShape("跳针怎么办")).toBe(false);
     expect(answerShapeMatch("怎么新建订单", "在订单页面点新建订单")).toBe(1);
