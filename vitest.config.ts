@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { demoSeedStatements } from "./scripts/demo-data.ts";
 
 // The shipped trees, read here in Node because tests run inside workerd without a file system.
 const trees = readdirSync("./knowledge/trees")
@@ -17,6 +18,8 @@ process.env.MCP_SECRETS_KEY ??= TEST_SECRETS_KEY;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  // Computed once here rather than in every test file: hashing the demo passwords is most of it.
+  const seed = await demoSeedStatements();
   return {
     plugins: [
       cloudflareTest({
@@ -24,6 +27,7 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
+            TEST_SEED: seed,
             TEST_TREES: trees,
             ENVIRONMENT: "test",
             MCP_SECRETS_KEY: TEST_SECRETS_KEY,
@@ -36,6 +40,12 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       exclude: ["test/e2e/**"],
       setupFiles: ["./test/setup.ts"],
+      // One runtime per worker, reused across files: module loading, not the tests, was most of the
+      // time. Each file still starts from the same prepared storage (test/setup.ts).
+      isolate: false,
+      // Weft's JSON log lines (expected failures logged on purpose) are not test output; a test
+      // that asserts on logs spies on the console, which this does not affect.
+      onConsoleLog: (line: string) => !line.startsWith('{"level":'),
     },
   };
 });

@@ -1,6 +1,7 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    TEST_SEED: string[];
     TEST_TREES: { file_name: string; content: string }[];
   }
 }

@@ -31,6 +31,15 @@ export async function keywordTable(tenantId: string): Promise<string> {
 // Keyword tables are created once and never dropped, so an isolate remembers the ones it has seen.
 const knownTables = new Set<string>();
 
+/**
+ * Forgets the keyword tables this isolate has seen, for a runtime whose storage was emptied under
+ * it: the test suite empties every database between files while the isolate lives on.
+ */
+export function forgetKeywordTables(): void {
+  knownTables.clear();
+  chunkCounts.clear();
+}
+
 /** Creates the tenant's keyword index (and its vocabulary view) if it does not exist. */
 export async function ensureKeywordTable(db: D1Database, table: string): Promise<void> {
   if (knownTables.has(table)) return;
