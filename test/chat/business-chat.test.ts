@@ -133,8 +133,8 @@ describe("the offline model over the business tools", () => {
     // No demo order is due today (they are due 10 to 50 days on, or long past).
     const today = await ask(cookie, "biz-due-today", "今天要交的订单");
     const todayPart = toolPart(today.message, "query_orders");
-    expect(todayPart.input).toEqual({ due_from: todayPart.output.today, due_to: todayPart.output.today });
-    expect(textOf(today.message)).toBe(`今天（${todayPart.output.today}）没有到期的订单。`);
+    expect(todayPart.input).toEqual({ status: "open", due_from: todayPart.output.today, due_to: todayPart.output.today });
+    expect(textOf(today.message)).toBe(`今天（${todayPart.output.today}）没有要交的订单（没完成的订单里没有这几天到期的）。`);
   });
 
   it("asks for orders placed this month by the day they were placed, and says so", async () => {

@@ -148,16 +148,16 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["Which orders are in production?", "query_orders", { status: "in_production" }],
   // Orders are listed by due date: a period names the days they are due in (weeks from Monday).
   ["这个月的订单", "query_orders", { due_from: "2026-11-01", due_to: "2026-11-30" }],
-  ["本周要交的订单", "query_orders", { due_from: "2026-11-23", due_to: "2026-11-29" }],
+  ["本周要交的订单", "query_orders", { status: "open", due_from: "2026-11-23", due_to: "2026-11-29" }],
   ["下周到期的订单", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
-  ["下个星期要交的订单", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
-  ["明天要交的订单", "query_orders", { due_from: "2026-11-27", due_to: "2026-11-27" }],
+  ["下个星期要交的订单", "query_orders", { status: "open", due_from: "2026-11-30", due_to: "2026-12-06" }],
+  ["明天要交的订单", "query_orders", { status: "open", due_from: "2026-11-27", due_to: "2026-11-27" }],
   ["下个月到期的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["下月的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["上周到期的订单", "query_orders", { due_from: "2026-11-16", due_to: "2026-11-22" }],
-  ["今天要交货的订单", "query_orders", { due_from: "2026-11-26", due_to: "2026-11-26" }],
+  ["今天要交货的订单", "query_orders", { status: "open", due_from: "2026-11-26", due_to: "2026-11-26" }],
   // A month without its year is the next such month, as a due day without its year is.
-  ["12月要交的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
+  ["12月要交的订单", "query_orders", { status: "open", due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["三月到期的订单", "query_orders", { due_from: "2027-03-01", due_to: "2027-03-31" }],
   ["本月到期的生产中的订单", "query_orders", { status: "in_production", due_from: "2026-11-01", due_to: "2026-11-30" }],
   ["订单2026-001今天的进度", "query_orders", { order: "2026-001", order_no: "2026-001" }],
@@ -270,9 +270,13 @@ describe("the offline model's reading of requests", () => {
   it("reads what is to be delivered in a period to come as orders due then, not as piece records", () => {
     expect(toolOf(chooseTool("明天要交多少件", TODAY, null))).toEqual({
       toolName: "query_orders",
-      args: { due_from: "2026-11-27", due_to: "2026-11-27" },
+      args: { status: "open", due_from: "2026-11-27", due_to: "2026-11-27" },
     });
-    expect(toolOf(chooseTool("下周要交货的有哪些", TODAY, null))?.args).toEqual({ due_from: "2026-11-30", due_to: "2026-12-06" });
+    expect(toolOf(chooseTool("下周要交货的有哪些", TODAY, null))?.args).toEqual({
+      status: "open",
+      due_from: "2026-11-30",
+      due_to: "2026-12-06",
+    });
     expect(toolOf(chooseTool("下个月出货多少件", TODAY, null))?.args).toEqual({ due_from: "2026-12-01", due_to: "2026-12-31" });
     // Pieces of a period to come are still explained, not looked up.
     expect(chooseTool("明天做了多少件", TODAY, null)).toEqual({ decline: "future", what: "pieces", period: "tomorrow" });
@@ -455,10 +459,26 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).not.toContain("u-boss");
   });
 
-  it("gives a refused tool call's gist in Chinese before the agent-facing detail", () => {
-    const output = "forbidden: Staff can record pieces only for themselves. Leave out employee.";
-    const text = toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese: true });
-    expect(text).toBe(`没能完成：你的角色不能做这件事（员工只能查看和登记自己的记录）。\n\n详情：${output}`);
+  it("says a refused tool call in Chinese words with what to do, and no agent-facing English", () => {
+    const refused = (output: string, chinese = true) =>
+      toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese });
+    expect(refused("forbidden: Staff can record pieces only for themselves. Leave out employee.")).toBe(
+      "员工只能给自己登记计件：不用说名字，例如“我今天上领子80件，帮我登记”。",
+    );
+    expect(refused("forbidden: Staff can see only their own records. Leave out employee.")).toContain("员工只能查看自己的记录");
+    expect(refused("unknown_name: No employee '王五' in this workshop. Close names: 王芳 (id e-3); 王强 (id e-4).")).toBe(
+      "没有找到“王五”。请检查名字，或者说全一点。相近的有：王芳、王强。",
+    );
+    expect(refused("invalid_input: Say whose pieces these are: employee is required when a boss records pieces.")).toContain(
+      "是谁做的？",
+    );
+    const invalid = refused(
+      "invalid_input: Invalid arguments for prepare_piece_record: process: Invalid input: expected string, received undefined",
+    );
+    expect(invalid).toContain("是哪道工序？");
+    expect(invalid).not.toMatch(/[A-Za-z]/);
+    expect(refused("internal: something odd")).toBe("没能完成这件事。请换个说法再试一次，或者告诉老板。");
+    expect(refused("forbidden: Only a boss can create orders.", false)).toBe("That did not work: Only a boss can create orders.");
   });
 
   // The chat shows the card with the tool call, above the reply (web/message-view.tsx renders parts in order).

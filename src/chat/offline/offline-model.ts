@@ -11,6 +11,7 @@ import { readPassagesBlock } from "../passages.ts";
 import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
 import { declineReply } from "./declines.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
+import { askFor, isQuestionBack } from "./questions.ts";
 import { toolReply } from "./tool-replies.ts";
 
 /** The id the UI and `GET /api/chat/model` know the offline model by. */
@@ -81,6 +82,24 @@ function openConsultation(prompt: Prompt, before: number): OpenConsultation | nu
   return null;
 }
 
+/** A tool the model is offered: the arguments it accepts, those it needs, and what each is. */
+interface OfferedTool {
+  accepts: Set<string>;
+  required: string[];
+  properties: Record<string, { description?: unknown }>;
+}
+
+// The user's words, joined to the request before them when the model's last reply asked for what
+// that request left out.
+function completedRequest(prompt: Prompt, lastUser: number, question: string): string {
+  const asked = prompt.slice(0, lastUser).findLast((m) => m.role === "assistant");
+  if (!asked || !isQuestionBack(textOf(asked))) return question;
+  const before = prompt.slice(0, lastUser).findLastIndex((m) => m.role === "user");
+  // A bare number answers "多少件？".
+  const answer = /^\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*$/.test(question) ? `${question.trim()}件` : question;
+  return before >= 0 ? `${textOf(prompt[before] as Prompt[number])}，${answer}` : answer;
+}
+
 /** What the offline model does this step: call one tool, or say something. */
 type Step = { kind: "tool"; toolName: string; input: Record<string, unknown> } | { kind: "text"; text: string };
 
@@ -88,12 +107,16 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const prompt = options.prompt;
   const lastUser = prompt.findLastIndex((m) => m.role === "user");
   const question = lastUser >= 0 ? textOf(prompt[lastUser] as Prompt[number]) : "";
-  const chinese = isChinese(question) || question === "";
-  const offered = new Map<string, Set<string>>();
+  // An answer to a question back completes the request it asked about ("领子" after "是哪道工序？").
+  const request = completedRequest(prompt, lastUser, question);
+  const chinese = isChinese(request) || request === "";
+  const offered = new Map<string, OfferedTool>();
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
-    const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
-    offered.set(tool.name, new Set(Object.keys(properties)));
+    const schema = tool.inputSchema as { properties?: Record<string, { description?: unknown }>; required?: unknown };
+    const properties = schema.properties ?? {};
+    const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+    offered.set(tool.name, { accepts: new Set(Object.keys(properties)), required, properties });
   }
   const turn = prompt.slice(lastUser + 1);
   const results = turn.flatMap(resultsIn);
@@ -108,7 +131,7 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
       : "Writes are confirmed by you, with the Confirm (or Cancel) button on the card; I cannot confirm for you.";
     return { kind: "text", text };
   }
-  const choice = chooseTool(question, localDate(now, timeZone), openConsultation(prompt, lastUser));
+  const choice = chooseTool(request, localDate(now, timeZone), openConsultation(prompt, lastUser));
   const instructions = prompt
     .filter((m) => m.role === "system")
     .map(textOf)
@@ -119,9 +142,17 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     const guide = choice.decline === "change" ? extractiveAnswer(question, passages) : null;
     return { kind: "text", text: [declineReply(choice, chinese), guide].filter(Boolean).join("\n\n") };
   }
-  const accepts = choice ? offered.get(choice.toolName) : undefined;
-  if (choice && accepts) {
-    const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => accepts.has(name)));
+  const tool = choice ? offered.get(choice.toolName) : undefined;
+  if (choice && tool) {
+    const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => tool.accepts.has(name)));
+    const missing = tool.required.filter((name) => !(name in input));
+    if (missing.length > 0) {
+      const describe = (field: string) => {
+        const said = Object.hasOwn(tool.properties, field) ? tool.properties[field]?.description : undefined;
+        return typeof said === "string" ? said : undefined;
+      };
+      return { kind: "text", text: askFor(missing, chinese, describe) };
+    }
     return { kind: "tool", toolName: choice.toolName, input };
   }
   const answer = extractiveAnswer(question, passages);

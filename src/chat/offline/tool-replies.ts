@@ -2,6 +2,7 @@ import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
 import { dueHeading } from "./due-dates.ts";
 import { placedHeading } from "./placed-dates.ts";
+import { refusalWords } from "./questions.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
@@ -45,22 +46,6 @@ const LABELS = new Map([
   ["range", "日期范围"],
   ["orders", "订单数"],
   ["employees", "人数"],
-]);
-
-// The gist of the tool errors a person meets in the chat, in Chinese.
-const ERROR_GIST = new Map([
-  ["forbidden", "你的角色不能做这件事（员工只能查看和登记自己的记录）。"],
-  ["unknown_name", "没有找到这个名字，请检查员工、工序或订单的名字。"],
-  ["ambiguous_name", "有几个都对得上，请说得具体一些。"],
-  ["invalid_input", "信息不完整或格式不对。"],
-  ["invalid_option", "这个选项不在当前步骤里。"],
-  ["session_unknown", "找不到这次咨询，请重新开始。"],
-  ["session_expired", "这次咨询已过期，请重新开始。"],
-  ["session_complete", "这次咨询已经结束，请重新开始。"],
-  ["knowledge_base_not_found", "找不到所选的知识库。"],
-  ["upstream_failed", "外部服务暂时不可用，请稍后再试。"],
-  ["upstream_timeout", "外部服务没有及时响应，请稍后再试。"],
-  ["unavailable", "服务暂时不可用，请稍后再试。"],
 ]);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -227,16 +212,45 @@ function rangeOf(input: Record<string, Json>, from: string, to: string): { from:
 function ordersReply(input: unknown, output: Record<string, Json>, chinese: boolean): string {
   const list = listReply(output, chinese);
   if (!isRecord(input) || typeof output.today !== "string") return list;
+  if (input.status === "open" && typeof input.due_to === "string" && input.due_from === undefined) {
+    return dueSoonReply(input.due_to, output, output.today, chinese);
+  }
   const placed = rangeOf(input, "created_from", "created_to");
   const due = rangeOf(input, "due_from", "due_to");
   const range = placed ?? due;
   if (!range) return list;
   const found = Array.isArray(output.orders) && output.orders.length > 0;
-  const used = placed ? ["created_from", "created_to"] : ["due_from", "due_to"];
+  const open = input.status === "open";
+  const used = placed ? ["created_from", "created_to"] : ["due_from", "due_to", ...(open ? ["status"] : [])];
   const filtered = Object.keys(input).some((key) => !used.includes(key));
-  const options = { chinese, found, filtered };
+  const options = { chinese, found, filtered, open };
   const heading = placed ? placedHeading(range, output.today, options) : dueHeading(range, output.today, options);
   return found ? `${heading}\n\n${list}` : heading;
+}
+
+// Open orders due by a day ("快到期的"): those due from today on, soonest first, and those already
+// past their due date listed apart, as they need a word with the customer rather than a push.
+function dueSoonReply(dueTo: string, output: Record<string, Json>, today: string, chinese: boolean): string {
+  const all = Array.isArray(output.orders) ? output.orders.filter(isRecord) : [];
+  const due = (o: Record<string, Json>) => String(o.due_date ?? "");
+  const soon = all.filter((o) => due(o) >= today).sort((a, b) => due(a).localeCompare(due(b)));
+  const late = all.filter((o) => due(o) < today).sort((a, b) => due(a).localeCompare(due(b)));
+  const days = Math.round((Date.parse(dueTo) - Date.parse(today)) / 86_400_000);
+  const list = (orders: Record<string, Json>[]) => listReply({ orders, next_cursor: null }, chinese);
+  const parts = chinese
+    ? [
+        soon.length
+          ? `未来 ${days} 天内（${today} 至 ${dueTo}）要交的订单，最近的在前：\n\n${list(soon)}`
+          : `未来 ${days} 天内（${today} 至 ${dueTo}）没有要交的订单。`,
+      ]
+    : [
+        soon.length
+          ? `Open orders due in the next ${days} days (${today} to ${dueTo}), soonest first:\n\n${list(soon)}`
+          : `No open orders are due in the next ${days} days (${today} to ${dueTo}).`,
+      ];
+  if (late.length)
+    parts.push(chinese ? `已经过了交期、还没完成的：\n\n${list(late)}` : `Past their due date and still open:\n\n${list(late)}`);
+  return parts.join("\n\n");
 }
 
 /**
@@ -260,14 +274,8 @@ export function toolReply({
   question: string;
   chinese: boolean;
 }): string {
-  if (isError) {
-    const message = typeof output === "string" ? output : JSON.stringify(output);
-    if (!chinese) return `That did not work (${toolName}): ${message}`;
-    // Tool errors are written for agents, in English; a person reading Chinese gets the gist first.
-    const code = /^([a-z_]+): /.exec(message)?.[1];
-    const gist = code === undefined ? undefined : ERROR_GIST.get(code);
-    return gist ? `没能完成：${gist}\n\n详情：${message}` : `没能完成（${toolName}）：${message}`;
-  }
+  // Tool errors are written for agents, in English: a person gets them in their own words.
+  if (isError) return refusalWords(typeof output === "string" ? output : JSON.stringify(output), chinese);
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
