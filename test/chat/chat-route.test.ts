@@ -79,15 +79,23 @@ describe("POST /api/chat with the offline model", () => {
 
   it("says plainly what it can do when it has no answer", async () => {
     const cookie = await signIn("staff", "staff123");
-    const message = await assembled(await readChunks(await sendChat(cookie, "chat-help", "你好")));
+    const message = await assembled(await readChunks(await sendChat(cookie, "chat-help", "今天天气怎么样")));
     expect(textOf(message)).toContain("我是离线模型");
+    // A staff member is shown what they may ask: their own work, not a colleague's pay.
+    expect(textOf(message)).toContain("我这个月的工资");
+  });
+
+  it("greets a greeting in one line with what the person's role may ask", async () => {
+    const cookie = await signIn("staff", "staff123");
+    const message = await assembled(await readChunks(await sendChat(cookie, "chat-hello", "你好")));
+    expect(textOf(message)).toMatch(/^你好！还可以这样问我：\n\n- “我这个月做了多少件”/);
   });
 
   it("accepts an API key as well as the cookie", async () => {
     const res = await call("/api/chat", { method: "POST", key: "dev-staff-key", body: chatBody("chat-key", "hello") });
     expect(res.status).toBe(200);
     const message = await assembled(await readChunks(res));
-    expect(textOf(message)).toContain("offline model");
+    expect(textOf(message)).toMatch(/^Hello! You could ask me:/);
   });
 
   it("refuses bad requests with a clear 4xx before streaming", async () => {

@@ -213,3 +213,51 @@ describe("a question back and its answer", () => {
     expect(next).toEqual(piece({ ...ZHANG_COLLAR, work_date: "2026-11-26" }));
   });
 });
+
+const said = (text: string): LanguageModelV4Prompt[number] => ({ role: "assistant", content: [{ type: "text", text }] });
+
+describe("a conversation the offline model follows", () => {
+  it("carries the period over to another person: 那李娟呢", async () => {
+    const next = await step([user("张三这个月做了多少件"), said("张三这个月做了 2752 件。"), user("那李娟呢？")]);
+    expect(next).toEqual(pieces({ employee: "李娟", period: "this_month" }));
+  });
+
+  it("carries the person over to another period: 上个月呢, then to another person again", async () => {
+    const history = [user("李娟这个月做了多少件"), said("李娟这个月做了 800 件。"), user("上个月呢")];
+    expect(await step(history)).toEqual(pieces({ employee: "李娟", period: "last_month" }));
+    const more = [...history, said("李娟上个月做了 700 件。"), user("那张敏呢")];
+    expect(await step(more)).toEqual(pieces({ employee: "张敏", period: "last_month" }));
+  });
+
+  it("reads 她 as the person asked about before, on a new topic", async () => {
+    const next = await step([user("李娟这个月做了多少件"), said("李娟这个月做了 800 件。"), user("她上个月工资呢")]);
+    expect(next).toEqual(payroll({ employee: "李娟", month: "2026-10" }));
+  });
+
+  it("leaves a question that stands on its own alone", async () => {
+    const next = await step([user("张三这个月做了多少件"), said("张三这个月做了 2752 件。"), user("生产中的订单有哪些")]);
+    expect(next).toEqual(orders({ status: "in_production" }));
+    const other = await step([user("张三这个月做了多少件"), said("…"), user("其他员工呢")]);
+    expect(other).not.toEqual(pieces({ employee: "其张三员工", period: "this_month" }));
+  });
+
+  it("greets and thanks in one line with suggestions the person's role may use", async () => {
+    const staff = { role: "system" as const, content: "You are talking with 李娟 (role: staff)." };
+    const boss = { role: "system" as const, content: "You are talking with 王老板 (role: boss)." };
+    const hello = ((await step([staff, user("你好")])) as { says: string[] }).says[0] ?? "";
+    expect(hello.split("\n")[0]).toBe("你好！还可以这样问我：");
+    expect(hello).toContain("我这个月的工资");
+    expect(hello).not.toContain("张敏");
+    const thanks = ((await step([boss, user("谢谢")])) as { says: string[] }).says[0] ?? "";
+    expect(thanks.split("\n")[0]).toBe("不客气！还可以这样问我：");
+    expect(thanks).toContain("快到期的订单");
+    expect(thanks.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(3);
+  });
+
+  it("gives staff examples about their own work when it cannot help", async () => {
+    const staff = { role: "system" as const, content: "You are talking with 李娟 (role: staff)." };
+    const reply = ((await step([staff, user("天气怎么样")])) as { says: string[] }).says[0] ?? "";
+    expect(reply).toContain("我这个月的工资");
+    expect(reply).not.toContain("张敏这个月的工资");
+  });
+});

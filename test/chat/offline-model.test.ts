@@ -559,6 +559,22 @@ describe("the offline model's words for a tool's result", () => {
     expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");
   });
 
+  it("says statuses and yes-or-no values in words, in the reply's language", () => {
+    const output = {
+      employees: [
+        { name: "李娟", status: "active", has_login: true },
+        { name: "赵六", status: "left" },
+      ],
+      next_cursor: null,
+    };
+    const zh = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: true });
+    expect(zh).toContain("名称: 李娟，状态: 在职");
+    expect(zh).toContain("状态: 已离职");
+    expect(zh).not.toMatch(/active|left/);
+    const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
+    expect(en).toContain("status: active");
+  });
+
   it("separates a row's fields with the comma of the reply's language", () => {
     const output = { orders: [{ order_no: "2026-001", quantity: 300, style: { code: "A01", name: "衬衫" } }], next_cursor: null };
     const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });

@@ -3,7 +3,9 @@ const SURNAMES = new Set(
   "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
 );
 // Characters that end a name: time words, verbs and particles that follow names in requests.
-const AFTER_NAME = new Set("今昨前这本上下做的录记登报帮替要工计件个月在了和与把给是有多少老总师资，,。？?！! 0123456789");
+const AFTER_NAME = new Set(
+  "今昨前这本上下做的录记登报帮替要工计件个月在了和与把给是有多少老总师资呢吗啊呀，,。？?！! 0123456789",
+);
 // Numerals end a name too ("李娟三百件"), except as its own last character ("张三上领子").
 const NUMERALS = new Set("零〇一二两三四五六七八九十百千万");
 const COUNTED = /^[零〇一二两三四五六七八九十百千万件个]?$/;

@@ -9,9 +9,11 @@ import type {
 import { localDate } from "../../business/local-time.ts";
 import { readPassagesBlock } from "../passages.ts";
 import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
+import { currentRequest, type Turn } from "./conversation.ts";
 import { declineReply } from "./declines.ts";
+import { greetingReply, roleIn } from "./greetings.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
-import { askFor, isQuestionBack } from "./questions.ts";
+import { askFor } from "./questions.ts";
 import { toolReply } from "./tool-replies.ts";
 
 /** The id the UI and `GET /api/chat/model` know the offline model by. */
@@ -89,15 +91,17 @@ interface OfferedTool {
   properties: Record<string, { description?: unknown }>;
 }
 
-// The user's words, joined to the request before them when the model's last reply asked for what
-// that request left out.
-function completedRequest(prompt: Prompt, lastUser: number, question: string): string {
-  const asked = prompt.slice(0, lastUser).findLast((m) => m.role === "assistant");
-  if (!asked || !isQuestionBack(textOf(asked))) return question;
-  const before = prompt.slice(0, lastUser).findLastIndex((m) => m.role === "user");
-  // A bare number answers "多少件？".
-  const answer = /^\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*$/.test(question) ? `${question.trim()}件` : question;
-  return before >= 0 ? `${textOf(prompt[before] as Prompt[number])}，${answer}` : answer;
+// The earlier turns: each user message and the model's words after it.
+function turnsBefore(prompt: Prompt, lastUser: number): Turn[] {
+  const turns: Turn[] = [];
+  for (const message of prompt.slice(0, lastUser)) {
+    if (message.role === "user") turns.push({ user: textOf(message), reply: "" });
+    else if (message.role === "assistant" && turns.length > 0) {
+      const turn = turns[turns.length - 1] as Turn;
+      turn.reply = `${turn.reply}${textOf(message)}`;
+    }
+  }
+  return turns;
 }
 
 /** What the offline model does this step: call one tool, or say something. */
@@ -107,8 +111,18 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const prompt = options.prompt;
   const lastUser = prompt.findLastIndex((m) => m.role === "user");
   const question = lastUser >= 0 ? textOf(prompt[lastUser] as Prompt[number]) : "";
-  // An answer to a question back completes the request it asked about ("领子" after "是哪道工序？").
-  const request = completedRequest(prompt, lastUser, question);
+  const today = localDate(now, timeZone);
+  const instructions = prompt
+    .filter((m) => m.role === "system")
+    .map(textOf)
+    .join("\n");
+  const role = roleIn(instructions);
+  // Read with the turns before: an answer to a question back, a follow-up ("那李娟呢").
+  const standsAlone = (text: string) => {
+    const choice = chooseTool(text, today, null);
+    return choice !== null && "toolName" in choice;
+  };
+  const request = currentRequest(turnsBefore(prompt, lastUser), question, standsAlone);
   const chinese = isChinese(request) || request === "";
   const offered = new Map<string, OfferedTool>();
   for (const tool of options.tools ?? []) {
@@ -131,11 +145,9 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
       : "Writes are confirmed by you, with the Confirm (or Cancel) button on the card; I cannot confirm for you.";
     return { kind: "text", text };
   }
-  const choice = chooseTool(request, localDate(now, timeZone), openConsultation(prompt, lastUser));
-  const instructions = prompt
-    .filter((m) => m.role === "system")
-    .map(textOf)
-    .join("\n");
+  const greeting = greetingReply(question, role, chinese);
+  if (greeting) return { kind: "text", text: greeting };
+  const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {
     // Where a change is made instead is in the guide: its passages follow, cited.
@@ -156,7 +168,7 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     return { kind: "tool", toolName: choice.toolName, input };
   }
   const answer = extractiveAnswer(question, passages);
-  return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()]) };
+  return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()], role) };
 }
 
 function chunks(text: string): string[] {

@@ -48,6 +48,27 @@ const LABELS = new Map([
   ["employees", "人数"],
 ]);
 
+// The codes the tools answer with, in words: one table for every reply, so "active" never reaches a
+// Chinese reader and 在职 never an English one.
+const CODE_WORDS: Record<string, [zh: string, en: string]> = {
+  active: ["在职", "active"],
+  left: ["已离职", "left"],
+  pending: ["待生产", "pending"],
+  in_production: ["生产中", "in production"],
+  completed: ["已完成", "completed"],
+  cancelled: ["已取消", "cancelled"],
+  allowance: ["补贴", "allowance"],
+  deduction: ["扣款", "deduction"],
+  true: ["是", "yes"],
+  false: ["否", "no"],
+};
+
+/** A code the tools answer with (a status, a kind, a yes or no), in the reply's language; other values as they are. */
+export function codeWord(value: string, chinese: boolean): string {
+  const words = Object.hasOwn(CODE_WORDS, value) ? CODE_WORDS[value] : undefined;
+  return words ? words[chinese ? 0 : 1] : value;
+}
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function isRecord(value: unknown): value is Record<string, Json> {
@@ -88,7 +109,9 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   for (const [key, value] of Object.entries(item)) {
     // A status with a label for people is shown by its label alone.
     if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
-    const shown = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
+    const raw = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
+    const shown =
+      raw !== null && (key === "status" || key === "kind" || typeof value === "boolean") ? codeWord(raw, chinese) : raw;
     if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
     else if (isRecord(value)) {
       const inner = fields(value, chinese);
