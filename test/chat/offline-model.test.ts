@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { extractiveAnswer } from "../../src/chat/offline/answers.ts";
+import { closestPassage, extractiveAnswer } from "../../src/chat/offline/answers.ts";
 import { findDate } from "../../src/chat/offline/dates.ts";
 import type { Decline } from "../../src/chat/offline/declines.ts";
 import { chooseTool, type ToolChoice } from "../../src/chat/offline/intents.ts";
@@ -434,6 +434,20 @@ describe("the offline model's extractive answers", () => {
     ]);
     expect(answer).toContain("登记错了可以在当天修改或删除。 [1]");
     expect(answer).toContain("- [1] 计件登记错了怎么改\n- [2] 工资 › 工资单出错怎么办");
+  });
+});
+
+describe("the offline model's answer to an English question about a Chinese guide", () => {
+  it("quotes the best-ranked passage and says the guide is in Chinese, rather than the fallback list", () => {
+    const passages = [
+      { title: "订单", heading: "新建订单", content: "在“订单”页面点击“新建订单”，填写客户、款式、数量和交货日期后保存。" },
+    ];
+    const answer = closestPassage("How do I create an order?", passages);
+    expect(answer).toContain("The workshop's guide is written in Chinese");
+    expect(answer).toContain("在“订单”页面点击“新建订单”");
+    expect(answer).toContain("- [1] 订单 › 新建订单");
+    expect(closestPassage("怎么新建订单", passages)).toBeNull();
+    expect(closestPassage("How do I create an order?", [])).toBeNull();
   });
 });
 

@@ -67,6 +67,22 @@ export function extractiveAnswer(question: string, passages: Passage[]): string 
   return `${intro}\n\n${lines.join("\n\n")}\n\n${outro}\n${sources.map((s) => `- ${s}`).join("\n")}`;
 }
 
+/**
+ * An English question the Chinese passages share no words with: retrieval still ranked them (by
+ * meaning, phrases, FAQ questions), so the best one is quoted, saying honestly that the guide is in
+ * Chinese. `null` when nothing was retrieved or the question is Chinese.
+ */
+export function closestPassage(question: string, passages: Passage[]): string | null {
+  const best = passages[0];
+  if (isChinese(question) || !best || !isChinese(best.content)) return null;
+  const sentences = [...best.content.matchAll(SENTENCE)]
+    .map((m) => m[0].trim().replace(/^[#>*\-\s]+/, ""))
+    .filter((text) => text.length >= 4)
+    .slice(0, MAX_SENTENCES);
+  if (sentences.length === 0) return null;
+  return `The workshop's guide is written in Chinese, so I cannot quote an English answer. The closest passage is:\n\n${sentences.join("")} [1]\n\nSources:\n- [1] ${citationOf(best)}\n\nA remote model (CHAT_MODEL) can translate; or ask in Chinese.`;
+}
+
 /** What the offline model says when it can neither call a tool nor find an answer. */
 export function capabilities(chinese: boolean, toolNames: string[], role: Role): string {
   const can = new Set(toolNames);

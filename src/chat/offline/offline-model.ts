@@ -8,7 +8,7 @@ import type {
 } from "@ai-sdk/provider";
 import { localDate } from "../../business/local-time.ts";
 import { readPassagesBlock } from "../passages.ts";
-import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
+import { capabilities, closestPassage, extractiveAnswer, isChinese } from "./answers.ts";
 import { currentRequest, type Turn } from "./conversation.ts";
 import { declineReply } from "./declines.ts";
 import { greetingReply, roleIn } from "./greetings.ts";
@@ -167,7 +167,7 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     }
     return { kind: "tool", toolName: choice.toolName, input };
   }
-  const answer = extractiveAnswer(question, passages);
+  const answer = extractiveAnswer(question, passages) ?? closestPassage(question, passages);
   return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()], role) };
 }
 
