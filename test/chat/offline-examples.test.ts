@@ -261,3 +261,88 @@ describe("a conversation the offline model follows", () => {
     expect(reply).not.toContain("张敏这个月的工资");
   });
 });
+
+// The reference "everything" server's tools as the chat offers them once it is registered.
+const EVERYTHING: LanguageModelV4FunctionTool[] = [
+  {
+    type: "function",
+    name: "mcp_everything_echo",
+    description: "Echoes back the input",
+    inputSchema: {
+      type: "object",
+      properties: { message: { type: "string", description: "Message to echo" } },
+      required: ["message"],
+    },
+  },
+  {
+    type: "function",
+    name: "mcp_everything_get_sum",
+    description: "Returns the sum of two numbers",
+    inputSchema: {
+      type: "object",
+      properties: { a: { type: "number", description: "First number" }, b: { type: "number", description: "Second number" } },
+      required: ["a", "b"],
+    },
+  },
+  {
+    type: "function",
+    name: "mcp_everything_annotated_message",
+    description: "Demonstrates annotations",
+    inputSchema: {
+      type: "object",
+      properties: { messageType: { type: "string", enum: ["error", "success", "debug"] }, includeImage: { type: "boolean" } },
+      required: ["messageType"],
+    },
+  },
+];
+
+async function external(text: string): Promise<Expected> {
+  const { content } = await model.doGenerate({ prompt: [user(text)], tools: [...TOOLS, ...EVERYTHING] });
+  const toolCall = content.find((c) => c.type === "tool-call");
+  if (toolCall) return { tool: toolCall.toolName, input: JSON.parse(toolCall.input) };
+  return { says: [content.map((c) => (c.type === "text" ? c.text : "")).join("")] };
+}
+
+describe("a registered server's tools, offline", () => {
+  it.each<[string, Expected]>([
+    ["echo hello", call("mcp_everything_echo", { message: "hello" })],
+    ["用 echo 工具说：你好", call("mcp_everything_echo", { message: "你好" })],
+    ["用 everything 的 echo 说你好", call("mcp_everything_echo", { message: "你好" })],
+    ["get-sum 2 3", call("mcp_everything_get_sum", { a: 2, b: 3 })],
+    ["调用 get-sum 2 和 3", call("mcp_everything_get_sum", { a: 2, b: 3 })],
+    ["call annotated-message with success", call("mcp_everything_annotated_message", { messageType: "success" })],
+  ])("%s", async (text, expected) => {
+    expect(await external(text)).toEqual(expected);
+  });
+
+  it("asks for what a tool's schema requires and the words leave out, by the schema's description", async () => {
+    const reply = await external("调用 get-sum");
+    expect((reply as { says: string[] }).says[0]).toContain("a（First number）是什么？");
+  });
+
+  it("leaves Weft's own requests to Weft's tools, and English words that name no tool alone", async () => {
+    expect(await external("张三这个月做了多少件")).toEqual(pieces({ employee: "张三", period: "this_month" }));
+    expect(await external("I will echo that later")).not.toHaveProperty("tool", "mcp_everything_echo");
+  });
+
+  it("says what an external tool answered in its own words", async () => {
+    const { content } = await model.doGenerate({
+      prompt: [
+        user("echo hello"),
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "mcp_everything_echo", input: {} }] },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "mcp_everything_echo",
+              output: { type: "json", value: { content: [{ type: "text", text: "Echo: hello" }] } },
+            },
+          ],
+        },
+      ],
+    });
+    expect(content).toEqual([{ type: "text", text: "Echo: hello" }]);
+  });
+});

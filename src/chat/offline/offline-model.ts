@@ -11,6 +11,7 @@ import { readPassagesBlock } from "../passages.ts";
 import { capabilities, closestPassage, extractiveAnswer, isChinese } from "./answers.ts";
 import { currentRequest, type Turn } from "./conversation.ts";
 import { declineReply } from "./declines.ts";
+import { externalCall, type OfferedExternal } from "./external-tools.ts";
 import { greetingReply, roleIn } from "./greetings.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { askFor } from "./questions.ts";
@@ -88,7 +89,20 @@ function openConsultation(prompt: Prompt, before: number): OpenConsultation | nu
 interface OfferedTool {
   accepts: Set<string>;
   required: string[];
-  properties: Record<string, { description?: unknown }>;
+  properties: Record<string, PropertySchema>;
+}
+
+type PropertySchema = OfferedExternal["properties"][string];
+
+// A step that calls `toolName` with `input`, or asks for what its schema requires and `input` lacks.
+function callOrAsk(toolName: string, tool: OfferedTool, input: Record<string, unknown>, chinese: boolean): Step {
+  const missing = tool.required.filter((name) => !(name in input));
+  if (missing.length === 0) return { kind: "tool", toolName, input };
+  const describe = (field: string) => {
+    const said = Object.hasOwn(tool.properties, field) ? tool.properties[field]?.description : undefined;
+    return typeof said === "string" ? said : undefined;
+  };
+  return { kind: "text", text: askFor(missing, chinese, describe) };
 }
 
 // The earlier turns: each user message and the model's words after it.
@@ -127,7 +141,7 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const offered = new Map<string, OfferedTool>();
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
-    const schema = tool.inputSchema as { properties?: Record<string, { description?: unknown }>; required?: unknown };
+    const schema = tool.inputSchema as { properties?: Record<string, PropertySchema>; required?: unknown };
     const properties = schema.properties ?? {};
     const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
     offered.set(tool.name, { accepts: new Set(Object.keys(properties)), required, properties });
@@ -147,6 +161,11 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   }
   const greeting = greetingReply(question, role, chinese);
   if (greeting) return { kind: "text", text: greeting };
+  // A registered server's tool named in the request ("echo hello", "调用 get-sum 2 和 3").
+  const externals = [...offered].map(([name, tool]) => ({ name, ...tool }));
+  const external = externalCall(request, externals);
+  const externalTool = external ? offered.get(external.toolName) : undefined;
+  if (external && externalTool) return callOrAsk(external.toolName, externalTool, external.input, chinese);
   const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {
@@ -157,15 +176,7 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const tool = choice ? offered.get(choice.toolName) : undefined;
   if (choice && tool) {
     const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => tool.accepts.has(name)));
-    const missing = tool.required.filter((name) => !(name in input));
-    if (missing.length > 0) {
-      const describe = (field: string) => {
-        const said = Object.hasOwn(tool.properties, field) ? tool.properties[field]?.description : undefined;
-        return typeof said === "string" ? said : undefined;
-      };
-      return { kind: "text", text: askFor(missing, chinese, describe) };
-    }
-    return { kind: "tool", toolName: choice.toolName, input };
+    return callOrAsk(choice.toolName, tool, input, chinese);
   }
   const answer = extractiveAnswer(question, passages) ?? closestPassage(question, passages);
   return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()], role) };

@@ -1,6 +1,8 @@
+import { EXTERNAL_TOOL_PREFIX } from "../../tools/tool-names.ts";
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
 import { dueHeading } from "./due-dates.ts";
+import { externalText } from "./external-tools.ts";
 import { placedHeading } from "./placed-dates.ts";
 import { refusalWords } from "./questions.ts";
 
@@ -299,6 +301,9 @@ export function toolReply({
 }): string {
   // Tool errors are written for agents, in English: a person gets them in their own words.
   if (isError) return refusalWords(typeof output === "string" ? output : JSON.stringify(output), chinese);
+  // An external tool's own words, as its server gave them.
+  const external = toolName.startsWith(EXTERNAL_TOOL_PREFIX) ? externalText(output) : null;
+  if (external) return external;
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
