@@ -111,11 +111,15 @@ describe("the offline model over the business tools", () => {
   it("puts business results into readable Chinese: labels, money in yuan, statuses by their label", async () => {
     const cookie = await signIn("boss", "boss123");
     const orders = textOf((await ask(cookie, "biz-read-orders", "生产中的订单有哪些")).message);
-    expect(orders).toMatch(/^订单（\d+）：\n- 订单号: /);
-    expect(orders).toContain("状态: 生产中");
+    expect(orders).toMatch(/^订单（\d+）：\n\n\| 订单号 \| 客户 \| 款式 \| 数量 \|/);
+    expect(orders).toContain("| 生产中 |");
     expect(orders).not.toContain("in_production");
+    // The totals are the table's last row.
+    expect(orders.split("\n").at(-1)).toMatch(/^\| \*\*合计\*\* \|/);
     const pay = textOf((await ask(cookie, "biz-read-pay", "张三这个月的工资")).message);
-    expect(pay).toMatch(/实发: ¥\d+\.\d{2}/);
+    expect(pay).toMatch(/^张三 \d{4}-\d{2} 实发 ¥[\d,]+\.\d{2}。\n\n工资单（1）：/);
+    const done = textOf((await ask(cookie, "biz-read-pieces", "张三这个月做了多少件")).message);
+    expect(done).toMatch(/^张三本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 [\d,]+ 件，计 ¥[\d,]+\.\d{2}。/);
   });
 
   it("asks for orders by due date, and says the dates are due dates", async () => {
@@ -152,7 +156,7 @@ describe("the offline model over the business tools", () => {
     expect(orders.every((o) => o.created_on >= created_from && o.created_on <= created_to)).toBe(true);
     expect(orders.some((o) => o.due_date > created_to || o.due_date < created_from)).toBe(true);
     expect(textOf(message)).toMatch(new RegExp(`^本月新增的订单（${created_from} 至 ${created_to}）：\n\n订单（\\d+）：`));
-    expect(textOf(message)).toContain(`下单日期: ${orders[0]?.created_on}`);
+    expect(textOf(message)).toContain(`| ${orders[0]?.created_on} |`);
   });
 
   it.each([

@@ -71,7 +71,7 @@ describe("the offline model's words for orders asked for by due date", () => {
   it("leads with the dates the orders are due in, so this month's orders are not read as created this month", () => {
     const output = { orders: [ORDER], totals: { orders: 1, quantity: 800 }, next_cursor: null, today: TODAY };
     const text = reply({ due_from: "2026-11-01", due_to: "2026-11-30" }, output);
-    expect(text).toMatch(/^本月（2026-11-01 至 2026-11-30）到期的订单：\n\n订单（1）：\n- 订单号: 2026-004/);
+    expect(text).toMatch(/^本月（2026-11-01 至 2026-11-30）到期的订单：\n\n订单（1）：\n\n\| 订单号 \|.*\n.*\n\| 2026-004 \|/);
     expect(reply({ due_from: "2026-11-30", due_to: "2026-12-06" }, output, false)).toMatch(
       /^Orders due next week \(2026-11-30 to 2026-12-06\):\n\norders \(1\):/,
     );
@@ -176,7 +176,7 @@ describe("orders asked for by the day they were placed", () => {
     const reply = (input: unknown, out: unknown = output) =>
       toolReply({ toolName: "query_orders", input, output: out, isError: false, question: "", chinese: true });
     expect(reply({ created_from: "2026-11-01", created_to: "2026-11-30" })).toMatch(
-      /^本月新增的订单（2026-11-01 至 2026-11-30）：\n\n订单（1）：\n- 订单号: 2026-004/,
+      /^本月新增的订单（2026-11-01 至 2026-11-30）：\n\n订单（1）：\n\n\| 订单号 \|.*\n.*\n\| 2026-004 \|/,
     );
     const none = { ...output, orders: [], totals: { orders: 0, quantity: 0 } };
     expect(reply({ created_from: "2026-11-23", created_to: "2026-11-29" }, none)).toBe(

@@ -417,7 +417,7 @@ describe("the offline LanguageModelV4", () => {
       ],
     });
     expect(result.content).toEqual([
-      { type: "text", text: expect.stringContaining("员工（1）：\n- 名称: 李娟，工号: A01，实发: ¥1200.00") },
+      { type: "text", text: "员工（1）：\n\n| 名称 | 工号 | 实发 |\n| --- | --- | ---: |\n| 李娟 | A01 | ¥1,200.00 |" },
     ]);
   });
 });
@@ -465,10 +465,11 @@ describe("the offline model's extractive answers, repeated text", () => {
 describe("the offline model's words for a tool's result", () => {
   const reply = (output: unknown) => toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
 
-  it("leads a list it shows only the start of with the totals over every row", () => {
+  it("ends a list it shows only the start of with the totals over every row, as its last row", () => {
     const records = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, quantity: i + 1, entered_by: "u-boss" }));
     const text = reply({ records, totals: { records: 23, pieces: 2673 }, next_cursor: "c" });
-    expect(text).toMatch(/^合计: 条数: 23，件数: 2673\n\n计件记录（只列出前 10 条）：\n- 数量: 1\n/);
+    expect(text).toMatch(/^计件记录（只列出前 10 条）：\n\n\| {3}\| 数量 \|\n\| --- \| ---: \|\n\| {2}\| 1 \|\n/);
+    expect(text.split("\n").at(-1)).toBe("| **合计（全部 23 条）** | 2,673 |");
     expect(text).not.toContain("共 20 条");
     expect(text).not.toContain("u-boss");
   });
@@ -570,7 +571,7 @@ describe("the offline model's words for a tool's result", () => {
 
   it("shows an order's progress as a percentage", () => {
     const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
-    expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");
+    expect(text).toBe("订单（1）：\n\n| 订单号 | 进度 |\n| --- | ---: |\n| 2026-001 | 51% |");
   });
 
   it("says statuses and yes-or-no values in words, in the reply's language", () => {
@@ -582,17 +583,16 @@ describe("the offline model's words for a tool's result", () => {
       next_cursor: null,
     };
     const zh = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: true });
-    expect(zh).toContain("名称: 李娟，状态: 在职");
-    expect(zh).toContain("状态: 已离职");
+    expect(zh).toContain("| 李娟 | 在职 |");
+    expect(zh).toContain("| 赵六 | 已离职 |");
     expect(zh).not.toMatch(/active|left/);
     const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
-    expect(en).toContain("status: active");
+    expect(en).toContain("| 李娟 | active |");
   });
 
-  it("separates a row's fields with the comma of the reply's language", () => {
+  it("heads an English table in English, a style by its code and name", () => {
     const output = { orders: [{ order_no: "2026-001", quantity: 300, style: { code: "A01", name: "衬衫" } }], next_cursor: null };
     const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
-    expect(en).toContain("- order_no: 2026-001, quantity: 300, style: 衬衫");
-    expect(en).not.toContain("，");
+    expect(en).toBe("orders (1):\n\n| order no | quantity | style |\n| --- | ---: | --- |\n| 2026-001 | 300 | A01 衬衫 |");
   });
 });

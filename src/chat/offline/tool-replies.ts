@@ -1,15 +1,16 @@
 import { EXTERNAL_TOOL_PREFIX } from "../../tools/tool-names.ts";
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
-import { dueHeading } from "./due-dates.ts";
+import { dueHeading, rangeWords } from "./due-dates.ts";
 import { externalText } from "./external-tools.ts";
 import { placedHeading } from "./placed-dates.ts";
 import { refusalWords } from "./questions.ts";
+import { type Cell, grouped, markdownTable } from "./tables.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
 // `entered_by` is a login's id too.
-const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by)$/;
+const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by|key)$/;
 
 // What the business tools' fields are called in Chinese replies.
 const LABELS = new Map([
@@ -48,6 +49,8 @@ const LABELS = new Map([
   ["range", "日期范围"],
   ["orders", "订单数"],
   ["employees", "人数"],
+  ["label", "分组"],
+  ["style_code", "款号"],
 ]);
 
 // The codes the tools answer with, in words: one table for every reply, so "active" never reaches a
@@ -98,7 +101,7 @@ const LIST_LABELS = new Map([
 ]);
 
 function label(key: string, chinese: boolean): string {
-  return chinese ? (LABELS.get(key) ?? key) : key;
+  return chinese ? (LABELS.get(key) ?? key) : key.replace(/_/g, " ");
 }
 
 // Chinese text takes the full-width comma; an English reply, the ASCII one.
@@ -123,11 +126,6 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
     }
   }
   return out;
-}
-
-function row(item: Json, chinese: boolean): string {
-  if (!isRecord(item)) return `- ${scalar(item) ?? JSON.stringify(item)}`;
-  return `- ${fields(item, chinese).join(comma(chinese))}`;
 }
 
 // What each kind of open choice asks a person, in place of the agent-facing message.
@@ -194,34 +192,126 @@ function searchReply(question: string, output: Record<string, Json>, chinese: bo
   );
 }
 
-function listReply(output: Record<string, Json>, chinese: boolean): string {
+// A row's cells by field: statuses in words, figures grouped (2,752; ¥1,691.60), a nested record
+// by its name or its one value ("A01 男式衬衫", an order's number, a progress's percentage).
+function cellsOf(item: Record<string, Json>, chinese: boolean): Map<string, Cell> {
+  const cells = new Map<string, Cell>();
+  for (const [key, value] of Object.entries(item)) {
+    if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string") || Array.isArray(value)) continue;
+    if (typeof value === "number") {
+      cells.set(key, { text: key === "percent" ? `${value}%` : grouped(String(value)), figure: true });
+    } else if (isRecord(value) && typeof value.yuan === "string") {
+      cells.set(key, { text: `¥${grouped(value.yuan)}`, figure: true });
+    } else if (isRecord(value)) {
+      const inner = [...cellsOf(value, chinese)].filter(([k]) => k !== "employee_no" || typeof value.name !== "string");
+      const named = typeof value.code === "string" && typeof value.name === "string" ? `${value.code} ${value.name}` : null;
+      const one = inner.length === 1 ? (inner[0]?.[1] as Cell) : null;
+      cells.set(
+        key,
+        named ? { text: named, figure: false } : (one ?? { text: inner.map(([, c]) => c.text).join(" "), figure: false }),
+      );
+    } else if (value !== null) {
+      const text =
+        key === "status" || key === "kind" || typeof value === "boolean" ? codeWord(String(value), chinese) : String(value);
+      cells.set(key, { text, figure: false });
+    }
+  }
+  return cells;
+}
+
+// Totals under the columns they add up (a record's quantity is the totals' pieces); counts go in the label.
+function totalRow(totals: Record<string, Json>, columns: Map<string, Cell>[], chinese: boolean, cut: boolean) {
+  const has = (key: string) => columns.some((row) => row.has(key));
+  const cells = new Map<string, Cell>();
+  let count: number | null = null;
+  for (const [key, cell] of cellsOf(totals, chinese)) {
+    if (has(key)) cells.set(key, cell);
+    else if (key === "pieces" && has("quantity")) cells.set("quantity", cell);
+    else if (["records", "orders", "employees"].includes(key) && typeof totals[key] === "number") count = totals[key] as number;
+  }
+  const all = count !== null && cut ? (chinese ? `（全部 ${grouped(String(count))} 条）` : ` (all ${count})`) : "";
+  return { label: `${chinese ? "合计" : "Total"}${all}`, cells };
+}
+
+function listReply(output: Record<string, Json>, chinese: boolean, lead: string | null = null): string {
   const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
-  const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
-  const parts: string[] = [];
+  const rest = Object.fromEntries(Object.entries(output).filter(([key, value]) => !Array.isArray(value) && key !== "totals"));
+  const parts: string[] = lead ? [lead] : [];
   // A page of a longer list (`next_cursor`) or more rows than a reply shows: say only the first are
-  // listed, and lead with the totals, which cover every matching row and answer "how many".
+  // listed; the totals row covers every matching row and answers "how many".
   const partial = typeof output.next_cursor === "string";
-  let cutShort = false;
+  const totals = isRecord(output.totals) ? output.totals : null;
+  let tables = 0;
   for (const [key, items] of lists) {
     if (items.length === 0) continue;
-    const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
+    const rows = items
+      .slice(0, MAX_ITEMS)
+      .map((item) =>
+        isRecord(item)
+          ? cellsOf(item, chinese)
+          : new Map([["value", { text: scalar(item) ?? JSON.stringify(item), figure: false }]]),
+      );
     const cut = partial || items.length > MAX_ITEMS;
-    cutShort ||= cut;
     const name = chinese ? (LIST_LABELS.get(key) ?? key) : key;
     const head = cut
       ? chinese
-        ? `${name}（只列出前 ${shown.length} 条）：`
-        : `${name} (the first ${shown.length}):`
+        ? `${name}（只列出前 ${rows.length} 条）：`
+        : `${name} (the first ${rows.length}):`
       : chinese
         ? `${name}（${items.length}）：`
         : `${name} (${items.length}):`;
-    parts.push(`${head}\n${shown.join("\n")}`);
+    // The totals belong under the first list (the rows they add up), not under subtotals.
+    const total = tables === 0 && totals ? totalRow(totals, rows, chinese, cut) : null;
+    parts.push(`${head}\n\n${markdownTable(rows, (k) => label(k, chinese), total)}`);
+    tables++;
   }
-  if (parts.length === 0 && lists.length > 0) {
-    return chinese ? "没有找到符合条件的记录。" : "No matching records.";
+  if (tables === 0 && lists.length > 0) {
+    return lead ?? (chinese ? "没有找到符合条件的记录。" : "No matching records.");
   }
+  if (tables === 0 && totals) parts.push(fields(totals, chinese).join(comma(chinese)));
+  const others = fields(rest, chinese);
+  if (others.length > 0 && !lead) parts.push(others.join(comma(chinese)));
   // One paragraph a line: Markdown runs single line breaks together.
-  return (cutShort ? [...totals, ...parts] : [...parts, ...totals]).join("\n\n") || JSON.stringify(output);
+  return parts.join("\n\n") || JSON.stringify(output);
+}
+
+// The one line above a table of piece records or pay that answers the question itself:
+// "张三本月（2026-11-01 至 2026-11-26）做了 2,752 件，计 ¥1,691.60。"
+function leadLine(toolName: string, input: unknown, output: Record<string, Json>, chinese: boolean): string | null {
+  const asked = isRecord(input) ? input : {};
+  const totals = isRecord(output.totals) ? output.totals : null;
+  if (!totals) return null;
+  const yuan = (value: Json | undefined) => (isRecord(value) && typeof value.yuan === "string" ? `¥${grouped(value.yuan)}` : "");
+  const own = output.scope === "own";
+  if (toolName === "query_piece_records" && typeof totals.pieces === "number") {
+    const who =
+      typeof asked.employee === "string" ? asked.employee : own ? (chinese ? "你" : "You") : chinese ? "全车间" : "The workshop";
+    const range =
+      isRecord(output.range) &&
+      typeof output.range.from === "string" &&
+      typeof output.range.to === "string" &&
+      typeof output.today === "string"
+        ? rangeWords({ from: output.range.from, to: output.range.to }, output.today, chinese).when
+        : "";
+    const process = typeof asked.process === "string" ? asked.process : "";
+    const pieces = grouped(String(totals.pieces));
+    return chinese
+      ? `${who}${range}${process}做了 ${pieces} 件，计 ${yuan(totals.amount)}。`
+      : `${who} did ${pieces} pieces${process ? ` of ${process}` : ""} ${range}, worth ${yuan(totals.amount)}.`;
+  }
+  if (toolName === "query_payroll" && typeof output.month === "string") {
+    const slips = Array.isArray(output.payslips) ? output.payslips.filter(isRecord) : [];
+    const one = slips.length === 1 && isRecord(slips[0]?.employee) ? String(slips[0].employee.name) : null;
+    if (one)
+      return chinese
+        ? `${one} ${output.month} 实发 ${yuan(totals.net_pay)}。`
+        : `${one}'s net pay for ${output.month}: ${yuan(totals.net_pay)}.`;
+    const people = typeof totals.employees === "number" ? totals.employees : slips.length;
+    return chinese
+      ? `${output.month} 共 ${people} 人，实发合计 ${yuan(totals.net_pay)}。`
+      : `${output.month}: ${people} people, net pay in all ${yuan(totals.net_pay)}.`;
+  }
+  return null;
 }
 
 // The days a call filtered on, under `from` and `to` names: the due dates or the days placed.
@@ -309,5 +399,5 @@ export function toolReply({
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
   if (toolName === "query_orders") return ordersReply(input, output, chinese);
-  return listReply(output, chinese);
+  return listReply(output, chinese, leadLine(toolName, input, output, chinese));
 }
