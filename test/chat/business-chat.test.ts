@@ -67,6 +67,11 @@ describe("the offline model over the business tools", () => {
       data: { status: "confirmed", result: "已登记" },
     });
     expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
+
+    // The export says what happened to the card where the reply asked to decide it.
+    const exported = await (await browserCall("/api/chats/biz-record/export", cookie)).text();
+    expect(exported).toContain("已确认：已登记。");
+    expect(exported).not.toContain("请在上面的确认卡片上点");
   });
 
   it("records a card's real status: a client cannot mark an unconfirmed write as confirmed", async () => {

@@ -128,6 +128,10 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   return out;
 }
 
+/** The line under a prepared write that asks to decide its card; once decided, it says what happened instead. */
+export const DECIDE_LINE_ZH = "请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
+export const DECIDE_LINE_EN = "Use Confirm or Cancel on the card above. Nothing is written until you confirm.";
+
 // What each kind of open choice asks a person, in place of the agent-facing message.
 const ASKS_ZH = new Map([
   ["employee", "是哪位员工"],
@@ -149,7 +153,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `已准备好：${summary}\n\n请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。`;
+      return `已准备好：${summary}\n\n${DECIDE_LINE_ZH}`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
@@ -164,7 +168,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
     ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
-    : "Use Confirm or Cancel on the card above. Nothing is written until you confirm.";
+    : DECIDE_LINE_EN;
   return `Prepared: ${summary}\n\n${next}`;
 }
 
