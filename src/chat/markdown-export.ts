@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import type { ConfirmCardData } from "./confirm-cards.ts";
+import type { ConfirmCardData } from "../shapes.ts";
 import type { ChatSummary } from "./history.ts";
 import { DECIDE_LINE_EN, DECIDE_LINE_ZH } from "./offline/tool-replies.ts";
 
