@@ -36,7 +36,7 @@ async function tour(browser: Browser, width: number) {
   const { page, shot } = browser;
   await signIn(page, "boss", "boss123");
   // The header says who you are at any width; on a phone the workshop moves into the menu.
-  await expect.poll(() => page.locator(".topbar .who").innerText()).toContain("王老板 · 老板");
+  await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("王老板 · 老板");
   // Not cut off: the name and role fit in the header.
   const who = page.locator(".topbar .who");
   expect(await who.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
@@ -87,7 +87,7 @@ async function tour(browser: Browser, width: number) {
   if (width <= 760) await page.locator(".menu-toggle").click();
   expect(await page.locator(".sidebar button.icon svg").count()).toBeGreaterThan(0);
   if (width <= 760) {
-    expect(await page.locator(".tenant-in-menu").innerText()).toBe("锦绣制衣");
+    expect(await page.locator(".tenant-in-menu").textContent()).toBe("锦绣制衣");
     await shot("ux-6-menu");
   }
 }

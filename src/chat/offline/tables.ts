@@ -12,7 +12,7 @@ export function grouped(figure: string): string {
 }
 
 // A cell's text inside a Markdown table: no pipe ends the cell early, no line break ends the row.
-function escape(text: string): string {
+function cellText(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
 }
 
@@ -36,12 +36,12 @@ export function markdownTable(
   const at = Math.max(labelAt, 0);
   const figure = (key: string) => key !== "" && rows.every((row) => row.get(key)?.figure ?? true);
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-  const body = rows.map((row) => line(keys.map((key) => escape(row.get(key)?.text ?? ""))));
+  const body = rows.map((row) => line(keys.map((key) => cellText(row.get(key)?.text ?? ""))));
   if (total) {
-    const cells = keys.map((key) => escape(total.cells.get(key)?.text ?? ""));
-    cells[at] = `**${escape(total.label)}**`;
+    const cells = keys.map((key) => cellText(total.cells.get(key)?.text ?? ""));
+    cells[at] = `**${cellText(total.label)}**`;
     body.push(line(cells));
   }
-  const head = line(keys.map((key) => (key === "" ? " " : escape(headings(key)))));
+  const head = line(keys.map((key) => (key === "" ? " " : cellText(headings(key)))));
   return [head, line(keys.map((key) => (figure(key) ? "---:" : "---"))), ...body].join("\n");
 }
