@@ -52,6 +52,8 @@ app.use(async function accessLog(c, next) {
 });
 
 app.get("/healthz", health);
+// The confirm page is the browser UI's, at its own address: the UI reads the action from the path.
+app.get("/actions/:id", (c) => c.env.ASSETS.fetch(new Request(new URL("/", c.req.url), { headers: c.req.raw.headers })));
 app.route("/mcp", mcpRoutes);
 app.route("/api/auth", authRoutes);
 app.route("/api/chat", chatRoutes);

@@ -12,6 +12,7 @@ const STATUS = {
   unsafe_url: 400,
   unauthorized: 401,
   forbidden: 403,
+  confirmation_required: 403,
   not_found: 404,
   knowledge_base_not_found: 404,
   session_unknown: 404,

@@ -38,6 +38,7 @@ export function bearerAuth() {
         }
       }
       c.set("user", { userId: session.userId, tenantId: session.tenantId, role: session.role });
+      c.set("credential", { kind: "session" });
       return next();
     }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
@@ -52,6 +53,7 @@ export function bearerAuth() {
     // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
     if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db: c.env.DB, keyId: user.keyId }));
     c.set("user", { userId: user.userId, tenantId: user.tenantId, role: user.role });
+    c.set("credential", { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm });
     await next();
   });
 }

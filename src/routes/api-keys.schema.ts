@@ -10,3 +10,9 @@ export const CreateApiKeySchema = z.strictObject({
     .describe("Whose key it is; defaults to the caller. Only an admin may name someone else in their workshop."),
 });
 export type CreateApiKey = z.infer<typeof CreateApiKeySchema>;
+
+export const UpdateApiKeySchema = z.strictObject({
+  agent_confirm: z
+    .boolean()
+    .describe("Whether agents may confirm prepared writes with this key (confirm_action over MCP, the REST confirm route)."),
+});

@@ -1,6 +1,6 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
-import type { ActionStatus, ServerView } from "../shapes.ts";
+import type { ActionStatus, ActionView, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
@@ -89,8 +89,14 @@ export const api = {
   getChat: (id: string) => request<{ id: string; title: string; messages: unknown[] }>("GET", `/api/chats/${enc(id)}`),
   renameChat: (id: string, title: string) => request<unknown>("PATCH", `/api/chats/${enc(id)}`, { title }),
   deleteChat: (id: string) => request<unknown>("DELETE", `/api/chats/${enc(id)}`),
-  decideAction: (actionId: string, decision: "confirm" | "cancel") =>
-    request<Record<string, unknown>>("POST", `/api/actions/${enc(actionId)}/${decision}`),
+  getAction: (actionId: string) => request<ActionView>("GET", `/api/actions/${enc(actionId)}`),
+  /** Decides an action; `confirm_page` when the person said yes on the confirm page rather than a chat's card. */
+  decideAction: (actionId: string, decision: "confirm" | "cancel", via?: "confirm_page") =>
+    request<Record<string, unknown>>(
+      "POST",
+      `/api/actions/${enc(actionId)}/${decision}`,
+      via && decision === "confirm" ? { via } : undefined,
+    ),
   recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
     request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
   listMcpServers: () => request<{ servers: McpServer[] }>("GET", "/api/mcp/servers"),

@@ -52,6 +52,13 @@ const zh = {
   toolOutput: "结果",
   toolError: "错误",
   confirmTitle: "请确认",
+  confirmPage: {
+    title: "确认一项操作",
+    intro: "一个助手（MCP 客户端）为你准备了下面这项操作。看清楚后点“确认”才会执行；不想执行就点“取消”。",
+    missing: "没有找到这项操作：链接可能不完整，或者它属于别人。",
+    tryAgain: "没能完成，什么都没有写入。请再试一次。",
+    backToChat: "回到对话",
+  },
   confirm: "确认",
   cancelAction: "取消",
   actionStatus: { pending: "待确认", confirmed: "已确认", cancelled: "已取消", expired: "已过期", failed: "失败" },
@@ -191,6 +198,14 @@ const en: Messages = {
   toolOutput: "Output",
   toolError: "Error",
   confirmTitle: "Please confirm",
+  confirmPage: {
+    title: "Confirm an action",
+    intro:
+      "An assistant (an MCP client) prepared the action below for you. Nothing happens until you press Confirm; press Cancel if you do not want it.",
+    missing: "No such action: the link may be incomplete, or the action belongs to someone else.",
+    tryAgain: "That did not go through and nothing was written. Try again.",
+    backToChat: "Back to the chat",
+  },
   confirm: "Confirm",
   cancelAction: "Cancel",
   actionStatus: { pending: "pending", confirmed: "confirmed", cancelled: "cancelled", expired: "expired", failed: "failed" },
