@@ -19,7 +19,7 @@ export const SCREENS = {
 
 export type Screen = keyof typeof SCREENS;
 
-/** A little above the figures measured when they were set; README, "The web chat in the browser". */
+/** A little above the figures measured when they were set; docs/web-ui.md, "What a phone downloads". */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 82_000,
   chat: 138_000,
