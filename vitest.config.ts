@@ -8,6 +8,18 @@ const trees = readdirSync("./knowledge/trees")
   .filter((f) => /\.(json|ya?ml)$/.test(f))
   .map((file_name) => ({ file_name, content: readFileSync(`./knowledge/trees/${file_name}`, "utf8") }));
 
+// The README and docs/ pages, and the npm scripts they may name, for test/docs.test.ts.
+const docs = [
+  "README.md",
+  ...readdirSync("./docs")
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+].map((path) => ({
+  path,
+  content: readFileSync(path, "utf8"),
+}));
+const npmScripts = Object.keys(JSON.parse(readFileSync("./package.json", "utf8")).scripts);
+
 // wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
 mkdirSync("./dist/web", { recursive: true });
 // A fixed key for tests only; `npm run dev` and production each have their own.
@@ -29,6 +41,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_SEED: seed,
             TEST_TREES: trees,
+            TEST_DOCS: docs,
+            TEST_NPM_SCRIPTS: npmScripts,
             ENVIRONMENT: "test",
             MCP_SECRETS_KEY: TEST_SECRETS_KEY,
             MCP_CALL_TIMEOUT_MS: "1500",

@@ -3,5 +3,7 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     TEST_SEED: string[];
     TEST_TREES: { file_name: string; content: string }[];
+    TEST_DOCS: { path: string; content: string }[];
+    TEST_NPM_SCRIPTS: string[];
   }
 }

@@ -1,0 +1,131 @@
+// The README and docs/ are read by people who copy their commands and routes: every `npm run` they
+// name must be a script, and every route they name must be one the app serves. Their text is passed
+// in by vitest.config.ts, since the Workers runtime has no file system.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call } from "./helpers.ts";
+
+const README_MAX_LINES = 260;
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/** Every `npm run X` a page names, as X. */
+function npmScriptsNamed(text: string): string[] {
+  return [...text.matchAll(/npm run ([a-z][\w:-]*\w)/g)].map((m) => m[1] as string);
+}
+
+/**
+ * A named path made requestable: the query dropped, each placeholder (`:id`, `<id>`, `$KB`) an id;
+ * an optional part (`/faq[/:entryId]`) gives the path without it and the path with it.
+ */
+function requestablePaths(named: string): string[] {
+  const path = named.replace(/\?.*$/, "").replace(/[.:,]+$/, "");
+  const variants = path.includes("[") ? [path.replace(/\[.*$/, ""), path.replace(/[[\]]/g, "")] : [path];
+  return variants.map((variant) =>
+    variant
+      .split("/")
+      .map((segment) => (/^[:<${]/.test(segment) || segment.includes("<") ? "x" : segment))
+      .join("/"),
+  );
+}
+
+const SERVED_PREFIX = String.raw`/(?:api|mcp|healthz)\b[^\s\x60"'),;]*`;
+
+/**
+ * The routes a page names: with a method (`POST /api/chat`, also `GET`, `PUT`, `DELETE /x`), and
+ * without one, as a code span (`/api/chats`) or inside a URL of Weft (`http://localhost:8787/api/...`).
+ * Patterns (`/api/*`) are not routes.
+ */
+function routesNamed(text: string): { method: Method | undefined; paths: string[]; named: string }[] {
+  const withMethod = [...text.matchAll(new RegExp(`\\b(${METHODS.join("|")}) (${SERVED_PREFIX})`, "g"))].map((m) => ({
+    method: m[1] as Method,
+    named: m[2] as string,
+  }));
+  const spans = [...text.matchAll(new RegExp(`\x60(${SERVED_PREFIX})\x60`, "g"))].map((m) => m[1] as string);
+  const weftUrl = String.raw`https?://(?:localhost|127\.0\.0\.1|[\w.<>-]*weft[\w.<>-]*)(?::\d+)?`;
+  const urls = [...text.matchAll(new RegExp(`${weftUrl}(${SERVED_PREFIX})`, "g"))].map((m) => m[1] as string);
+  const bare = [...spans, ...urls].map((named) => ({ method: undefined, named }));
+  return [...withMethod, ...bare]
+    .filter((route) => !route.named.includes("*"))
+    .map((route) => ({ ...route, paths: requestablePaths(route.named) }));
+}
+
+/** Whether the app has a route for this method and path: anything but its own "No route" 404 counts. */
+async function served(method: Method, path: string): Promise<boolean> {
+  const res = await call(path, { method, key: "dev-admin-key" });
+  const text = await res.text();
+  return !(res.status === 404 && text.includes("No route for"));
+}
+
+describe("the README and docs/", () => {
+  const pages = env.TEST_DOCS;
+
+  it("are passed in: the README and a page for each part", () => {
+    const paths = pages.map((p) => p.path);
+    expect(paths).toContain("README.md");
+    for (const page of ["api", "mcp", "chat", "knowledge", "business", "federation", "deployment", "benchmarks", "layout"]) {
+      expect(paths).toContain(`docs/${page}.md`);
+    }
+  });
+
+  it(`keep the README at most ${README_MAX_LINES} lines`, () => {
+    const readme = pages.find((p) => p.path === "README.md")?.content ?? "";
+    expect(readme.split("\n").length).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  it("name only npm scripts that package.json has", () => {
+    const missing = pages.flatMap((page) =>
+      npmScriptsNamed(page.content)
+        .filter((name) => !env.TEST_NPM_SCRIPTS.includes(name))
+        .map((name) => `${page.path}: npm run ${name}`),
+    );
+    expect(missing).toEqual([]);
+    expect(pages.flatMap((page) => npmScriptsNamed(page.content))).toContain("dev");
+  });
+
+  it("name only routes the app serves", async () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const page of pages) {
+      for (const route of routesNamed(page.content)) {
+        checked++;
+        const methods = route.method ? [route.method] : METHODS;
+        let found = false;
+        for (const method of methods) {
+          for (const path of route.paths) found ||= await served(method, path);
+        }
+        if (!found) missing.push(`${page.path}: ${route.method ?? "(any method)"} ${route.named}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe("the docs checks themselves", () => {
+  it("read a route with its method, placeholders and query, and one in a URL or a code span", () => {
+    expect(routesNamed("`GET /api/chats?limit=&cursor=` and `DELETE /api/keys/:id`.")).toEqual([
+      { method: "GET", named: "/api/chats?limit=&cursor=", paths: ["/api/chats"] },
+      { method: "DELETE", named: "/api/keys/:id", paths: ["/api/keys/x"] },
+    ]);
+    expect(routesNamed("curl -s http://localhost:8787/api/knowledge-bases/$KB/documents -F file=@a.md")).toEqual([
+      { method: undefined, named: "/api/knowledge-bases/$KB/documents", paths: ["/api/knowledge-bases/x/documents"] },
+    ]);
+    expect(routesNamed("POST/PUT/DELETE /api/knowledge-bases/:id/faq[/:entryId]")[0]?.paths).toEqual([
+      "/api/knowledge-bases/x/faq",
+      "/api/knowledge-bases/x/faq/x",
+    ]);
+    expect(routesNamed("it answers at `/mcp`.")[0]).toEqual({ method: undefined, named: "/mcp", paths: ["/mcp"] });
+    expect(routesNamed("src/mcp/ and `scripts/x.ts`, `/api/*`, https://open.bigmodel.cn/api/paas/v4")).toEqual([]);
+  });
+
+  it("read npm scripts with colons and arguments", () => {
+    expect(npmScriptsNamed("`npm run knowledge:ship -- --remote` and npm run dev.")).toEqual(["knowledge:ship", "dev"]);
+  });
+
+  it("tell a route the app lacks from one it serves", async () => {
+    expect(await served("GET", "/api/no-such-thing")).toBe(false);
+    expect(await served("POST", "/api/chats")).toBe(false);
+    expect(await served("GET", "/api/chats")).toBe(true);
+  });
+});
