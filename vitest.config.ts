@@ -19,6 +19,16 @@ const docs = [
   content: readFileSync(path, "utf8"),
 }));
 const npmScripts = Object.keys(JSON.parse(readFileSync("./package.json", "utf8")).scripts);
+// The knowledge `npm run dev` loads (one base a folder of knowledge/docs, one FAQ base a file of
+// knowledge/faq), for tests that follow the README with it.
+const knowledgeDocs = readdirSync("./knowledge/docs").flatMap((kb) =>
+  readdirSync(`./knowledge/docs/${kb}`)
+    .filter((f) => /\.(md|txt|html?)$/.test(f))
+    .map((filename) => ({ kb, filename, content: readFileSync(`./knowledge/docs/${kb}/${filename}`, "utf8") })),
+);
+const knowledgeFaqs = readdirSync("./knowledge/faq")
+  .filter((f) => f.endsWith(".json"))
+  .map((file) => ({ name: file.replace(/\.json$/, ""), ...JSON.parse(readFileSync(`./knowledge/faq/${file}`, "utf8")) }));
 
 // wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
 mkdirSync("./dist/web", { recursive: true });
@@ -43,6 +53,8 @@ export default defineConfig(async () => {
             TEST_TREES: trees,
             TEST_DOCS: docs,
             TEST_NPM_SCRIPTS: npmScripts,
+            TEST_KNOWLEDGE_DOCS: knowledgeDocs,
+            TEST_KNOWLEDGE_FAQS: knowledgeFaqs,
             ENVIRONMENT: "test",
             MCP_SECRETS_KEY: TEST_SECRETS_KEY,
             MCP_CALL_TIMEOUT_MS: "1500",
