@@ -3,6 +3,7 @@
 // in by vitest.config.ts, since the Workers runtime has no file system.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { keys } from "./fixtures.ts";
 import { call } from "./helpers.ts";
 
 const README_MAX_LINES = 260;
@@ -52,7 +53,7 @@ function routesNamed(text: string): { method: Method | undefined; paths: string[
 
 /** Whether the app has a route for this method and path: anything but its own "No route" 404 counts. */
 async function served(method: Method, path: string): Promise<boolean> {
-  const res = await call(path, { method, key: "dev-admin-key" });
+  const res = await call(path, { method, key: keys.admin });
   const text = await res.text();
   return !(res.status === 404 && text.includes("No route for"));
 }

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sendChat } from "./chat/chat-api.ts";
 import { browserCall, signIn } from "./chat/sign-in.ts";
 import { assembled, readChunks, textOf } from "./chat/stream.ts";
+import { keys, logins } from "./fixtures.ts";
 import { callJson, mcpClient } from "./helpers.ts";
 
 type ToolPart = { type: string; state: string; input: Record<string, unknown>; output: Record<string, unknown> };
@@ -24,7 +25,7 @@ function toolPart(message: UIMessage, name: string): ToolPart {
 
 /** Loads knowledge/ as `npm run dev` does: through the REST API, as the demo workshop's boss. */
 beforeAll(async () => {
-  const boss = { key: "dev-boss-key" };
+  const boss = { key: keys.boss };
   for (const kb of new Set(env.TEST_KNOWLEDGE_DOCS.map((doc) => doc.kb))) {
     const created = await callJson("/api/knowledge-bases", { ...boss, method: "POST", body: JSON.stringify({ name: kb }) });
     const documents = env.TEST_KNOWLEDGE_DOCS.filter((doc) => doc.kb === kb).map(({ filename, content }) => ({
@@ -50,9 +51,27 @@ beforeAll(async () => {
   }
 });
 
+const readme = env.TEST_DOCS.find((page) => page.path === "README.md")?.content ?? "";
+
 describe("the README's first five minutes in the browser", () => {
+  it("names the demo sign-ins and keys the tests below use", () => {
+    for (const login of [logins.boss, logins.staff]) expect(readme).toContain(`\`${login.username}\` / \`${login.password}\``);
+    expect(readme).toContain(`Authorization: Bearer ${keys.staff}`);
+    expect(readme).toContain(`Authorization: Bearer ${keys.boss}`);
+    for (const question of [
+      "张三这个月做了多少件",
+      "我这个月的工资是多少",
+      "衣服跳针怎么办",
+      "给张三记50件上领子",
+      "怎么创建订单",
+      "计件工资怎么算",
+    ]) {
+      expect(readme).toContain(question);
+    }
+  });
+
   it("张三这个月做了多少件, as the boss: his piece records this month, with totals", async () => {
-    const { message } = await ask(await signIn("boss", "boss123"), "张三这个月做了多少件");
+    const { message } = await ask(await signIn(logins.boss.username, logins.boss.password), "张三这个月做了多少件");
     const query = toolPart(message, "query_piece_records");
     expect(query.input).toEqual({ employee: "张三", period: "this_month" });
     expect(query.state).toBe("output-available");
@@ -61,7 +80,7 @@ describe("the README's first five minutes in the browser", () => {
   });
 
   it("我这个月的工资是多少, as staff: only her own pay", async () => {
-    const { message } = await ask(await signIn("staff", "staff123"), "我这个月的工资是多少");
+    const { message } = await ask(await signIn(logins.staff.username, logins.staff.password), "我这个月的工资是多少");
     const payroll = toolPart(message, "query_payroll");
     expect(payroll.state).toBe("output-available");
     const rows = payroll.output.payslips as { employee: { name: string } }[];
@@ -69,7 +88,7 @@ describe("the README's first five minutes in the browser", () => {
   });
 
   it("衣服跳针怎么办 starts a consultation on skipped stitches with options to pick", async () => {
-    const { message } = await ask(await signIn("boss", "boss123"), "衣服跳针怎么办");
+    const { message } = await ask(await signIn(logins.boss.username, logins.boss.password), "衣服跳针怎么办");
     const session = toolPart(message, "initiate_session");
     expect(session.output).toMatchObject({ is_complete: false });
     expect(String(session.output.current_step)).toContain("跳针");
@@ -77,7 +96,7 @@ describe("the README's first five minutes in the browser", () => {
   });
 
   it("给张三记50件上领子 shows a confirm card of 40.00 元 that writes only when confirmed", async () => {
-    const cookie = await signIn("boss", "boss123");
+    const cookie = await signIn(logins.boss.username, logins.boss.password);
     const { chunks } = await ask(cookie, "给张三记50件上领子");
     const card = chunks.find((c) => c.type === "data-confirm-card") as { id: string; data: Record<string, unknown> };
     expect(card.data).toMatchObject({ status: "pending", summary: expect.stringContaining("张三 上领子 50 件") });
@@ -89,7 +108,7 @@ describe("the README's first five minutes in the browser", () => {
   });
 
   it("怎么创建订单 answers from the workshop guide and cites it", async () => {
-    const { message } = await ask(await signIn("boss", "boss123"), "怎么创建订单");
+    const { message } = await ask(await signIn(logins.boss.username, logins.boss.password), "怎么创建订单");
     const answer = textOf(message);
     expect(answer).toContain("新建订单");
     expect(answer).toMatch(/\[1\]/);
@@ -98,7 +117,7 @@ describe("the README's first five minutes in the browser", () => {
 
 describe("the README's first MCP call", () => {
   it("knowledge_search 计件工资怎么算 with top_k 2: two passages with scores and sources", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "knowledge_search", arguments: { query: "计件工资怎么算", top_k: 2 } });
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as { results: { score: number; content: string }[] };
