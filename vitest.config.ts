@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { demoSeedStatements } from "./scripts/demo-data.ts";
@@ -19,6 +20,15 @@ const docs = [
   content: readFileSync(path, "utf8"),
 }));
 const npmScripts = Object.keys(JSON.parse(readFileSync("./package.json", "utf8")).scripts);
+// The project's files and folders (a folder with a trailing slash) the pages may name, and what git ignores.
+const repoPaths = ["src", "scripts", "test", "knowledge", "migrations", "docs"].flatMap((root) => [
+  `${root}/`,
+  ...readdirSync(root, { recursive: true, withFileTypes: true }).map((entry) => {
+    const path = join(entry.parentPath, entry.name);
+    return entry.isDirectory() ? `${path}/` : path;
+  }),
+]);
+const gitIgnored = readFileSync("./.gitignore", "utf8").split("\n").filter(Boolean);
 // The knowledge `npm run dev` loads (one base a folder of knowledge/docs, one FAQ base a file of
 // knowledge/faq), for tests that follow the README with it.
 const knowledgeDocs = readdirSync("./knowledge/docs").flatMap((kb) =>
@@ -53,6 +63,8 @@ export default defineConfig(async () => {
             TEST_TREES: trees,
             TEST_DOCS: docs,
             TEST_NPM_SCRIPTS: npmScripts,
+            TEST_REPO_PATHS: repoPaths,
+            TEST_GIT_IGNORED: gitIgnored,
             TEST_KNOWLEDGE_DOCS: knowledgeDocs,
             TEST_KNOWLEDGE_FAQS: knowledgeFaqs,
             ENVIRONMENT: "test",

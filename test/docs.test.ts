@@ -51,6 +51,40 @@ function routesNamed(text: string): { method: Method | undefined; paths: string[
     .map((route) => ({ ...route, paths: requestablePaths(route.named) }));
 }
 
+/** Every project path a page names in a code span (`src/app.ts`, `knowledge/docs/`). */
+function pathsNamed(text: string): string[] {
+  return [...text.matchAll(/\x60((?:src|scripts|test|knowledge|migrations|docs)\/[^\s\x60*]*)\x60/g)].map((m) => m[1] as string);
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** The anchors of a page's headings (outside code blocks). */
+function anchorsOf(markdown: string): string[] {
+  let inCode = false;
+  const anchors: string[] = [];
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("\x60\x60\x60")) inCode = !inCode;
+    const heading = /^#+ (.*)$/.exec(line);
+    if (!inCode && heading) anchors.push(anchorOf(heading[1] as string));
+  }
+  return anchors;
+}
+
+/** The local links of a page (`[x](api.md#roles)`), as the target page's path and the anchor. */
+function linksOf(page: { path: string; content: string }): { target: string; anchor: string | undefined }[] {
+  const folder = page.path.includes("/") ? page.path.slice(0, page.path.lastIndexOf("/") + 1) : "";
+  return [...page.content.matchAll(/\]\(([\w./-]+\.md)(?:#([^)]+))?\)/g)].map((m) => ({
+    target: `${folder}${m[1]}`,
+    anchor: m[2],
+  }));
+}
+
 /** Whether the app has a route for this method and path: anything but its own "No route" 404 counts. */
 async function served(method: Method, path: string): Promise<boolean> {
   const res = await call(path, { method, key: keys.admin });
@@ -103,7 +137,44 @@ describe("the README and docs/", () => {
   });
 });
 
+describe("the README and docs/ name files that exist", () => {
+  it("every project path, unless git ignores it", () => {
+    const missing = env.TEST_DOCS.flatMap((page) =>
+      pathsNamed(page.content)
+        .filter((path) => !env.TEST_REPO_PATHS.includes(path) && !env.TEST_REPO_PATHS.includes(`${path}/`))
+        .filter((path) => !env.TEST_GIT_IGNORED.some((ignored) => path.startsWith(ignored)))
+        .map((path) => `${page.path}: ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("every page and heading they link to", () => {
+    const pages = new Map(env.TEST_DOCS.map((page) => [page.path, page.content]));
+    const broken = env.TEST_DOCS.flatMap((page) =>
+      linksOf(page)
+        .filter(({ target, anchor }) => {
+          const content = pages.get(target);
+          return content === undefined || (anchor !== undefined && !anchorsOf(content).includes(anchor));
+        })
+        .map(({ target, anchor }) => `${page.path}: ${target}${anchor ? `#${anchor}` : ""}`),
+    );
+    expect(broken).toEqual([]);
+  });
+});
+
 describe("the docs checks themselves", () => {
+  it("make anchors as GitHub does and read links relative to their page", () => {
+    expect(anchorOf("FAQ entries and synonym lists get the same true answers, and `If-Match`")).toBe(
+      "faq-entries-and-synonym-lists-get-the-same-true-answers-and-if-match",
+    );
+    expect(anchorOf("Demo workshops, keys and passwords")).toBe("demo-workshops-keys-and-passwords");
+    expect(linksOf({ path: "docs/a.md", content: "see [b](b.md#roles) and [c](c.md)" })).toEqual([
+      { target: "docs/b.md", anchor: "roles" },
+      { target: "docs/c.md", anchor: undefined },
+    ]);
+    expect(pathsNamed("`src/app.ts`, `knowledge/docs/`, `test/**`, src/bare.ts")).toEqual(["src/app.ts", "knowledge/docs/"]);
+  });
+
   it("read a route with its method, placeholders and query, and one in a URL or a code span", () => {
     expect(routesNamed("`GET /api/chats?limit=&cursor=` and `DELETE /api/keys/:id`.")).toEqual([
       { method: "GET", named: "/api/chats?limit=&cursor=", paths: ["/api/chats"] },
