@@ -76,13 +76,12 @@ function anchorsOf(markdown: string): string[] {
   return anchors;
 }
 
-/** The local links of a page (`[x](api.md#roles)`), as the target page's path and the anchor. */
+/** The local links of a page (`[x](api.md#roles)`, `[y](#sessions)`), as the target page's path and the anchor. */
 function linksOf(page: { path: string; content: string }): { target: string; anchor: string | undefined }[] {
   const folder = page.path.includes("/") ? page.path.slice(0, page.path.lastIndexOf("/") + 1) : "";
-  return [...page.content.matchAll(/\]\(([\w./-]+\.md)(?:#([^)]+))?\)/g)].map((m) => ({
-    target: `${folder}${m[1]}`,
-    anchor: m[2],
-  }));
+  return [...page.content.matchAll(/\]\(([\w./-]+\.md)?(?:#([^)]+))?\)/g)]
+    .filter((m) => m[1] !== undefined || m[2] !== undefined)
+    .map((m) => ({ target: m[1] === undefined ? page.path : `${folder}${m[1]}`, anchor: m[2] }));
 }
 
 /** Whether the app has a route for this method and path: anything but its own "No route" 404 counts. */
@@ -168,9 +167,10 @@ describe("the docs checks themselves", () => {
       "faq-entries-and-synonym-lists-get-the-same-true-answers-and-if-match",
     );
     expect(anchorOf("Demo workshops, keys and passwords")).toBe("demo-workshops-keys-and-passwords");
-    expect(linksOf({ path: "docs/a.md", content: "see [b](b.md#roles) and [c](c.md)" })).toEqual([
+    expect(linksOf({ path: "docs/a.md", content: "see [b](b.md#roles), [c](c.md), [d](#here) and [e](https://x.org)" })).toEqual([
       { target: "docs/b.md", anchor: "roles" },
       { target: "docs/c.md", anchor: undefined },
+      { target: "docs/a.md", anchor: "here" },
     ]);
     expect(pathsNamed("`src/app.ts`, `knowledge/docs/`, `test/**`, src/bare.ts")).toEqual(["src/app.ts", "knowledge/docs/"]);
   });
