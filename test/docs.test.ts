@@ -3,6 +3,7 @@
 // in by vitest.config.ts, since the Workers runtime has no file system.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEMO } from "../scripts/demo-data.ts";
 import { keys } from "./fixtures.ts";
 import { call } from "./helpers.ts";
 
@@ -158,6 +159,18 @@ describe("the README and docs/ name files that exist", () => {
         .map(({ target, anchor }) => `${page.path}: ${target}${anchor ? `#${anchor}` : ""}`),
     );
     expect(broken).toEqual([]);
+  });
+});
+
+describe("docs/development.md", () => {
+  it("lists every demo person's key, sign-in and workshop as scripts/demo-data.ts has them", () => {
+    const lines = (env.TEST_DOCS.find((page) => page.path === "docs/development.md")?.content ?? "").split("\n");
+    const rowWith = (...cells: string[]) => lines.find((line) => cells.every((cell) => line.includes(cell)));
+    for (const user of DEMO.users) {
+      const workshop = DEMO.tenants.find((t) => t.id === user.tenantId)?.name ?? "";
+      expect(rowWith(`\`${user.key}\``, user.role, user.name, workshop)).toBeDefined();
+      expect(rowWith(`\`${user.username}\``, `\`${user.password}\``, user.name, workshop)).toBeDefined();
+    }
   });
 });
 
