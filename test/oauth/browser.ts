@@ -46,7 +46,10 @@ export class Browser {
 export function hidden(page: string, name: string): string {
   const value = page.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
   expect(value, `hidden field ${name}`).toBeDefined();
-  return value!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return value!
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 /** An MCP client's OAuth state kept in memory, as the SDK asks a client to keep it. */
@@ -102,7 +105,12 @@ function transportFor(provider: OAuthClientProvider) {
 /** Signs in on the authorize page and answers the consent form; the client's redirect comes back. */
 export async function signInAndConsent(
   authorizationUrl: URL,
-  { username, password, decision = "allow", access = "read" }: { username: string; password: string; decision?: string; access?: string },
+  {
+    username,
+    password,
+    decision = "allow",
+    access = "read",
+  }: { username: string; password: string; decision?: string; access?: string },
   browser = new Browser(),
 ): Promise<URL> {
   const signInPage = await browser.go(authorizationUrl);
@@ -133,4 +141,101 @@ export async function connectWithOAuth(person: { username: string; password: str
   const client = new Client({ name: "oauth-test", version: "1.0.0" });
   await client.connect(transportFor(provider));
   return { client, provider };
+}
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/** A PKCE verifier and its S256 challenge. */
+export async function pkce(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+  return { verifier, challenge: base64url(digest) };
+}
+
+/** Dynamic client registration (RFC 7591) of a public client. */
+export async function registerClient(redirectUris = [REDIRECT_URI], name = "Raw Client"): Promise<string> {
+  const res = await send("/oauth/register", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: "none" }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json<{ client_id: string }>()).client_id;
+}
+
+/** An authorization request URL; `challenge: null` leaves PKCE out. */
+export function authorizeUrl({
+  clientId,
+  challenge,
+  state = "st-1",
+  scope = "weft:read",
+  redirectUri = REDIRECT_URI,
+}: {
+  clientId: string;
+  challenge: string | null;
+  state?: string;
+  scope?: string;
+  redirectUri?: string;
+}): URL {
+  const url = new URL("/oauth/authorize", ORIGIN);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("state", state);
+  url.searchParams.set("scope", scope);
+  url.searchParams.set("resource", `${ORIGIN}/mcp`);
+  if (challenge) {
+    url.searchParams.set("code_challenge", challenge);
+    url.searchParams.set("code_challenge_method", "S256");
+  }
+  return url;
+}
+
+/** A token request to the token endpoint, form-encoded as clients send it. */
+export function tokenRequest(fields: Record<string, string>): Promise<Response> {
+  return send("/oauth/token", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** Registration, authorization and code exchange by hand; the token response and what led to it. */
+export async function tokensFor(person: { username: string; password: string; access?: string }) {
+  const clientId = await registerClient();
+  const { verifier, challenge } = await pkce();
+  const back = await signInAndConsent(authorizeUrl({ clientId, challenge }), person);
+  const code = back.searchParams.get("code")!;
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+  });
+  expect(res.status).toBe(200);
+  const tokens = await res.json<{ access_token: string; refresh_token: string; scope: string }>();
+  return { clientId, code, verifier, tokens };
+}
+
+/** A JSON-RPC request to /mcp with a bearer credential. */
+export async function mcpCall(token: string, method: string, params: Record<string, unknown> = {}, origin = ORIGIN) {
+  const res = await exports.default.fetch(
+    new Request(`${origin}/mcp`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    }),
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: tests read JSON-RPC answers loosely; the assertions are the check
+  return { status: res.status, headers: res.headers, body: res.status === 200 ? await res.json<any>() : await res.text() };
 }

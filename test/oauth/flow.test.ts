@@ -30,7 +30,11 @@ describe("OAuth for /mcp", () => {
   it("keeps API keys working at /mcp beside tokens, and over plain http where OAuth is off", async () => {
     const res = await send("/mcp", {
       method: "POST",
-      headers: { Authorization: "Bearer dev-boss-key", "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      headers: {
+        Authorization: "Bearer dev-boss-key",
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(res.status).toBe(200);
