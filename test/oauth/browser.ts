@@ -23,7 +23,7 @@ export class Browser {
     if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     const res = await send(url, { ...init, headers });
     for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
+      const pair = line.split(";")[0] ?? "";
       const at = pair.indexOf("=");
       const value = pair.slice(at + 1);
       if (/max-age=0|expires=Thu, 01 Jan 1970/i.test(line) || value === "") this.cookies.delete(pair.slice(0, at));
@@ -58,7 +58,10 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   saved: OAuthTokens | undefined;
   verifier = "";
   authorizationUrl: URL | undefined;
-  constructor(readonly metadata: Partial<OAuthClientMetadata> = {}) {}
+  readonly metadata: Partial<OAuthClientMetadata>;
+  constructor(metadata: Partial<OAuthClientMetadata> = {}) {
+    this.metadata = metadata;
+  }
   get redirectUrl() {
     return REDIRECT_URI;
   }

@@ -48,7 +48,7 @@ describe("connected clients", () => {
     expect(await toolNames(tokens.access_token)).toContain("prepare_order");
     const mine = (await connections("dev-boss-key")).filter((c) => c.client_name === "Raw Client");
     expect(mine.at(-1)).toMatchObject({ user_id: "u-boss", access: "write" });
-    const id = mine[0].id;
+    const id = mine[0]!.id;
     expect((await revoke("dev-boss-key", id)).status).toBe(200);
     const after = await mcpCall(tokens.access_token, "tools/list");
     expect(after.status).toBe(401);
@@ -65,7 +65,7 @@ describe("connected clients", () => {
   it("lets an admin see and revoke their workshop's connections, and nobody another's", async () => {
     const { tokens } = await tokensFor(people.staff);
     const { tokens: otherTokens } = await tokensFor(people.otherBoss);
-    const staffConnection = (await connections("dev-staff-key"))[0];
+    const staffConnection = (await connections("dev-staff-key"))[0]!;
     expect(staffConnection.user_id).toBe("u-staff");
     const seenByAdmin = await connections("dev-admin-key");
     expect(seenByAdmin.map((c) => c.id)).toContain(staffConnection.id);
@@ -73,7 +73,7 @@ describe("connected clients", () => {
     // A boss is no admin: the staff member's connection is not theirs to see or end.
     expect((await connections("dev-boss-key")).map((c) => c.id)).not.toContain(staffConnection.id);
     expect((await revoke("dev-boss-key", staffConnection.id)).status).toBe(404);
-    const otherConnection = (await connections("dev-other-boss-key"))[0];
+    const otherConnection = (await connections("dev-other-boss-key"))[0]!;
     expect((await revoke("dev-admin-key", otherConnection.id)).status).toBe(404);
     expect((await mcpCall(otherTokens.access_token, "tools/list")).status).toBe(200);
     expect((await revoke("dev-admin-key", staffConnection.id)).status).toBe(200);
@@ -92,7 +92,7 @@ describe("connected clients", () => {
     const { tokens } = await tokensFor({ ...people.otherBoss, access: "write" });
     const order = await callTool(tokens.access_token, "query_orders", { order: "o-jx-1" });
     expect(order.isError).toBe(true);
-    expect(order.content[0].text).toMatch(/^unknown_name/);
+    expect(order.content[0]!.text).toMatch(/^unknown_name/);
     const employees = await callTool(tokens.access_token, "query_employees", {});
     const listed = (employees.structuredContent?.employees ?? []) as { id: string }[];
     expect(listed.length).toBeGreaterThan(0);
