@@ -149,7 +149,19 @@ export async function serveWithOAuth(
     const response = await app.fetch(request, env, ctx);
     return response.status === 401 ? withResourceMetadata(response, origin) : response;
   }
-  return providerFor(origin, app).fetch(request, env, ctx);
+  const response = await providerFor(origin, app).fetch(request, env, ctx);
+  return pathname === AUTHORIZATION_SERVER_METADATA && response.ok ? withMetadataDocuments(response) : response;
+}
+
+const AUTHORIZATION_SERVER_METADATA = "/.well-known/oauth-authorization-server";
+
+// Weft reads client metadata documents itself (oauth-cimd.ts), so the library, which does not,
+// leaves the flag false: the metadata says what the server as a whole supports.
+async function withMetadataDocuments(response: Response): Promise<Response> {
+  const metadata = await response.json<Record<string, unknown>>();
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return Response.json({ ...metadata, client_id_metadata_document_supported: true }, { status: response.status, headers });
 }
 
 function withResourceMetadata(response: Response, origin: string): Response {

@@ -9,6 +9,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
+import { isMetadataDocumentId, loadMetadataDocument } from "../auth/oauth-cimd.ts";
 import { recordConnection } from "../auth/oauth-connections.ts";
 import { GRANT_TTL_SECONDS, OAUTH_PATHS, oauthHelpers, oauthOrigin, SCOPES } from "../auth/oauth-server.ts";
 import { sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
@@ -53,6 +54,15 @@ oauthRoutes.get("/authorize", async (c) => {
   const oauth = helpers(c);
   if (c.req.url.length > MAX_QUERY_LENGTH)
     return c.html(failurePage({ lang: lang(c), message: "The request is too long." }), 400);
+  const clientId = c.req.query("client_id");
+  if (clientId && isMetadataDocumentId(clientId)) {
+    try {
+      await loadMetadataDocument({ kv: c.env.OAUTH_KV, clientId });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return c.html(failurePage({ lang: lang(c), message: error.message }), 400);
+    }
+  }
   let request: AuthRequest;
   try {
     request = await oauth.parseAuthRequest(c.req.raw);
@@ -67,9 +77,11 @@ oauthRoutes.get("/authorize", async (c) => {
   if (!user) return c.html(signInPage({ lang: lang(c), next: new URL(c.req.url).search }));
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
+  // A metadata document client's id is a URL on a domain it controls: the page names that domain.
+  const clientDomain = isMetadataDocumentId(details.clientId) ? new URL(details.clientId).hostname : undefined;
   const page = await consentPage({
     lang: lang(c),
-    details,
+    details: { ...details, clientDomain },
     handle: consent.handle,
     user,
     wantsWrite: request.scope.includes(SCOPES.write),
