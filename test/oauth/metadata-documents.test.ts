@@ -4,7 +4,6 @@ import {
   Browser,
   hidden,
   mcpCall,
-  ORIGIN,
   pkce,
   REDIRECT_URI,
   send,
