@@ -1,15 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  authorizeUrl,
-  Browser,
-  hidden,
-  mcpCall,
-  pkce,
-  REDIRECT_URI,
-  send,
-  signInAndConsent,
-  tokenRequest,
-} from "./browser.ts";
+import { authorizeUrl, Browser, hidden, mcpCall, pkce, REDIRECT_URI, send, signInAndConsent, tokenRequest } from "./browser.ts";
 
 const CLIENT_ID = "https://app.example.com/oauth/client.json";
 const boss = { username: "boss", password: "boss123" };

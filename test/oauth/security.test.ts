@@ -43,6 +43,16 @@ describe("OAuth security", () => {
     }
   });
 
+  it("lets a loopback redirect URI change only its port (RFC 8252)", async () => {
+    const clientId = await registerClient();
+    const { challenge } = await pkce();
+    const otherPort = REDIRECT_URI.replace("33418", "40123");
+    const back = await signInAndConsent(authorizeUrl({ clientId, challenge, redirectUri: otherPort }), boss);
+    expect(`${back.origin}${back.pathname}`).toBe(otherPort);
+    const otherPath = await new Browser().go(authorizeUrl({ clientId, challenge, redirectUri: `${otherPort}x` }));
+    expect(otherPath.status).toBe(400);
+  });
+
   it("refuses framing of the consent page and a consent posted from another origin or none", async () => {
     const clientId = await registerClient();
     const { challenge } = await pkce();
@@ -101,6 +111,7 @@ describe("OAuth security", () => {
     expect((await wrong.json<{ error: string }>()).error).toBe("invalid_grant");
     const right = await tokenRequest({ ...base, code_verifier: verifier });
     expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ token_type: "bearer", expires_in: 3600, scope: "weft:read" });
     const replay = await tokenRequest({ ...base, code_verifier: verifier });
     expect(replay.status).toBe(400);
     expect((await replay.json<{ error: string }>()).error).toBe("invalid_grant");
