@@ -6,6 +6,8 @@ import type { WebUser } from "../auth/web-sessions.ts";
 /** The authorize pages speak Chinese to a browser that prefers it, English otherwise. */
 export type Lang = "zh" | "en";
 
+const ROLE_ZH = { admin: "管理员", boss: "老板", staff: "员工" } as const;
+
 const TEXT = {
   zh: {
     title: "连接到 Weft",
@@ -14,7 +16,7 @@ const TEXT = {
     password: "密码",
     signIn: "登录",
     consentLead: (client: string) => `${client} 想以你的身份使用 Weft`,
-    who: (user: WebUser) => `你已登录为 ${user.name}（${user.role}），工坊：${user.tenant_name}。`,
+    who: (user: WebUser) => `你已登录为 ${user.name}（${ROLE_ZH[user.role]}），工坊：${user.tenant_name}。`,
     verified: (domain: string) => `这个应用由 ${domain} 发布。`,
     unverified: "这个应用自行注册，名称未经核实。",
     sendsTo: (host: string) => `授权将发送到 ${host}。`,
