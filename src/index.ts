@@ -2,8 +2,8 @@ import { app } from "./app.ts";
 import { serveWithOAuth } from "./auth/oauth-server.ts";
 import { type Config, configFor } from "./config.ts";
 
+export { PendingActionObject as PendingAction } from "./actions/pending-action.ts";
 export { AuthLimiter } from "./auth/auth-limiter.ts";
-export { PendingAction } from "./business/pending-action.ts";
 export { ConsultSession } from "./consult/consult-session.ts";
 export { LocalVectorIndex } from "./search/local-vector-index.ts";
 

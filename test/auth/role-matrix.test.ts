@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { LEAST_ROLE } from "../../src/auth/permissions.ts";
+import { LEAST_ROLE } from "../../src/permissions.ts";
 import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import type { Role } from "../../src/user-context.ts";

@@ -2,10 +2,12 @@ import { env } from "cloudflare:test";
 import { MockLanguageModelV4 } from "ai/test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { chatResponse } from "../../src/chat/agent.ts";
+import { configFor } from "../../src/config.ts";
 import { toolsFor } from "../../src/tools/registry.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { finish, step, text, toolCall } from "../chat/scripted-model.ts";
 import { assembled, readChunks } from "../chat/stream.ts";
+import { testServices } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { DOWN, installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
@@ -16,6 +18,8 @@ async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
   const pending: Promise<unknown>[] = [];
   const res = await chatResponse({
     env,
+    config: configFor(env),
+    services: testServices(),
     waitUntil: (p) => pending.push(p),
     user: BOSS,
     requestId: "fed-chat",
