@@ -10,7 +10,13 @@ import { GRANT_TTL_SECONDS } from "./oauth-server.ts";
  * address in any spelling, redirects re-checked, 5 KiB, 5 s), rather than letting the library
  * fetch it with the Worker's plain `fetch`, and stores the result as the client's record.
  */
-const LIMITS: FetchLimits = { ...DEFAULT_LIMITS, allowLocal: false, connectTimeoutMs: 3_000, totalTimeoutMs: 5_000, maxBytes: 5 * 1024 };
+const LIMITS: FetchLimits = {
+  ...DEFAULT_LIMITS,
+  allowLocal: false,
+  connectTimeoutMs: 3_000,
+  totalTimeoutMs: 5_000,
+  maxBytes: 5 * 1024,
+};
 
 // KV keys are at most 512 bytes, and `client:` comes first.
 const MAX_CLIENT_ID_LENGTH = 400;

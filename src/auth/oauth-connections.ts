@@ -1,8 +1,8 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { notFound } from "../errors.ts";
+import { roleAllows } from "../permissions.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import { type Access, type OAuthProps, SCOPES } from "./oauth-server.ts";
-import { roleAllows } from "../permissions.ts";
 
 /** A client a person allowed to act for them at `/mcp`, as the settings list it. */
 export interface Connection {

@@ -54,7 +54,8 @@ class AgentOAuthState implements OAuthClientProvider {
   }
 }
 
-const transport = (state: AgentOAuthState) => new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { authProvider: state });
+const transport = (state: AgentOAuthState) =>
+  new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { authProvider: state });
 
 let browser: Browser;
 beforeAll(async () => {
