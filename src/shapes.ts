@@ -66,9 +66,9 @@ export interface ConfirmCardData extends PendingAction {
 }
 
 /** The data parts the chat stream carries beyond text and tools, by the name after `data-`. */
-export interface ChatDataParts {
+export type ChatDataParts = {
   "confirm-card": ConfirmCardData;
-}
+};
 
 /** An external MCP server as the workshop's settings show it: header names, never their values. */
 export interface ServerView {

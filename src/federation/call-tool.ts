@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { contact } from "./contact.ts";
 import type { ServerRecord } from "./server-store.ts";
-import { contact, type FederationService } from "./service.ts";
+import type { FederationService } from "./service.ts";
 import { upstreamError } from "./upstream-error.ts";
 
 /** What a tool call answered: structured content, and its text blocks as text. */

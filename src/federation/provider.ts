@@ -4,9 +4,10 @@ import { log } from "../log.ts";
 import type { UserContext } from "../user-context.ts";
 import { callExternalTool } from "./call-tool.ts";
 import type { ExternalCallWrite } from "./confirmed-call.ts";
+import { isFresh, refreshTools } from "./contact.ts";
 import type { ExternalServerTools, ExternalTool, ExternalToolProvider } from "./external-tools.ts";
 import { type CachedTool, listServers, type ServerRecord } from "./server-store.ts";
-import { type FederationService, isFresh, refreshTools } from "./service.ts";
+import type { FederationService } from "./service.ts";
 import { upstreamError } from "./upstream-error.ts";
 
 /** After a failed contact, a server is not tried again while serving a face for this long. */

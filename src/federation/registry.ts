@@ -1,10 +1,10 @@
 import { badRequest } from "../errors.ts";
 import type { ServerView } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
+import { sealBinding } from "./contact.ts";
 import { openHeaders, sealHeaders } from "./secrets.ts";
 import { getServer, insertServer, newServerId, type ServerRecord, updateServer } from "./server-store.ts";
 import type { FederationService } from "./service.ts";
-import { sealBinding } from "./service.ts";
 import { checkOutboundUrl } from "./url-guard.ts";
 
 /** The public view of a stored server. */

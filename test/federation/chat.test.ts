@@ -7,7 +7,7 @@ import { toolsFor } from "../../src/tools/registry.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { finish, step, text, toolCall } from "../chat/scripted-model.ts";
 import { assembled, readChunks } from "../chat/stream.ts";
-import { testServices } from "../fixtures.ts";
+import { keys, testServices } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { DOWN, installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   vi.spyOn(console, "warn").mockImplementation(() => {});
   const res = await call("/api/mcp/servers", {
     method: "POST",
-    key: "dev-boss-key",
+    key: keys.boss,
     body: JSON.stringify({ name: "notes", url: UPSTREAM, expose_on_mcp: false }),
   });
   expect(res.status).toBe(201);
@@ -83,7 +83,7 @@ describe("external tools in the chat, with a scripted model", () => {
   it("tells the model which server is left out and why, without offering its tools", async () => {
     const res = await call("/api/mcp/servers", {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ name: "offline", url: DOWN }),
     });
     expect(res.status).toBe(201);
