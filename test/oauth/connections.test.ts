@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { keys, logins } from "../fixtures.ts";
 import { mcpCall, send, tokenRequest, tokensFor } from "./browser.ts";
 
-const people = {
-  admin: { username: "admin", password: "admin123" },
-  boss: { username: "boss", password: "boss123" },
-  staff: { username: "staff", password: "staff123" },
-  otherBoss: { username: "otherboss", password: "boss123" },
-};
+const people = logins;
 
 interface Listed {
   id: string;
@@ -46,10 +42,10 @@ describe("connected clients", () => {
   it("lists a person's clients with what they allowed, and a revocation holds from the next request", async () => {
     const { clientId, tokens } = await tokensFor({ ...people.boss, access: "write" });
     expect(await toolNames(tokens.access_token)).toContain("prepare_order");
-    const mine = (await connections("dev-boss-key")).filter((c) => c.client_name === "Raw Client");
+    const mine = (await connections(keys.boss)).filter((c) => c.client_name === "Raw Client");
     expect(mine.at(-1)).toMatchObject({ user_id: "u-boss", access: "write" });
     const id = mine[0]!.id;
-    expect((await revoke("dev-boss-key", id)).status).toBe(200);
+    expect((await revoke(keys.boss, id)).status).toBe(200);
     const after = await mcpCall(tokens.access_token, "tools/list");
     expect(after.status).toBe(401);
     expect(after.headers.get("WWW-Authenticate")).toContain("resource_metadata=");
@@ -59,24 +55,24 @@ describe("connected clients", () => {
       client_id: clientId,
     });
     expect(refreshed.status).toBe(400);
-    expect((await connections("dev-boss-key")).map((c) => c.id)).not.toContain(id);
+    expect((await connections(keys.boss)).map((c) => c.id)).not.toContain(id);
   });
 
   it("lets an admin see and revoke their workshop's connections, and nobody another's", async () => {
     const { tokens } = await tokensFor(people.staff);
     const { tokens: otherTokens } = await tokensFor(people.otherBoss);
-    const staffConnection = (await connections("dev-staff-key"))[0]!;
+    const staffConnection = (await connections(keys.staff))[0]!;
     expect(staffConnection.user_id).toBe("u-staff");
-    const seenByAdmin = await connections("dev-admin-key");
+    const seenByAdmin = await connections(keys.admin);
     expect(seenByAdmin.map((c) => c.id)).toContain(staffConnection.id);
     expect(seenByAdmin.every((c) => c.user_id !== "u-other-boss")).toBe(true);
     // A boss is no admin: the staff member's connection is not theirs to see or end.
-    expect((await connections("dev-boss-key")).map((c) => c.id)).not.toContain(staffConnection.id);
-    expect((await revoke("dev-boss-key", staffConnection.id)).status).toBe(404);
-    const otherConnection = (await connections("dev-other-boss-key"))[0]!;
-    expect((await revoke("dev-admin-key", otherConnection.id)).status).toBe(404);
+    expect((await connections(keys.boss)).map((c) => c.id)).not.toContain(staffConnection.id);
+    expect((await revoke(keys.boss, staffConnection.id)).status).toBe(404);
+    const otherConnection = (await connections(keys.otherBoss))[0]!;
+    expect((await revoke(keys.admin, otherConnection.id)).status).toBe(404);
     expect((await mcpCall(otherTokens.access_token, "tools/list")).status).toBe(200);
-    expect((await revoke("dev-admin-key", staffConnection.id)).status).toBe(200);
+    expect((await revoke(keys.admin, staffConnection.id)).status).toBe(200);
     expect((await mcpCall(tokens.access_token, "tools/list")).status).toBe(401);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys, logins } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { connectWithOAuth, ORIGIN, send } from "./browser.ts";
 
@@ -19,7 +20,7 @@ describe("OAuth for /mcp", () => {
   });
 
   it("completes sign-in and consent with the SDK client, which then lists tools as that person", async () => {
-    const { client, provider } = await connectWithOAuth({ username: "boss", password: "boss123", access: "write" });
+    const { client, provider } = await connectWithOAuth({ ...logins.boss, access: "write" });
     expect(provider.saved?.access_token).toBeDefined();
     expect(provider.saved?.refresh_token).toBeDefined();
     const { tools } = await client.listTools();
@@ -31,7 +32,7 @@ describe("OAuth for /mcp", () => {
     const res = await send("/mcp", {
       method: "POST",
       headers: {
-        Authorization: "Bearer dev-boss-key",
+        Authorization: `Bearer ${keys.boss}`,
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
       },

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { logins } from "../fixtures.ts";
 import { authorizeUrl, Browser, hidden, mcpCall, pkce, REDIRECT_URI, send, signInAndConsent, tokenRequest } from "./browser.ts";
 
 const CLIENT_ID = "https://app.example.com/oauth/client.json";
-const boss = { username: "boss", password: "boss123" };
+const boss = logins.boss;
 
 /** Documents served at public URLs in these tests; any other outbound request fails the test. */
 let documents: Map<string, () => Response>;

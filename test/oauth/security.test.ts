@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { logins } from "../fixtures.ts";
 import {
   authorizeUrl,
   Browser,
@@ -13,7 +14,7 @@ import {
   tokensFor,
 } from "./browser.ts";
 
-const boss = { username: "boss", password: "boss123" };
+const boss = logins.boss;
 
 /** Signs in on the authorize page and returns the consent page's response, unread. */
 async function consentPageFor(url: URL, browser = new Browser()) {
