@@ -5,6 +5,8 @@ import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts"
 import type { Role } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
+import { connectionUser } from "./oauth-connections.ts";
+import { SCOPES, verifiedGrantOf } from "./oauth-server.ts";
 import { originAllowed } from "./origin.ts";
 import { sessionToken } from "./session-cookie.ts";
 import { findWebSession } from "./web-sessions.ts";
@@ -13,7 +15,9 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Resolves `Authorization: Bearer <key>` to a `UserContext` on `c.var.user`. Missing, unknown and
+ * Resolves `Authorization: Bearer <key>` to a `UserContext` on `c.var.user`: an API key, or at
+ * `/mcp` an OAuth token the provider already verified, whose connection must still be live in D1
+ * (a token without `weft:write` makes the caller read-only). Missing, unknown and
  * revoked keys get 401 (the error handler adds `WWW-Authenticate: Bearer`, RFC 6750). Failed
  * attempts are counted per client address and key prefix; past the limits the answer is 429 with
  * `Retry-After`. A good key costs no limiter call and, when verified recently, no D1 lookup.
@@ -42,6 +46,13 @@ export function bearerAuth() {
       return next();
     }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
+    const grant = verifiedGrantOf(c.executionCtx);
+    if (grant) {
+      const user = await connectionUser({ db: c.env.DB, props: grant.props });
+      if (!user) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
+      c.set("user", grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true });
+      return next();
+    }
     const key = header.match(BEARER)?.[1];
     const fail = async (subjects: Subject[], message: string): Promise<never> => {
       throw (await recordFailedAuth({ limiters: c.env.AUTH_LIMITER, subjects })) ?? unauthorized(message);

@@ -49,6 +49,17 @@ export interface NewMcpServer {
   auth: "headers" | "oauth";
 }
 
+/** An app someone allowed to reach `/mcp` for them over OAuth (`/api/oauth/connections`). */
+export interface Connection {
+  id: string;
+  user_id: string;
+  user_name: string;
+  client_name: string;
+  redirect_host: string;
+  access: "read" | "write";
+  created_at: string;
+}
+
 /** A new OAuth server's first sign-in: the provider's page to send the browser to, or why there is none. */
 export type SignInStart = { authorization_url: string; error?: undefined } | { authorization_url?: undefined; error: string };
 
@@ -105,6 +116,8 @@ export const api = {
   signInMcpServer: (id: string) => request<{ authorization_url: string }>("POST", `/api/mcp/servers/${enc(id)}/sign-in`),
   setMcpServerEnabled: (id: string, enabled: boolean) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, { enabled }),
   deleteMcpServer: (id: string) => request<unknown>("DELETE", `/api/mcp/servers/${enc(id)}`),
+  listConnections: () => request<{ connections: Connection[] }>("GET", "/api/oauth/connections"),
+  revokeConnection: (id: string) => request<unknown>("DELETE", `/api/oauth/connections/${enc(id)}`),
   testMcpServer: (id: string) =>
     request<{ server: McpServer; latency_ms: number; tools: { name: string }[] }>("POST", `/api/mcp/servers/${enc(id)}/refresh`),
 };
