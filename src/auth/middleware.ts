@@ -51,6 +51,7 @@ export function bearerAuth() {
       const user = await connectionUser({ db: c.env.DB, props: grant.props });
       if (!user) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
       c.set("user", grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true });
+      c.set("credential", { kind: "oauth" });
       return next();
     }
     const key = header.match(BEARER)?.[1];
