@@ -1,11 +1,12 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { originAllowed } from "../auth/origin.ts";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.ts";
 import { clearSessionCookie, sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
-import { countSignInAttempt, SIGN_IN_LIMITS, settleSuccessfulSignIn } from "../auth/sign-in-limiter.ts";
+import { countSignInAttempt, settleSuccessfulSignIn, signInSubjects } from "../auth/sign-in-limiter.ts";
 import { createWebSession, endWebSession, findUserByUsername, findWebUser } from "../auth/web-sessions.ts";
 import { AppError, forbidden, unauthorized } from "../errors.ts";
 import { LoginSchema } from "./auth.schema.ts";
@@ -36,20 +37,9 @@ authRoutes.use(async function checkBrowserOrigin(c, next) {
 
 authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
-  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
-  const userKey = `user:${username.toLowerCase()}`;
-  // Its own prefix, address first: `user:<name>@<address>` would be the global key of a username
-  // spelt "<name>@<address>", whose guesser could then use up the owner's count at their address.
-  const userAtAddressKey = `user-at:${address}|${username.toLowerCase()}`;
-  const addressKey = `addr:${address}`;
-  const verdict = await countSignInAttempt({
-    db: c.env.DB,
-    subjects: [
-      { key: userAtAddressKey, limit: SIGN_IN_LIMITS.perUsernameAndAddress },
-      { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
-      { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
-    ],
-  });
+  const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
+  const { subjects, userKeys, addressKey } = signInSubjects({ username, address });
+  const verdict = await countSignInAttempt({ db: c.env.DB, subjects });
   if (!verdict.allowed) {
     c.header("Retry-After", String(verdict.retryAfterSeconds));
     throw new AppError(
@@ -66,7 +56,7 @@ authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   if (!found?.password_hash || !ok) throw unauthorized(BAD_CREDENTIALS);
   const { password_hash: _, ...user } = found;
   const token = await createWebSession({ db: c.env.DB, user });
-  await settleSuccessfulSignIn({ db: c.env.DB, userKeys: [userAtAddressKey, userKey], addressKey });
+  await settleSuccessfulSignIn({ db: c.env.DB, userKeys, addressKey });
   setSessionCookie(c, token);
   return c.json({ user });
 });
