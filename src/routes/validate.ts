@@ -26,10 +26,12 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
     if (!result.success) throw badRequest(`Invalid ${PLACES.get(target) ?? target}: ${describeIssues(result.error)}`);
   });
   if (target !== "json") return check;
-  // The body is parsed here and cached by Hono, so `check` reads the same text without failing.
+  // The body is read and checked here rather than by `check`, which would parse the text again.
   const checkJson: typeof check = async function checkJson(c, next) {
-    await readJsonBody(c);
-    return check(c, next);
+    const parsed = await schema.safeParseAsync(await readJsonBody(c));
+    if (!parsed.success) throw badRequest(`Invalid ${PLACES.get(target)}: ${describeIssues(parsed.error)}`);
+    c.req.addValidatedData("json", parsed.data as object);
+    await next();
   };
   return checkJson;
 }
