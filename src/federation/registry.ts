@@ -24,6 +24,8 @@ export interface ServerView {
     tool_count: number | null;
     latency_ms: number | null;
     tools_fetched_at: string | null;
+    /** Errors single tools answered with: they do not make the server `failing`. */
+    tool_errors: { count: number; last_error: string | null; last_error_at: string | null };
   };
   created_at: string;
   updated_at: string;
@@ -49,6 +51,7 @@ export function serverView(server: ServerRecord): ServerView {
       tool_count: server.toolCount,
       latency_ms: server.latencyMs,
       tools_fetched_at: server.toolsFetchedAt,
+      tool_errors: { count: server.toolErrorCount, last_error: server.lastToolError, last_error_at: server.lastToolErrorAt },
     },
     created_at: server.createdAt,
     updated_at: server.updatedAt,
