@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { AppError } from "./errors.ts";
+import { firstUnprintable } from "./printable.ts";
 
 /**
  * "field: problem; other.field: problem": what a person or agent needs to fix a request. A problem
@@ -30,4 +32,36 @@ export function ownRecord<K extends z.core.$ZodRecordKey, V extends z.core.SomeT
       }
     })
     .pipe(z.record(key, value));
+}
+
+/**
+ * Refuses a name holding a control or bidirectional formatting character (`printable.ts`), naming
+ * its position in the name as sent. Put it before `.trim()`, so positions count what the client
+ * wrote; `refusal` answers a body whose only problems are such names 422 `unprintable_name`.
+ *
+ * @example z.string().superRefine(printableName).trim().min(1).max(100)
+ */
+export function printableName(value: string, ctx: z.RefinementCtx<string>): void {
+  const found = firstUnprintable(value);
+  if (!found) return;
+  ctx.addIssue({
+    code: "custom",
+    message: `character ${found.position} is ${found.codePoint}, a control or bidirectional formatting character, which names may not contain`,
+    params: { unprintable: true },
+    continue: false,
+  });
+}
+
+/**
+ * The error for a value that failed its schema, naming each problem: 422 `unprintable_name` when
+ * every problem is a name `printableName` refused, `code` (a 400) otherwise.
+ */
+export function refusal(
+  what: string,
+  error: { issues: readonly z.core.$ZodIssue[] },
+  code: "bad_request" | "invalid_input" = "bad_request",
+): AppError {
+  const message = `${what}: ${describeIssues(error)}`;
+  const unprintable = error.issues.every((issue) => issue.code === "custom" && issue.params?.unprintable === true);
+  return new AppError(unprintable ? "unprintable_name" : code, message);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownRecord } from "../validation.ts";
+import { ownRecord, printableName } from "../validation.ts";
 
 // Headers Weft sets itself, or that would change how the request is framed or routed.
 const RESERVED_HEADERS = new Set([
@@ -47,6 +47,7 @@ const HeadersSchema = headerRecord(HeaderValueSchema).describe(
 
 const NameSchema = z
   .string()
+  .superRefine(printableName)
   .regex(/^[a-z0-9_-]{1,32}$/, "1-32 characters of a-z, 0-9, _ and -")
   .describe("Unique in the workshop; tools are served as mcp_{name}_{tool}.");
 const UrlSchema = z.string().min(1).max(2048).describe("The server's Streamable HTTP (or SSE) endpoint, https.");
