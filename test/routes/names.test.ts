@@ -36,6 +36,10 @@ describe("names Weft prints or shows", () => {
     for (const [char, codePoint] of REFUSED) {
       expectRefused(await send("POST", "/api/knowledge-bases", { name: `车间${char}手册` }), "name", 3, codePoint);
     }
+    // The example in docs/security.md, word for word.
+    expect((await send("POST", "/api/knowledge-bases", { name: "车间\u001b手册" })).body.error.message).toBe(
+      "Invalid request body: name: character 3 is U+001B, a control or bidirectional formatting character, which names may not contain",
+    );
     // Counted in characters as sent, leading spaces and characters beyond the BMP included.
     expectRefused(await send("POST", "/api/knowledge-bases", { name: " 🧵a\u001b[2J" }), "name", 4, "U+001B");
     const created = await send("POST", "/api/knowledge-bases", { name: "  锦绣 Manual (v2) — 工艺/质检  " });
