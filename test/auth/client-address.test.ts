@@ -4,6 +4,7 @@ import { clientAddress } from "../../src/auth/client-address.ts";
 import { FAILED_AUTH_LIMITS } from "../../src/auth/failed-auth.ts";
 import { SIGN_IN_LIMITS } from "../../src/auth/sign-in-limiter.ts";
 import app from "../../src/index.ts";
+import { keys } from "../fixtures.ts";
 import { BASE } from "../helpers.ts";
 
 /** The Worker as `wrangler dev` runs it (wrangler.toml's top level): `CF-Connecting-IP` is not trusted. */
@@ -48,6 +49,6 @@ describe("which client address is believed", () => {
     for (let i = 0; i <= FAILED_AUTH_LIMITS.address.limit + 1; i++) {
       await devCall("/api/knowledge-bases", { headers: headers(`wrong-${i}-${crypto.randomUUID()}`) });
     }
-    expect((await devCall("/api/knowledge-bases", { headers: headers("dev-staff-key") })).status).toBe(200);
+    expect((await devCall("/api/knowledge-bases", { headers: headers(keys.staff) })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 import { DOWN, installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
@@ -8,7 +9,7 @@ beforeAll(() => {
   vi.spyOn(console, "warn").mockImplementation(() => {});
 });
 
-const register = (body: string) => callJson("/api/mcp/servers", { method: "POST", key: "dev-boss-key", body });
+const register = (body: string) => callJson("/api/mcp/servers", { method: "POST", key: keys.boss, body });
 
 describe("what the registry and the proxy refuse before contacting a server", () => {
   it("refuses a header or argument named __proto__ with 400 naming it, rather than dropping it", async () => {
@@ -21,7 +22,7 @@ describe("what the registry and the proxy refuse before contacting a server", ()
     const { body } = await register(JSON.stringify({ name: "proto", url: UPSTREAM }));
     const patched = await callJson(`/api/mcp/servers/${body.id}`, {
       method: "PATCH",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: `{"headers":{"__proto__":null}}`,
     });
     expect(patched.status).toBe(400);
@@ -29,7 +30,7 @@ describe("what the registry and the proxy refuse before contacting a server", ()
 
     const proxied = await callJson(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: `{"message":"hi","__proto__":{"admin":true}}`,
     });
     expect(proxied.status).toBe(400);
@@ -42,18 +43,18 @@ describe("what the registry and the proxy refuse before contacting a server", ()
     for (const sent of ["{bad", "", "null", "[1]", '"text"', "5"]) {
       const res = await callJson(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
         method: "POST",
-        key: "dev-boss-key",
+        key: keys.boss,
         body: sent,
       });
       expect(res.status, sent).toBe(400);
       expect(res.body.error.message, sent).toContain("JSON object of the tool's parameters");
       expect(res.body.error.details, sent).toMatchObject({ is_upstream: false, status_code: 400, retryable: false });
     }
-    const health = await callJson(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
+    const health = await callJson(`/api/mcp/servers/${body.id}`, { key: keys.boss });
     expect(health.body.health.last_error).toBeNull();
     // A well-formed body reaches the server, which is down.
-    expect(
-      (await call(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: "dev-boss-key", body: "{}" })).status,
-    ).toBe(502);
+    expect((await call(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: keys.boss, body: "{}" })).status).toBe(
+      502,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { keys } from "../fixtures.ts";
 import { callJson, mcpClient } from "../helpers.ts";
 import { installFakeNetwork, RPC_ERRORS } from "./fake-upstream.ts";
 
@@ -7,7 +8,7 @@ beforeAll(() => {
   vi.spyOn(console, "warn").mockImplementation(() => {});
 });
 
-const boss = "dev-boss-key";
+const boss = keys.boss;
 const proxy = (id: string, tool: string, body = "{}") =>
   callJson(`/api/mcp/proxy/${id}/tools/${tool}/call`, { method: "POST", key: boss, body });
 

@@ -4,9 +4,10 @@ import { firstUnprintable, printable } from "../../src/printable.ts";
 import { parseDocument } from "../../src/search/parse.ts";
 import { sendChat } from "../chat/chat-api.ts";
 import { signIn } from "../chat/sign-in.ts";
+import { keys } from "../fixtures.ts";
 import { callJson } from "../helpers.ts";
 
-const boss = "dev-boss-key";
+const boss = keys.boss;
 const send = (method: string, path: string, body: unknown, key = boss) =>
   callJson(path, { method, key, body: JSON.stringify(body) });
 
@@ -69,7 +70,7 @@ describe("names Weft prints or shows", () => {
       "U+001B",
     );
     expectRefused(await send("PUT", "/api/synonyms", { groups: [["计件", "件\u009b数"]] }), "groups.0.1", 2, "U+009B");
-    expectRefused(await send("POST", "/api/keys", { name: "laptop\u0007" }, "dev-staff-key"), "name", 7, "U+0007");
+    expectRefused(await send("POST", "/api/keys", { name: "laptop\u0007" }, keys.staff), "name", 7, "U+0007");
 
     const cookie = await signIn("boss", "boss123");
     await (await sendChat(cookie, "named-chat", "你好")).text();
@@ -83,12 +84,7 @@ describe("names Weft prints or shows", () => {
       root: "start",
       nodes: { start: { response: "好的" } },
     };
-    const res = await send(
-      "PUT",
-      "/api/consult/trees",
-      { file_name: "named.json", content: JSON.stringify(tree) },
-      "dev-admin-key",
-    );
+    const res = await send("PUT", "/api/consult/trees", { file_name: "named.json", content: JSON.stringify(tree) }, keys.admin);
     expect(res.status).toBe(422);
     expect(res.body.error.message).toContain("title: character 3 is U+001B");
   });
