@@ -70,6 +70,9 @@ export default defineConfig(async () => {
             ENVIRONMENT: "test",
             MCP_SECRETS_KEY: TEST_SECRETS_KEY,
             MCP_CALL_TIMEOUT_MS: "1500",
+            // As behind Cloudflare's edge, so tests can speak from many addresses;
+            // test/auth/client-address.test.ts runs the wrangler dev default.
+            TRUST_CLIENT_IP_HEADER: "true",
           },
         },
       }),

@@ -3,6 +3,7 @@
 // per folder of knowledge/docs and one FAQ base per file of knowledge/faq (as a boss of the workshop).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { printable } from "../src/printable.ts";
 import { ROOT } from "./lib.ts";
 
 const DOCS = join(ROOT, "knowledge", "docs");
@@ -156,7 +157,8 @@ export async function describeKnowledgeBases({
       kb.type === "faq"
         ? `FAQ, ${plural(kb.document_count, "entry", "entries")}`
         : `${plural(kb.document_count, "document", "documents")}, ${plural(kb.chunk_count, "chunk", "chunks")}`;
-    return `${kb.name} (${counts}${loaded.includes(kb.name) ? ", from knowledge/" : ""})`;
+    // A name stored before names were checked may still hold an escape sequence: never sent raw to the terminal.
+    return `${printable(kb.name)} (${counts}${loaded.includes(kb.name) ? ", from knowledge/" : ""})`;
   });
 }
 

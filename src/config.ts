@@ -28,6 +28,7 @@ const ConfigSchema = z.object({
   MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   MCP_SECRETS_KEY: z.string().optional(),
+  TRUST_CLIENT_IP_HEADER: z.enum(["true", "false"]).default("false"),
   // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
   SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
@@ -71,6 +72,11 @@ export interface Config {
     /** `MCP_SECRETS_KEY`, base64: encrypts header secrets. Absent, servers with headers cannot be used. */
     secretsKey: string | undefined;
   };
+  /**
+   * `TRUST_CLIENT_IP_HEADER`: `CF-Connecting-IP` names the client (Cloudflare's edge set it).
+   * Otherwise a client may have written it, and no client address is known.
+   */
+  trustClientIpHeader: boolean;
   /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
   scoreCalibration: boolean;
 }
@@ -118,6 +124,7 @@ export function readConfig(env: Env): Config {
       callTimeoutMs: vars.MCP_CALL_TIMEOUT_MS,
       secretsKey: vars.MCP_SECRETS_KEY || undefined,
     },
+    trustClientIpHeader: vars.TRUST_CLIENT_IP_HEADER === "true",
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }

@@ -32,6 +32,7 @@ const STATUS = {
   unprocessable: 422,
   invalid_tree: 422,
   reserved_name: 422,
+  unprintable_name: 422,
   unparseable_document: 422,
   rate_limited: 429,
   internal: 500,

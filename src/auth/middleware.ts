@@ -4,6 +4,7 @@ import { forbidden, unauthorized } from "../errors.ts";
 import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts";
 import type { Role } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
+import { clientAddress } from "./client-address.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
 import { connectionUser } from "./oauth-connections.ts";
 import { SCOPES, verifiedGrantOf } from "./oauth-server.ts";
@@ -28,7 +29,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function bearerAuth() {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
-    const address = c.req.header("CF-Connecting-IP");
+    const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
     refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
     const header = c.req.header("Authorization");
     const cookie = header === undefined && c.req.path.startsWith("/api/") ? sessionToken(c) : undefined;

@@ -1,6 +1,6 @@
 import { AppError, unauthorized } from "../errors.ts";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "./passwords.ts";
-import { countSignInAttempt, SIGN_IN_LIMITS, settleSuccessfulSignIn } from "./sign-in-limiter.ts";
+import { countSignInAttempt, settleSuccessfulSignIn, signInSubjects } from "./sign-in-limiter.ts";
 import { createWebSession, findUserByUsername, type WebUser } from "./web-sessions.ts";
 
 const BAD_CREDENTIALS = "Wrong username or password.";
@@ -22,22 +22,11 @@ export async function signInWithPassword({
   db: D1Database;
   username: string;
   password: string;
-  address: string;
+  /** The client's address, when one is known (`clientAddress`). */
+  address: string | undefined;
 }): Promise<{ user: WebUser; token: string }> {
-  const name = username.toLowerCase();
-  const userKey = `user:${name}`;
-  // Its own prefix, address first: `user:<name>@<address>` would be the global key of a username
-  // spelt "<name>@<address>", whose guesser could then use up the owner's count at their address.
-  const userAtAddressKey = `user-at:${address}|${name}`;
-  const addressKey = `addr:${address}`;
-  const verdict = await countSignInAttempt({
-    db,
-    subjects: [
-      { key: userAtAddressKey, limit: SIGN_IN_LIMITS.perUsernameAndAddress },
-      { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
-      { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
-    ],
-  });
+  const { subjects, userKeys, addressKey } = signInSubjects({ username, address });
+  const verdict = await countSignInAttempt({ db, subjects });
   if (!verdict.allowed) {
     throw new AppError(
       "rate_limited",
@@ -45,12 +34,12 @@ export async function signInWithPassword({
       { details: { retry_after_seconds: verdict.retryAfterSeconds } },
     );
   }
-  const found = await findUserByUsername({ db, username: name });
+  const found = await findUserByUsername({ db, username: username.toLowerCase() });
   // An unknown username costs the same hashing as a known one, so timing does not tell them apart.
   const ok = await verifyPassword(password, found?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!found?.password_hash || !ok) throw unauthorized(BAD_CREDENTIALS);
   const { password_hash: _, ...user } = found;
   const token = await createWebSession({ db, user });
-  await settleSuccessfulSignIn({ db, userKeys: [userAtAddressKey, userKey], addressKey });
+  await settleSuccessfulSignIn({ db, userKeys, addressKey });
   return { user, token };
 }

@@ -1,7 +1,14 @@
 import { z } from "zod";
+import { printableName } from "../validation.ts";
 
 export const CreateApiKeySchema = z.strictObject({
-  name: z.string().trim().min(1).max(100).describe("A label to recognise the key by, e.g. 'Cursor on Li's laptop'."),
+  name: z
+    .string()
+    .superRefine(printableName)
+    .trim()
+    .min(1)
+    .max(100)
+    .describe("A label to recognise the key by, e.g. 'Cursor on Li's laptop'."),
   user_id: z
     .string()
     .min(1)

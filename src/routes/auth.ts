@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { originAllowed } from "../auth/origin.ts";
 import { clearSessionCookie, sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
@@ -33,7 +34,7 @@ authRoutes.use(async function checkBrowserOrigin(c, next) {
 
 authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
-  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
+  const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
   const { user, token } = await signInWithPassword({ db: c.env.DB, username, password, address });
   setSessionCookie(c, token);
   return c.json({ user });

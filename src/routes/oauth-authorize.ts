@@ -9,6 +9,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { isMetadataDocumentId, loadMetadataDocument } from "../auth/oauth-cimd.ts";
 import { recordConnection } from "../auth/oauth-connections.ts";
 import { GRANT_TTL_SECONDS, OAUTH_PATHS, oauthHelpers, oauthOrigin, SCOPES } from "../auth/oauth-server.ts";
@@ -101,7 +102,7 @@ oauthRoutes.post("/sign-in", async (c) => {
   if (!form.success) return c.html(failurePage({ lang: lang(c), message: "Send a username and a password." }), 400);
   const { username, password, next } = form.data;
   try {
-    const address = c.req.header("CF-Connecting-IP") ?? "unknown";
+    const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
     const { token } = await signInWithPassword({ db: c.env.DB, username, password, address });
     setSessionCookie(c, token);
   } catch (error) {
