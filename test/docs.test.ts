@@ -168,7 +168,16 @@ describe("docs/development.md", () => {
     const rowWith = (...cells: string[]) => lines.find((line) => cells.every((cell) => line.includes(cell)));
     for (const user of DEMO.users) {
       const workshop = DEMO.tenants.find((t) => t.id === user.tenantId)?.name ?? "";
-      expect(rowWith(`\`${user.key}\``, user.role, user.name, workshop)).toBeDefined();
+      const row = rowWith(`\`${user.key}\``, user.role, user.name, workshop);
+      expect(row).toBeDefined();
+      // Whether agents may confirm writes with the key, as the seed sets it.
+      expect(
+        row
+          ?.split("|")[5]
+          ?.trim()
+          .startsWith(user.agentConfirm ? "yes" : "no"),
+        user.key,
+      ).toBe(true);
       expect(rowWith(`\`${user.username}\``, `\`${user.password}\``, user.name, workshop)).toBeDefined();
     }
   });
