@@ -1,6 +1,6 @@
 // What each screen of the browser UI may cost a phone on first load: the gzip bytes of the scripts
 // and stylesheets it fetches. `npm test` checks the built module graph against it
-// (scripts/web-size.mjs); test/e2e/web-bundle.test.ts checks what Chromium actually fetches.
+// (scripts/web-size.ts); test/e2e/web-bundle.test.ts checks what Chromium actually fetches.
 
 /** The UI's modules each screen needs, by their path under src/web: the entry and its lazy chunks. */
 export const SCREENS = {
@@ -19,7 +19,7 @@ export const SCREENS = {
 
 export type Screen = keyof typeof SCREENS;
 
-/** A little above the figures measured when they were set; README, "The web chat in the browser". */
+/** A little above the figures measured when they were set; docs/web-ui.md, "What a phone downloads". */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 82_000,
   chat: 138_000,

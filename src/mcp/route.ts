@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../app-env.ts";
+import { agentConfirmOf } from "../auth/credential.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { checkOrigin, originAllowed } from "../auth/origin.ts";
 import { servicesForFace } from "../services.ts";
@@ -50,6 +51,8 @@ mcpRoutes.post(
     const ctx = toolContext({
       user: c.var.user,
       config: c.var.config,
+      origin: new URL(c.req.url).origin,
+      agentConfirm: agentConfirmOf(c.var.credential),
       requestId: c.var.requestId,
       signal: c.req.raw.signal,
       // /mcp re-exposes only the external servers a boss marked for it.

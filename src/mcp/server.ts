@@ -56,7 +56,7 @@ export function buildMcpServer({ tools, unavailable, notes }: Toolset, ctx: Tool
         `Unknown tool '${request.params.name.slice(0, MAX_NAME_IN_ERROR)}'. Available tools: ${[...listed.keys()].join(", ")}.`,
       );
     }
-    return render(await runTool(tool, ctx, request.params.arguments ?? {}));
+    return render(await runTool(tool, ctx, request.params.arguments ?? {}), ctx);
   });
   return server;
 }
@@ -82,7 +82,7 @@ function describe(tool: Tool): McpTool {
   return descriptor;
 }
 
-function render(outcome: ToolOutcome): CallToolResult {
+function render(outcome: ToolOutcome, ctx: ToolContext): CallToolResult {
   if (!outcome.ok) {
     return {
       isError: true,
@@ -90,7 +90,8 @@ function render(outcome: ToolOutcome): CallToolResult {
       _meta: { [ERROR_META]: { code: outcome.code, status: statusOf(outcome.code), retryable: outcome.retryable } },
     };
   }
-  if (outcome.kind === "pending_action") return renderPendingAction(outcome.action);
+  if (outcome.kind === "pending_action")
+    return renderPendingAction(outcome.action, ctx.confirmUrl(outcome.action.actionId), ctx.agentConfirm !== null);
   return {
     structuredContent: outcome.structured,
     // The JSON is always a text block too, for clients that ignore structuredContent.

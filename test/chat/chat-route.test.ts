@@ -115,6 +115,9 @@ describe("POST /api/chat with the offline model", () => {
     expect((await post(empty)).status).toBe(400);
     expect((await post(chatBody("c1", "hi", { kbIds: ["kb-of-someone-else"] }))).status).toBe(404);
     expect((await post(chatBody("c1", "x".repeat(8001)))).status).toBe(400);
+    const unknown = await post(chatBody("c1", "hi", { zzz: 1 }));
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json<{ error: { message: string } }>()).error.message).toContain("zzz");
     expect((await call("/api/chat", { method: "POST", body: chatBody("c1", "hi") })).status).toBe(401);
     const foreign = await browserCall("/api/chat", cookie, {
       method: "POST",
@@ -124,6 +127,19 @@ describe("POST /api/chat with the offline model", () => {
     expect(foreign.status).toBe(403);
     // Nothing was stored by any of them.
     expect((await browserCall("/api/chats/c1", cookie)).status).toBe(404);
+  });
+
+  it("keeps a lone surrogate in a message as one U+FFFD, in the stored chat and its title", async () => {
+    const cookie = await signIn("boss", "boss123");
+    // Sent as JSON's escape for half of a surrogate pair, as from a client that cut a string mid-character.
+    const body = chatBody("lone-surrogate", "计件\uD800登记");
+    expect(body).toContain("\\ud800");
+    const res = await browserCall("/api/chat", cookie, { method: "POST", body });
+    expect(res.status).toBe(200);
+    await res.text();
+    const chat = await storedChat(cookie, "lone-surrogate", 2);
+    expect(chat.title).toBe("计件\uFFFD登记");
+    expect(chat.messages[0]?.parts).toEqual([{ type: "text", text: "计件\uFFFD登记" }]);
   });
 
   it("never lets one user write into or read another's chat", async () => {
