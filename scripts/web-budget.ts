@@ -19,10 +19,15 @@ export const SCREENS = {
 
 export type Screen = keyof typeof SCREENS;
 
-/** A little above the figures measured when they were set; docs/web-ui.md, "What a phone downloads". */
+/**
+ * A little above the figures measured when they were set; docs/web-ui.md, "What a phone downloads".
+ * Raised for #26 (entry 81.9 → 82.1 kB, chat 135.8 → 138.4, settings 139.3 → 141.9): inline SVG icons
+ * in place of emoji, an empty chat's suggestions by role, tool cards under readable titles, tables
+ * that scroll on a phone; the conversation's own words are in chat-words.ts, out of the entry.
+ */
 export const BUDGET_BYTES: Record<Screen, number> = {
-  entry: 82_000,
-  chat: 138_000,
+  entry: 82_500,
+  chat: 139_000,
   conversation: 232_000,
-  settings: 141_000,
+  settings: 142_500,
 };

@@ -3,6 +3,7 @@ import { DefaultChatTransport } from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, type KnowledgeBase } from "./api.ts";
 import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
+import { chatWords } from "./chat-words.ts";
 import { type ChosenKb, Composer } from "./composer.tsx";
 import { decideAction } from "./decide-action.ts";
 import { useI18n } from "./i18n.ts";
@@ -36,7 +37,8 @@ function describeError(error: Error): { code?: string; message: string } {
 
 /** One conversation: its messages as they stream, the composer, and the confirm-card round trip. */
 export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
+  const words = chatWords(lang);
   const [chosen, setChosen] = useState<ChosenKb[]>([]);
   const transport = useMemo(
     () =>
@@ -97,9 +99,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
         {messages.length === 0 && (
           <div className="empty">
             <p>{t.emptyChat}</p>
-            <p className="suggestions-title">{t.suggestionsTitle}</p>
+            <p className="suggestions-title">{words.suggestionsTitle}</p>
             <ul className="suggestions">
-              {(t.suggestions[role] ?? t.suggestions.staff ?? []).map((text) => (
+              {(words.suggestions[role] ?? words.suggestions.staff ?? []).map((text) => (
                 <li key={text}>
                   <button type="button" className="secondary suggestion" onClick={() => send(text)}>
                     {text}

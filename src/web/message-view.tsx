@@ -1,5 +1,6 @@
 import { isToolUIPart } from "ai";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
+import { chatWords } from "./chat-words.ts";
 import { ConfirmCard } from "./confirm-card.tsx";
 import { useI18n } from "./i18n.ts";
 import { Markdown } from "./lazy-markdown.tsx";
@@ -53,13 +54,13 @@ const ASKS_TO_DECIDE =
 
 /** One message: text as Markdown (parsed incrementally while it streams), tool cards, confirm cards, consultations. */
 export function MessageView({ message, streaming, canAnswer, onOption, onDecide }: Props) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const mine = message.role === "user";
   // Once its card is decided, the line asking to decide it says what happened instead.
   const decided = message.parts.find((p) => p.type === "data-confirm-card" && p.data.status !== "pending");
   const outcome =
     decided?.type === "data-confirm-card"
-      ? `${t.cardOutcome[decided.data.status] ?? ""}${decided.data.status === "confirmed" || decided.data.status === "failed" ? (decided.data.result ?? "") : ""}`
+      ? `${chatWords(lang).cardOutcome[decided.data.status] ?? ""}${decided.data.status === "confirmed" || decided.data.status === "failed" ? (decided.data.result ?? "") : ""}`
       : null;
   return (
     <article className={`message ${mine ? "from-user" : "from-assistant"}`} data-role={message.role} aria-busy={streaming}>

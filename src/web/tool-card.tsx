@@ -1,4 +1,5 @@
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
+import { chatWords } from "./chat-words.ts";
 import { useI18n } from "./i18n.ts";
 
 function pretty(value: unknown): string {
@@ -44,10 +45,11 @@ function outputLine(output: unknown, words: Words): string {
  * result, and the raw JSON behind a second toggle.
  */
 export function ToolCard({ name, part }: { name: string; part: ToolUIPart | DynamicToolUIPart }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
+  const words = chatWords(lang);
   const states = t.toolState as Record<string, string>;
   const label = states[part.state] ?? t.toolState.other;
-  const title = Object.hasOwn(t.toolTitles, name) ? t.toolTitles[name] : name;
+  const title = Object.hasOwn(words.toolTitles, name) ? words.toolTitles[name] : name;
   return (
     <details className="tool-card" data-tool={name} data-state={part.state}>
       <summary>
@@ -58,12 +60,12 @@ export function ToolCard({ name, part }: { name: string; part: ToolUIPart | Dyna
       </summary>
       {part.input !== undefined && (
         <p className="tool-line">
-          <strong>{t.toolInput}</strong> {inputLine(part.input, t.toolWords) || "—"}
+          <strong>{t.toolInput}</strong> {inputLine(part.input, words.toolWords) || "—"}
         </p>
       )}
-      {part.state === "output-available" && outputLine(part.output, t.toolWords) && (
+      {part.state === "output-available" && outputLine(part.output, words.toolWords) && (
         <p className="tool-line">
-          <strong>{t.toolOutput}</strong> {outputLine(part.output, t.toolWords)}
+          <strong>{t.toolOutput}</strong> {outputLine(part.output, words.toolWords)}
         </p>
       )}
       {part.state === "output-error" && (
