@@ -16,6 +16,7 @@ const ConfigSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  ALLOWED_HOSTS: z.string().default(""),
   MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
   MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
@@ -49,6 +50,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  /**
+   * `ALLOWED_HOSTS`: the host names (any port) the deployment is reached by, lower-cased; `/mcp`
+   * refuses any other `Host`, and treats pages on these hosts as its own origins.
+   */
+  allowedHosts: string[];
   federation: {
     /** `MCP_ALLOW_LOCAL_URLS`: external servers on http://localhost and 127.0.0.1 are allowed. */
     allowLocalUrls: boolean;
@@ -97,6 +103,9 @@ export function readConfig(env: Env): Config {
     logLevel: vars.LOG_LEVEL,
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
+      .filter(Boolean),
+    allowedHosts: vars.ALLOWED_HOSTS.split(",")
+      .map((host) => host.trim().toLowerCase())
       .filter(Boolean),
     federation: {
       allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
