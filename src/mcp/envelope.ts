@@ -28,6 +28,7 @@ const SERVED_METHODS = new Map<string, SpecTypeName>([
   ["resources/read", "ReadResourceRequest"],
   ["prompts/list", "ListPromptsRequest"],
   ["prompts/get", "GetPromptRequest"],
+  ["completion/complete", "CompleteRequest"],
 ]);
 
 function idOf(message: unknown): string | number | null {

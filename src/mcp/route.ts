@@ -78,11 +78,14 @@ const NO_TOOLS: Toolset = { tools: [], unavailable: [], notes: [] };
  * Which of the caller's tools a request needs. External tools cost a D1 read and perhaps a contact
  * with their servers, so only `initialize` and `server/discover` (whose instructions name left-out
  * servers), `tools/list` and calls of external tools (all named `mcp_…`, a prefix no tool of
- * Weft's has) ask for them; a call of Weft's own tool needs only those, and anything else nothing.
+ * Weft's has) ask for them; a call of Weft's own tool or a prompt needs only those, and anything
+ * else (`ping`, resources) nothing.
  */
 function toolsNeeded(body: unknown): "none" | "own" | "all" {
   const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
   if (method === "initialize" || method === "server/discover" || method === "tools/list") return "all";
+  // Prompts are offered by the tools they use, which are Weft's own.
+  if (method === "prompts/list" || method === "prompts/get") return "own";
   if (method !== "tools/call") return "none";
   return typeof params?.name === "string" && params.name.startsWith(EXTERNAL_TOOL_PREFIX) ? "all" : "own";
 }

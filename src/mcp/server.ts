@@ -14,6 +14,8 @@ import { runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 import { ICONS, toolIcons } from "./icons.ts";
 import { renderPendingAction } from "./pending-action.ts";
+import { servePrompts } from "./prompts.ts";
+import { searchResultLinks, serveDocuments } from "./resources.ts";
 
 const MAX_NAME_IN_ERROR = 64;
 /** Where `tools/list` names the external servers left out, and a failed call its HTTP status and retryability. */
@@ -41,7 +43,8 @@ const CACHE_HINTS: Record<string, CacheHint> = {
 };
 
 /**
- * A fresh MCP server (SDK v2) for one request, exposing exactly the tools the caller may use. A
+ * A fresh MCP server (SDK v2) for one request, exposing exactly the tools the caller may use, the
+ * workshop's documents as resources and its consultations and two tasks as prompts. A
  * left-out external server is told in the instructions and in `tools/list`'s `_meta`, and a call
  * to one of its tools answers `upstream_failed` (retryable) rather than "unknown tool". Stateless:
  * anything that must outlive the request lives in Durable Objects, addressed by ids in arguments.
@@ -49,7 +52,8 @@ const CACHE_HINTS: Record<string, CacheHint> = {
  * because external tools arrive as JSON Schema and because input checking belongs to `runTool`,
  * the same for every face.
  */
-export function buildMcpServer({ tools, unavailable, notes }: Toolset, ctx: ToolContext): McpServer {
+export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
+  const { tools, unavailable, notes } = toolset;
   const mcp = new McpServer(
     { name: "weft", title: "Weft", version: pkg.version, icons: ICONS.weft },
     {
@@ -75,8 +79,12 @@ export function buildMcpServer({ tools, unavailable, notes }: Toolset, ctx: Tool
       );
     }
     const result = render(await runTool(tool, ctx, request.params.arguments ?? {}));
+    // A search result links each document it quotes, so a client can open the whole of it.
+    if (tool.name === "knowledge_search" && !result.isError) result.content.push(...searchResultLinks(result.structuredContent));
     return server.projectCallToolResult(result, outputJsonSchema(tool) ?? undefined);
   });
+  serveDocuments(mcp, ctx);
+  servePrompts(mcp, ctx, toolset);
   return mcp;
 }
 
