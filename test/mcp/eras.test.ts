@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { type CallResult, ERAS, modernMcpClient, modernRequest } from "./clients.ts";
 
 /** Arguments that make each of Weft's tools do its work for the boss of 锦绣制衣. */
@@ -19,7 +20,7 @@ const text = (result: CallResult) => (result.content as { type: string; text?: s
 
 describe.each(ERAS)("/mcp for a $era", ({ connect }) => {
   it("lists every tool with a title, an icon, annotations and schemas, and calls each one", async () => {
-    const client = await connect("dev-boss-key");
+    const client = await connect(keys.boss);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [...Object.keys(ARGUMENTS), "navigate_session", "confirm_action", "cancel_action"].sort(),
@@ -61,7 +62,7 @@ describe.each(ERAS)("/mcp for a $era", ({ connect }) => {
   });
 
   it("answers a tool's failure as a tool error carrying weft/error", async () => {
-    const client = await connect("dev-staff-key");
+    const client = await connect(keys.staff);
     const result = (await client.callTool({ name: "query_payroll", arguments: { employee: "张三" } })) as CallResult & {
       _meta?: Record<string, unknown>;
     };
@@ -74,7 +75,7 @@ describe.each(ERAS)("/mcp for a $era", ({ connect }) => {
 
 describe("/mcp for a 2026-07-28 client only", () => {
   it("answers server/discover with Weft's name, instructions and capabilities, and tools/list with an honest cache hint", async () => {
-    const client = await modernMcpClient("dev-staff-key");
+    const client = await modernMcpClient(keys.staff);
     expect(client.getServerVersion()).toMatchObject({ name: "weft", title: "Weft" });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toContain("workshop");
@@ -84,10 +85,10 @@ describe("/mcp for a 2026-07-28 client only", () => {
   });
 
   it("has no ping: the 2026-07-28 revision removed it, so it is Method not found", async () => {
-    const res = await modernRequest("dev-staff-key", "ping");
+    const res = await modernRequest(keys.staff, "ping");
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ id: 1, error: { code: -32601 } });
-    const discover = await modernRequest("dev-staff-key", "server/discover");
+    const discover = await modernRequest(keys.staff, "server/discover");
     expect(await discover.json()).toMatchObject({ id: 1, result: { supportedVersions: ["2026-07-28"], cacheScope: "private" } });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { hostAllowed, hostnameOf, originListed } from "../../src/auth/origin.ts";
 import { call } from "../helpers.ts";
 
@@ -6,7 +7,7 @@ const listTools = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }
 const post = (headers: Record<string, string>) =>
   call("/mcp", {
     method: "POST",
-    key: "dev-staff-key",
+    key: keys.staff,
     headers: { Accept: "application/json, text/event-stream", ...headers },
     body: listTools,
   });

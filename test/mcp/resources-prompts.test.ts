@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { RESOURCES_PAGE_SIZE } from "../../src/mcp/resources.ts";
 import { call } from "../helpers.ts";
 import { type CallResult, ERAS, modernMcpClient, modernRequest } from "./clients.ts";
@@ -37,9 +38,9 @@ async function upload(key: string, kb: string, filename: string, content: string
 
 describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) => {
   it("lists a document with its title, type, size and knowledge base, reads it as Markdown, and links it from search", async () => {
-    const kb = await knowledgeBase("dev-boss-key", "工艺资源");
-    const doc = await upload("dev-boss-key", kb, "sewing.md", SEWING);
-    const client = await connect("dev-staff-key");
+    const kb = await knowledgeBase(keys.boss, "工艺资源");
+    const doc = await upload(keys.boss, kb, "sewing.md", SEWING);
+    const client = await connect(keys.staff);
     const uri = `weft://knowledge-bases/${kb}/documents/${doc}`;
     const resources = [];
     let cursor: string | undefined;
@@ -70,9 +71,9 @@ describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) 
   });
 
   it("reads another workshop's document exactly like one that does not exist", async () => {
-    const kb = await knowledgeBase("dev-other-boss-key", "华美秘方资源");
-    const doc = await upload("dev-other-boss-key", kb, "secret.md", "# 秘方\n\n只给华美看的内容。");
-    const client = await connect("dev-boss-key");
+    const kb = await knowledgeBase(keys.otherBoss, "华美秘方资源");
+    const doc = await upload(keys.otherBoss, kb, "secret.md", "# 秘方\n\n只给华美看的内容。");
+    const client = await connect(keys.boss);
     const foreign = `weft://knowledge-bases/${kb}/documents/${doc}`;
     const random = "weft://knowledge-bases/kb-nothing/documents/doc-nothing";
     const errors = [];
@@ -91,7 +92,7 @@ describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) 
   it("offers the consultations the workshop sees and two task prompts, with described arguments", async () => {
     const put = await call("/api/consult/trees", {
       method: "PUT",
-      key: "dev-admin-key",
+      key: keys.admin,
       body: JSON.stringify({
         file_name: "jinxiu-only.json",
         content: JSON.stringify({
@@ -104,7 +105,7 @@ describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) 
       }),
     });
     expect(put.status).toBeLessThan(300);
-    const boss = await connect("dev-boss-key");
+    const boss = await connect(keys.boss);
     const { prompts } = await boss.listPrompts();
     const byName = new Map(prompts.map((p) => [p.name, p]));
     expect(byName.get("consult.garment-defects")?.title).toBeTruthy();
@@ -132,7 +133,7 @@ describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) 
     expect(missing.code).toBe(-32602);
     expect(missing.message).toContain("process");
 
-    const other = await connect("dev-other-boss-key");
+    const other = await connect(keys.otherBoss);
     const theirs = (await other.listPrompts()).prompts.map((p) => p.name);
     expect(theirs).toContain("consult.garment-defects");
     expect(theirs).not.toContain("consult.jinxiu-only");
@@ -143,20 +144,20 @@ describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) 
 
 describe("resources for a 2026-07-28 client", () => {
   it("pages the list, and completes the template's knowledge base and document", async () => {
-    const kb = await knowledgeBase("dev-boss-key", "分页");
+    const kb = await knowledgeBase(keys.boss, "分页");
     const files = Array.from({ length: RESOURCES_PAGE_SIZE + 3 }, (_, i) => ({
       filename: `p${String(i).padStart(3, "0")}.md`,
       content: `# 第${i}页\n\n分页测试第${i}篇。`,
     }));
     const res = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ documents: files }),
     });
     expect(res.status).toBeLessThan(300);
     type Page = { result?: { resources: { uri: string }[]; nextCursor?: string }; error?: { code: number } };
     const page = async (cursor?: string) =>
-      (await modernRequest("dev-staff-key", "resources/list", cursor ? { cursor } : {})).json<Page>();
+      (await modernRequest(keys.staff, "resources/list", cursor ? { cursor } : {})).json<Page>();
     const first = await page();
     expect(first.result?.resources).toHaveLength(RESOURCES_PAGE_SIZE);
     expect(first.result?.nextCursor).toBeTypeOf("string");
@@ -170,7 +171,7 @@ describe("resources for a 2026-07-28 client", () => {
     expect([...uris].filter((u) => u.includes(`/${kb}/`))).toHaveLength(files.length);
     expect((await page("not-ours")).error?.code).toBe(-32602);
 
-    const client = await modernMcpClient("dev-staff-key");
+    const client = await modernMcpClient(keys.staff);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: TEMPLATE, mimeType: "text/markdown" })]);
     const bases = await client.complete({
