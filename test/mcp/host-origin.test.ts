@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keys } from "../fixtures.ts";
 import { hostAllowed, hostnameOf, originListed } from "../../src/auth/origin.ts";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const listTools = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keys } from "../fixtures.ts";
 import { RESOURCES_PAGE_SIZE } from "../../src/mcp/resources.ts";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { type CallResult, ERAS, modernMcpClient, modernRequest } from "./clients.ts";
 
