@@ -68,6 +68,8 @@ export default defineConfig(async () => {
             TEST_KNOWLEDGE_DOCS: knowledgeDocs,
             TEST_KNOWLEDGE_FAQS: knowledgeFaqs,
             ENVIRONMENT: "test",
+            // Test requests go to http://weft.test (test/helpers.ts).
+            ALLOWED_HOSTS: "weft.test,localhost,127.0.0.1,[::1]",
             MCP_SECRETS_KEY: TEST_SECRETS_KEY,
             MCP_CALL_TIMEOUT_MS: "1500",
             // As behind Cloudflare's edge, so tests can speak from many addresses;

@@ -24,6 +24,7 @@ const ConfigSchema = z.object({
     .refine((value) => value === "" || publicOrigin(value) !== null, {
       message: "PUBLIC_URL must be an https origin (or http://localhost), without a path",
     }),
+  ALLOWED_HOSTS: z.string().default(""),
   MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
   MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
@@ -63,6 +64,11 @@ export interface Config {
    * `undefined` takes each request's own origin.
    */
   publicUrl: string | undefined;
+  /**
+   * `ALLOWED_HOSTS`: the host names (any port) the deployment is reached by, lower-cased; `/mcp`
+   * refuses any other `Host`, and treats pages on these hosts as its own origins.
+   */
+  allowedHosts: string[];
   federation: {
     /** `MCP_ALLOW_LOCAL_URLS`: external servers on http://localhost and 127.0.0.1 are allowed. */
     allowLocalUrls: boolean;
@@ -118,6 +124,9 @@ export function readConfig(env: Env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     publicUrl: vars.PUBLIC_URL ? (publicOrigin(vars.PUBLIC_URL) ?? undefined) : undefined,
+    allowedHosts: vars.ALLOWED_HOSTS.split(",")
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
     federation: {
       allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
       toolListTtlSeconds: vars.MCP_TOOL_LIST_TTL_SECONDS,

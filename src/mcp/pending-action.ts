@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { PendingAction } from "../shapes.ts";
 import { pendingActionPayload } from "../tools/tool.ts";
 
