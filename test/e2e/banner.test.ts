@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-// @ts-expect-error: a plain .mjs script, without types
-import { describeKnowledgeBases } from "../../scripts/load-knowledge.mjs";
+import { describeKnowledgeBases } from "../../scripts/load-knowledge.ts";
 
 afterEach(() => {
   vi.unstubAllGlobals();
