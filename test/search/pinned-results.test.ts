@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 import faq from "../../knowledge/faq/车间常见问题.json";
 import { call } from "../helpers.ts";
