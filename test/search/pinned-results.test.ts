@@ -1,10 +1,17 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
-import faq from "../../knowledge/faq/车间常见问题.json";
 import { call } from "../helpers.ts";
 
-// The shipped knowledge, read by Vite at build time (tests run without a file system).
-const DOCS = import.meta.glob<string>("../../knowledge/docs/**/*.md", { query: "?raw", import: "default", eager: true });
+// Part of the shipped knowledge, read by Vite at build time (tests run without a file system):
+// few enough chunks that every one is a candidate of every search. With more, the pool's cut at
+// equal scores falls by chunk id, which is random, and moves the list's evidence between runs;
+// so does the choice between an FAQ entry's equally scored questions, so no FAQ base either.
+const DOCS = import.meta.glob<string>("../../knowledge/docs/车间系统使用手册/0[245]-*.md", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+const POOL = 50;
 
 async function post<T>(path: string, body: unknown, key = "dev-boss-key"): Promise<T> {
   const res = await call(path, { method: "POST", key, body: JSON.stringify(body) });
@@ -12,19 +19,15 @@ async function post<T>(path: string, body: unknown, key = "dev-boss-key"): Promi
   return res.json<T>();
 }
 
-/** The demo knowledge as `npm run dev` loads it: a base per folder of docs, the FAQ file as an FAQ base. */
-async function loadDemoKnowledge(): Promise<void> {
-  const folders = new Map<string, { filename: string; content: string }[]>();
-  for (const [path, content] of Object.entries(DOCS)) {
-    const [folder, filename] = path.split("/").slice(-2) as [string, string];
-    folders.set(folder, [...(folders.get(folder) ?? []), { filename, content }]);
-  }
-  for (const [name, documents] of folders) {
-    const kb = await post<{ id: string }>("/api/knowledge-bases", { name });
-    await post(`/api/knowledge-bases/${kb.id}/documents`, { documents });
-  }
-  const kb = await post<{ id: string }>("/api/knowledge-bases", { name: "车间常见问题", type: "faq" });
-  await post(`/api/knowledge-bases/${kb.id}/faq/import`, { entries: faq.entries });
+/** The orders, piece-work and pay guides, as `npm run dev` loads them; their chunk count. */
+async function loadDemoKnowledge(): Promise<number> {
+  const documents = Object.entries(DOCS).map(([path, content]) => ({ filename: path.split("/").at(-1) as string, content }));
+  const kb = await post<{ id: string }>("/api/knowledge-bases", { name: "车间系统使用手册" });
+  const { results } = await post<{ results: { document: { chunk_count: number } }[] }>(
+    `/api/knowledge-bases/${kb.id}/documents`,
+    { documents },
+  );
+  return results.reduce((sum, r) => sum + r.document.chunk_count, 0);
 }
 
 interface Answer {
@@ -47,12 +50,12 @@ function inPlaceOrder(results: [number, string][]): string[] {
 }
 
 const QUERIES = [
+  "怎么创建订单",
   "怎么录入计件",
   "计件怎么登记",
   "工资怎么算",
   "新建订单要填什么",
-  "how does a client connect over MCP",
-  "what does min_score mean",
+  "2026-015这个订单几号交货",
   "次品返工怎么记",
 ];
 const MODES = [
@@ -66,7 +69,7 @@ const MODES = [
 // is pinned here on the demo knowledge (the snapshot was taken before the hot path was optimised).
 describe("search results on the demo knowledge", () => {
   it("are the pinned ones, place and score, in every mode, with and without a threshold", { timeout: 60_000 }, async () => {
-    await loadDemoKnowledge();
+    expect(await loadDemoKnowledge()).toBeLessThanOrEqual(POOL);
     const seen: Record<string, string[]> = {};
     for (const question of QUERIES) {
       for (const mode of MODES) {
