@@ -1,7 +1,7 @@
 import { app } from "./app.ts";
 
+export { PendingActionObject as PendingAction } from "./actions/pending-action.ts";
 export { AuthLimiter } from "./auth/auth-limiter.ts";
-export { PendingAction } from "./business/pending-action.ts";
 export { ConsultSession } from "./consult/consult-session.ts";
 export { LocalVectorIndex } from "./search/local-vector-index.ts";
 

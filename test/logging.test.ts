@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { redact, setLogLevel } from "../src/log.ts";
+import { keys } from "./fixtures.ts";
 import { call } from "./helpers.ts";
 
 afterEach(() => {
@@ -22,11 +23,11 @@ describe("structured logs", () => {
     await call("/healthz");
     setLogLevel("info");
     const logs = captureLogs();
-    const res = await call("/api/knowledge-bases", { key: "dev-boss-key" });
+    const res = await call("/api/knowledge-bases", { key: keys.boss });
     const bad = await call("/api/knowledge-bases", { key: "wft_secret-that-must-not-leak" });
     expect(bad.status).toBe(401);
     const text = logs();
-    expect(text).not.toContain("dev-boss-key");
+    expect(text).not.toContain(keys.boss);
     expect(text).not.toContain("wft_secret-that-must-not-leak");
     const line = text
       .split("\n")

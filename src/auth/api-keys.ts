@@ -1,9 +1,9 @@
 import { returningRow } from "../db.ts";
 import { forbidden, notFound } from "../errors.ts";
+import { type KeyOwner, mayListWorkshopKeys, mayManageKeyOf } from "../permissions.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import { apiKeyCache, type VerifiedKey } from "./key-cache.ts";
-import { type KeyOwner, mayListWorkshopKeys, mayManageKeyOf } from "./permissions.ts";
 
 const KEY_PREFIX = "wft_";
 const VISIBLE_PREFIX_LENGTH = 12;

@@ -1,11 +1,11 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../errors.ts";
+import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts";
 import type { Role } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
 import { originAllowed } from "./origin.ts";
-import { can, LEAST_ROLE, type Permission, roleAllows } from "./permissions.ts";
 import { sessionToken } from "./session-cookie.ts";
 import { findWebSession } from "./web-sessions.ts";
 

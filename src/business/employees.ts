@@ -1,6 +1,6 @@
-import type { BusinessService } from "../services.ts";
-import { decodeCursor, page } from "./cursor.ts";
+import { decodeCursor, page } from "../cursor.ts";
 import type { Named } from "./name-match.ts";
+import type { BusinessService } from "./service.ts";
 import { Where } from "./where.ts";
 import { type Caller, ownEmployeeId } from "./workshop.ts";
 

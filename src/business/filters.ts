@@ -1,9 +1,9 @@
 import { forbidden } from "../errors.ts";
-import type { BusinessService } from "../services.ts";
 import { employeeCandidates } from "./employees.ts";
 import { matchName, requireMatch } from "./name-match.ts";
 import { orderCandidates } from "./orders.ts";
 import { processCandidates, styleCandidates } from "./processes.ts";
+import type { BusinessService } from "./service.ts";
 import { type Caller, ownEmployeeId } from "./workshop.ts";
 
 /**

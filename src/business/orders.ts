@@ -1,7 +1,7 @@
-import type { BusinessService } from "../services.ts";
-import { decodeCursor, page } from "./cursor.ts";
+import { decodeCursor, page } from "../cursor.ts";
 import { addDays, dayStartUtc, localDate } from "./local-time.ts";
 import type { Named } from "./name-match.ts";
+import type { BusinessService } from "./service.ts";
 import { Where } from "./where.ts";
 
 export const ORDER_STATUSES = ["pending", "in_production", "completed", "cancelled"] as const;

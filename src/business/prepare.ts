@@ -1,16 +1,17 @@
-import { can } from "../auth/permissions.ts";
+import type { Prepared } from "../actions/types.ts";
 import { AppError, forbidden } from "../errors.ts";
-import type { BusinessService } from "../services.ts";
-import type { Ambiguity } from "../tools/tool.ts";
+import { can } from "../permissions.ts";
+import type { Ambiguity } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
-import type { Prepared } from "./action-types.ts";
 import { employeeCandidates } from "./employees.ts";
 import { addDays } from "./local-time.ts";
 import { yuan } from "./money.ts";
 import { matchName, type Named, requireMatch } from "./name-match.ts";
 import { OPEN_STATUSES, ORDER_STATUS_LABELS, orderCandidates } from "./orders.ts";
 import { processCandidates, styleCandidates } from "./processes.ts";
+import type { BusinessService } from "./service.ts";
 import { callerOf, ownEmployeeId } from "./workshop.ts";
+import type { OrderWrite, PieceRecordWrite } from "./writes.ts";
 
 /** How far back a piece record may be dated: this month and last, roughly. */
 const MAX_BACKDATE_DAYS = 62;
@@ -51,7 +52,7 @@ export async function preparePieceRecord({
     order?: string | undefined;
     work_date?: string | undefined;
   };
-}): Promise<Prepared> {
+}): Promise<Prepared<PieceRecordWrite>> {
   const caller = await callerOf({ business, user });
   const tenantId = user.tenantId;
   const ambiguities: Ambiguity[] = [];
@@ -147,7 +148,6 @@ export async function preparePieceRecord({
     write:
       employee && process && order && ambiguities.length === 0
         ? {
-            kind: "piece_record",
             employeeId: employee.id,
             processId: process.id,
             orderId: order.id,
@@ -197,7 +197,7 @@ export async function prepareOrder({
   business: BusinessService;
   user: UserContext;
   input: { customer: string; style: string; quantity: number; due_date: string; note?: string | undefined };
-}): Promise<Prepared> {
+}): Promise<Prepared<OrderWrite>> {
   if (!can(user, "orders:write")) throw forbidden("Only a boss can create orders.");
   const caller = await callerOf({ business, user });
   if (input.due_date < caller.today) {
@@ -210,7 +210,6 @@ export async function prepareOrder({
     kind: "order",
     write: style
       ? {
-          kind: "order",
           customer: input.customer,
           styleId: style.id,
           quantity: input.quantity,

@@ -1,7 +1,7 @@
-import type { BusinessService } from "../services.ts";
-import { decodeCursor, page } from "./cursor.ts";
+import { decodeCursor, page } from "../cursor.ts";
 import { yuan } from "./money.ts";
 import type { Named } from "./name-match.ts";
+import type { BusinessService } from "./service.ts";
 import { Where } from "./where.ts";
 
 export interface ProcessRow {

@@ -1,9 +1,10 @@
-// Role rules live in one table (auth/permissions.ts); it holds rules, not requests, so domains may ask it.
-import { can } from "../auth/permissions.ts";
+// Role rules live in one table beside UserContext (permissions.ts); it holds rules, not requests, so domains may ask it.
+
 import { AppError } from "../errors.ts";
-import type { BusinessService } from "../services.ts";
+import { can } from "../permissions.ts";
 import type { UserContext } from "../user-context.ts";
 import { localDate, workshopTimeZone } from "./local-time.ts";
+import type { BusinessService } from "./service.ts";
 
 /** Who is asking, as the business queries need it: the workshop's time zone and "today" there. */
 export interface Caller {

@@ -12,14 +12,16 @@ import {
   type UIMessageChunk,
   validateUIMessages,
 } from "ai";
+import type { Config } from "../config.ts";
 import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
 import { SEARCH_DEFAULTS, searchKnowledge } from "../search/search.ts";
+import type { ConfirmCardData } from "../shapes.ts";
 import { toolContext } from "../tools/context.ts";
 import { toolsFor as registryTools, type Toolset } from "../tools/registry.ts";
-import type { ToolContext } from "../tools/tool.ts";
+import type { ToolContext, ToolServices } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
-import { type ConfirmCardData, confirmCardPart } from "./confirm-cards.ts";
+import { confirmCardPart } from "./confirm-cards.ts";
 import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from "./history.ts";
 import { chatInstructions } from "./instructions.ts";
 import { modelTools } from "./model-tools.ts";
@@ -38,6 +40,9 @@ export const TURN_TIMEOUT_MS = 120_000;
 /** One turn of a chat: who asks, in which chat, what they said, and where to look. */
 export interface ChatTurn {
   env: Env;
+  config: Config;
+  /** The services the app wired for this request. */
+  services: ToolServices;
   waitUntil: (promise: Promise<unknown>) => void;
   user: UserContext;
   requestId: string;
@@ -130,7 +135,14 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   const timeoutMs = turn.timeoutMs ?? TURN_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   let write: ((part: Parameters<ToolContext["emit"]>[0]) => void) | undefined;
-  const ctx = toolContext({ env, user, requestId, signal, emit: (part) => write?.(part) });
+  const ctx = toolContext({
+    user,
+    requestId,
+    signal,
+    config: turn.config,
+    services: turn.services,
+    emit: (part) => write?.(part),
+  });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
   const passages = await retrieve(turn, ctx);
   const profile = await workshopProfile({ db, user });

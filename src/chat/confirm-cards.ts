@@ -1,19 +1,10 @@
 import type { UIMessage } from "ai";
-import { getAction } from "../business/actions.ts";
+import { getAction } from "../actions/actions.ts";
+import type { ActionService } from "../actions/service.ts";
 import { AppError, conflict } from "../errors.ts";
-import type { BusinessService } from "../services.ts";
-import type { PendingAction } from "../tools/tool.ts";
+import type { ActionStatus, ConfirmCardData, PendingAction } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 import { type ChatOwner, getChat } from "./history.ts";
-
-export const CONFIRM_CARD_STATUSES = ["pending", "confirmed", "cancelled", "expired", "failed"] as const;
-export type ConfirmCardStatus = (typeof CONFIRM_CARD_STATUSES)[number];
-
-/** The `data` of a `data-confirm-card` part: the pending action, where it stands, and its outcome. */
-export interface ConfirmCardData extends PendingAction {
-  status: ConfirmCardStatus;
-  result?: string;
-}
 
 /** A pending action as the chat's confirm card part; its id is the action's, so updates replace it. */
 export function confirmCardPart(action: PendingAction): { type: "data-confirm-card"; id: string; data: ConfirmCardData } {
@@ -21,24 +12,24 @@ export function confirmCardPart(action: PendingAction): { type: "data-confirm-ca
 }
 
 /**
- * The outcome to record on a card. For an action the business domain knows, its own status wins
+ * The outcome to record on a card. For an action the actions domain knows, its own status wins
  * over what the client reports, so a card can never show a write as confirmed that was not; the
  * client's words are kept only when they agree. An action it does not know (another tool's, or
  * long gone) is recorded as the client reports it.
  */
 export async function verifiedOutcome({
-  business,
+  actions,
   user,
   actionId,
   claimed,
 }: {
-  business: BusinessService;
+  actions: ActionService;
   user: UserContext;
   actionId: string;
-  claimed: { status: ConfirmCardStatus; result?: string | undefined };
-}): Promise<{ status: ConfirmCardStatus; result?: string | undefined }> {
+  claimed: { status: ActionStatus; result?: string | undefined };
+}): Promise<{ status: ActionStatus; result?: string | undefined }> {
   try {
-    const view = await getAction({ business, user, actionId });
+    const view = await getAction({ actions, user, actionId });
     if (view.status === claimed.status) return claimed;
     return { status: view.status, ...(view.error ? { result: view.error.message } : {}) };
   } catch (error) {
@@ -65,7 +56,7 @@ export async function recordCardOutcome({
   owner: ChatOwner;
   chatId: string;
   actionId: string;
-  status: ConfirmCardStatus;
+  status: ActionStatus;
   result?: string | undefined;
 }): Promise<ConfirmCardData | null> {
   await getChat({ db, owner, chatId });

@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import type { ConfirmCardData } from "./confirm-cards.ts";
+import type { ConfirmCardData } from "../shapes.ts";
 import type { ChatSummary } from "./history.ts";
 
 function fence(value: unknown): string {

@@ -1,8 +1,9 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { convertToFunctionSchema } from "../federation/function-schema.ts";
+import type { JsonSchema, PendingAction } from "../shapes.ts";
 import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
-import { type JsonSchema, type PendingAction, pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
+import { pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
 
 // A write is confirmed or cancelled by the user's click on its card, never by the model, so the
 // chat does not offer these tools to the model at all.

@@ -41,6 +41,8 @@ chatRoutes.post(
     if (!text.success) throw badRequest(`Invalid message: ${text.error.issues[0]?.message ?? "no text"}.`);
     return chatResponse({
       env: c.env,
+      config: c.var.config,
+      services: c.var.services,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       user: c.var.user,
       requestId: c.var.requestId,

@@ -1,9 +1,9 @@
 import { AppError, notFound } from "../errors.ts";
 import { unwrap } from "../rpc-result.ts";
-import type { ConsultService } from "../services.ts";
 import type { UserContext } from "../user-context.ts";
 import type { SessionInspection } from "./consult-session.ts";
 import { type Catalog, type SessionView, startSession } from "./engine.ts";
+import type { ConsultService } from "./service.ts";
 import type { Tree } from "./tree-schema.ts";
 import { loadCatalog } from "./tree-store.ts";
 

@@ -1,8 +1,14 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolOutput } from "../tools/tool.ts";
+import { contact } from "./contact.ts";
 import type { ServerRecord } from "./server-store.ts";
-import { contact, type FederationService } from "./service.ts";
+import type { FederationService } from "./service.ts";
 import { upstreamError } from "./upstream-error.ts";
+
+/** What a tool call answered: structured content, and its text blocks as text. */
+export interface CallOutput {
+  structured: Record<string, unknown>;
+  text?: string;
+}
 
 const MAX_ERROR_TEXT = 1_000;
 
@@ -18,7 +24,7 @@ export async function callExternalTool(
   toolName: string,
   args: Record<string, unknown>,
   caller: string,
-): Promise<ToolOutput> {
+): Promise<CallOutput> {
   const { value } = await contact(service, server, { limits: service.limits, caller }, (client, options) =>
     client.callTool({ name: toolName, arguments: args }, undefined, options),
   );
@@ -33,5 +39,5 @@ export async function callExternalTool(
     });
   }
   const structured = result.structuredContent ?? { content: result.content ?? [] };
-  return { kind: "result", structured, ...(text ? { text } : {}) };
+  return { structured, ...(text ? { text } : {}) };
 }

@@ -1,6 +1,7 @@
 import { notFound } from "../errors.ts";
+import { isFresh, refreshTools } from "./contact.ts";
 import type { CachedTool, ServerRecord } from "./server-store.ts";
-import { type FederationService, isFresh, refreshTools } from "./service.ts";
+import type { FederationService } from "./service.ts";
 
 /** The server's tools: the cache when younger than the TTL, otherwise fetched now (a failure is 502). */
 export async function currentTools(service: FederationService, server: ServerRecord): Promise<CachedTool[]> {

@@ -1,6 +1,17 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonSchema, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { Prepared } from "../actions/types.ts";
+import type { JsonSchema } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
+import type { CallOutput } from "./call-tool.ts";
+import type { ExternalCallWrite } from "./confirmed-call.ts";
+
+/**
+ * What calling an external tool came to: the server's answer, or (for a tool that may change
+ * things) the call prepared for its user to confirm, which the tool layer holds as a pending action.
+ */
+export type ExternalOutcome =
+  | { kind: "result"; output: CallOutput }
+  | { kind: "prepared"; prepared: Prepared<ExternalCallWrite> };
 
 /** A tool that an external MCP server offers a workshop, under the server's own name for it. */
 export interface ExternalTool {
@@ -10,7 +21,7 @@ export interface ExternalTool {
   description: string;
   inputSchema: JsonSchema;
   annotations: ToolAnnotations;
-  call(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolOutput>;
+  call(user: UserContext, input: Record<string, unknown>): Promise<ExternalOutcome>;
 }
 
 /**

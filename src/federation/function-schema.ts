@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../tools/tool.ts";
+import type { JsonSchema } from "../shapes.ts";
 
 /** Something the conversion left out, and where (a JSON-pointer-like path into the input schema). */
 export interface Pruned {

@@ -1,7 +1,7 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { mayManageServerOf } from "../auth/permissions.ts";
 import { AppError, forbidden, unauthorized } from "../errors.ts";
 import { log } from "../log.ts";
+import { mayManageServerOf } from "../permissions.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { UserContext } from "../user-context.ts";
 import { guardedFetch } from "./guarded-fetch.ts";

@@ -1,12 +1,13 @@
-import { holdAction, pendingResult } from "../business/actions.ts";
+import type { Prepared } from "../actions/types.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
-import type { ToolContext, ToolOutput } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
 import { callExternalTool } from "./call-tool.ts";
+import type { ExternalCallWrite } from "./confirmed-call.ts";
+import { isFresh, refreshTools } from "./contact.ts";
 import type { ExternalServerTools, ExternalTool, ExternalToolProvider } from "./external-tools.ts";
 import { type CachedTool, listServers, type ServerRecord } from "./server-store.ts";
-import { type FederationService, isFresh, refreshTools } from "./service.ts";
+import type { FederationService } from "./service.ts";
 import { upstreamError } from "./upstream-error.ts";
 
 /** After a failed contact, a server is not tried again while serving a face for this long. */
@@ -103,12 +104,8 @@ function leftOutError(server: ServerRecord, reason: string): AppError {
 
 const MAX_PREVIEW_VALUE = 200;
 
-async function holdCall(
-  ctx: ToolContext,
-  server: ServerRecord,
-  tool: CachedTool,
-  input: Record<string, unknown>,
-): Promise<ToolOutput> {
+/** A call that may change things, prepared with a preview for its user to confirm. */
+function preparedCall(server: ServerRecord, tool: CachedTool, input: Record<string, unknown>): Prepared<ExternalCallWrite> {
   const preview = [
     { label: "外部服务", value: server.name },
     { label: "工具", value: tool.title ?? tool.name },
@@ -117,18 +114,13 @@ async function holdCall(
       value: (typeof value === "string" ? value : JSON.stringify(value)).slice(0, MAX_PREVIEW_VALUE),
     })),
   ];
-  const view = await holdAction({
-    business: ctx.services.business,
-    user: ctx.user,
-    prepared: {
-      kind: "external_call",
-      write: { kind: "external_call", serverId: server.id, toolName: tool.name, arguments: input },
-      summary: `调用外部工具：${server.name} 的 ${tool.title ?? tool.name}${tool.annotations.destructiveHint === false ? "" : "（可能修改或删除数据）"}`,
-      preview,
-      ambiguities: [],
-    },
-  });
-  return { kind: "pending_action", action: pendingResult(view) };
+  return {
+    kind: "external_call",
+    write: { serverId: server.id, toolName: tool.name, arguments: input },
+    summary: `调用外部工具：${server.name} 的 ${tool.title ?? tool.name}${tool.annotations.destructiveHint === false ? "" : "（可能修改或删除数据）"}`,
+    preview,
+    ambiguities: [],
+  };
 }
 
 function describeTool(tool: CachedTool): Omit<ExternalTool, "call"> {
@@ -145,10 +137,10 @@ function asExternalTool(service: FederationService, server: ServerRecord, tool: 
   return {
     ...describeTool(tool),
     // A tool the server does not declare read-only may change things: the user confirms it first,
-    // through the same pending action and confirm card as Weft's own writes.
-    call: (ctx, input) =>
+    // through the same pending action and confirm card as Weft's own writes (the tool layer holds it).
+    call: async (user, input) =>
       tool.annotations.readOnlyHint === true
-        ? callExternalTool(service, server, tool.name, input, ctx.user.userId)
-        : holdCall(ctx, server, tool, input),
+        ? { kind: "result", output: await callExternalTool(service, server, tool.name, input, user.userId) }
+        : { kind: "prepared", prepared: preparedCall(server, tool, input) },
   };
 }

@@ -1,33 +1,11 @@
 import { badRequest } from "../errors.ts";
+import type { ServerView } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
+import { sealBinding } from "./contact.ts";
 import { openHeaders, sealHeaders } from "./secrets.ts";
 import { getServer, insertServer, newServerId, type ServerRecord, updateServer } from "./server-store.ts";
 import type { FederationService } from "./service.ts";
-import { sealBinding } from "./service.ts";
 import { checkOutboundUrl } from "./url-guard.ts";
-
-/** A server as the workshop's settings show it: header names, never their values. */
-export interface ServerView {
-  id: string;
-  name: string;
-  url: string;
-  header_names: string[];
-  enabled: boolean;
-  expose_on_mcp: boolean;
-  transport: string | null;
-  auth: "headers" | "oauth";
-  health: {
-    status: "ok" | "failing" | "unknown" | "needs_sign_in";
-    last_success_at: string | null;
-    last_error: string | null;
-    last_error_at: string | null;
-    tool_count: number | null;
-    latency_ms: number | null;
-    tools_fetched_at: string | null;
-  };
-  created_at: string;
-  updated_at: string;
-}
 
 /** The public view of a stored server. */
 export function serverView(server: ServerRecord): ServerView {

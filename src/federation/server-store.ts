@@ -1,5 +1,5 @@
 import { conflict, notFound } from "../errors.ts";
-import type { JsonSchema } from "../tools/tool.ts";
+import type { JsonSchema } from "../shapes.ts";
 
 /** A tool as an external server listed it, kept in the cache. */
 export interface CachedTool {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../tools/tool.ts";
+import type { JsonSchema } from "../shapes.ts";
 
 export type StrictConversion = { ok: true; parameters: JsonSchema } | { ok: false; reason: string };
 

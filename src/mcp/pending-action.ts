@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type PendingAction, pendingActionPayload } from "../tools/tool.ts";
+import type { PendingAction } from "../shapes.ts";
+import { pendingActionPayload } from "../tools/tool.ts";
 
 /**
  * A pending action as an MCP tool result: the structured action, and text telling the agent to

@@ -48,8 +48,8 @@ mcpRoutes.post(
     const problem: JsonRpcError | null = checkEnvelope(body);
     if (problem) return c.json(problem, 400);
     const ctx = toolContext({
-      env: c.env,
       user: c.var.user,
+      config: c.var.config,
       requestId: c.var.requestId,
       signal: c.req.raw.signal,
       // /mcp re-exposes only the external servers a boss marked for it.

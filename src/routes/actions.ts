@@ -1,7 +1,7 @@
 import { Hono } from "hono";
+import { cancelAction, confirmAction, getAction } from "../actions/actions.ts";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
-import { cancelAction, confirmAction, getAction } from "../business/actions.ts";
 
 /**
  * Pending actions for the web UI's confirm cards, the action's owner only:
@@ -13,13 +13,13 @@ export const actionRoutes = new Hono<AppEnv>();
 actionRoutes.use(bearerAuth());
 
 actionRoutes.get("/:id", async (c) =>
-  c.json(await getAction({ business: c.var.services.business, user: c.var.user, actionId: c.req.param("id") })),
+  c.json(await getAction({ actions: c.var.services.actions, user: c.var.user, actionId: c.req.param("id") })),
 );
 
 actionRoutes.post("/:id/confirm", async (c) =>
-  c.json(await confirmAction({ business: c.var.services.business, user: c.var.user, actionId: c.req.param("id") })),
+  c.json(await confirmAction({ actions: c.var.services.actions, user: c.var.user, actionId: c.req.param("id") })),
 );
 
 actionRoutes.post("/:id/cancel", async (c) =>
-  c.json(await cancelAction({ business: c.var.services.business, user: c.var.user, actionId: c.req.param("id") })),
+  c.json(await cancelAction({ actions: c.var.services.actions, user: c.var.user, actionId: c.req.param("id") })),
 );

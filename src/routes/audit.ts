@@ -1,7 +1,7 @@
 import { Hono } from "hono";
+import { listAudit } from "../actions/audit.ts";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
-import { listAudit } from "../business/audit.ts";
 import { AuditQuerySchema } from "./audit.schema.ts";
 import { validate } from "./validate.ts";
 
@@ -12,6 +12,6 @@ auditRoutes.use(bearerAuth(), requirePermission("audit:read"));
 
 auditRoutes.get("/", validate("query", AuditQuerySchema), async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const result = await listAudit({ business: c.var.services.business, tenantId: c.var.user.tenantId, limit, cursor });
+  const result = await listAudit({ actions: c.var.services.actions, tenantId: c.var.user.tenantId, limit, cursor });
   return c.json({ entries: result.items, next_cursor: result.next_cursor });
 });

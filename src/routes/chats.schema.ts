@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONFIRM_CARD_STATUSES } from "../chat/confirm-cards.ts";
+import { ACTION_STATUSES } from "../actions/types.ts";
 
 /** `GET /api/chats`: a page of the caller's chats, optionally filtered by words of the title. */
 export const ListChatsQuerySchema = z.object({
@@ -15,6 +15,6 @@ export const RenameChatSchema = z.strictObject({
 
 /** `POST /api/chats/:chatId/actions/:actionId`: what became of a confirm card's action. */
 export const CardOutcomeSchema = z.strictObject({
-  status: z.enum(CONFIRM_CARD_STATUSES),
+  status: z.enum(ACTION_STATUSES),
   result: z.string().max(2000).optional(),
 });

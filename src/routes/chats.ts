@@ -52,7 +52,7 @@ chatHistoryRoutes.get("/:id/export", async (c) => {
 chatHistoryRoutes.post("/:id/actions/:actionId", validate("json", CardOutcomeSchema), async (c) => {
   const actionId = c.req.param("actionId");
   const outcome = await verifiedOutcome({
-    business: c.var.services.business,
+    actions: c.var.services.actions,
     user: c.var.user,
     actionId,
     claimed: c.req.valid("json"),

@@ -52,9 +52,18 @@ mcpProxyRoutes.post(
         description: cached.description,
         inputSchema: cached.inputSchema,
         annotations: cached.annotations,
-        run: (ctx, input) => callExternalTool(service, server, cached.name, input, ctx.user.userId),
+        run: async (ctx, input) => ({
+          kind: "result",
+          ...(await callExternalTool(service, server, cached.name, input, ctx.user.userId)),
+        }),
       };
-      const ctx = toolContext({ env: c.env, user, requestId: c.var.requestId, signal: c.req.raw.signal });
+      const ctx = toolContext({
+        user,
+        requestId: c.var.requestId,
+        signal: c.req.raw.signal,
+        config: c.var.config,
+        services: c.var.services,
+      });
       const outcome = await runTool(tool, ctx, args);
       if (!outcome.ok) throw new AppError(outcome.code, outcome.message, outcome.details ? { details: outcome.details } : {});
       if (outcome.kind === "pending_action") return c.json({ pending_action: outcome.action });

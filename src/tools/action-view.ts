@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { ACTION_STATUSES } from "../business/action-types.ts";
+import { ACTION_STATUSES } from "../actions/types.ts";
+import type { ActionView } from "../shapes.ts";
 
-/** A pending action as confirm_action and cancel_action return it. */
+/** A pending action as confirm_action and cancel_action return it: the shared `ActionView`, checked at compile time. */
 export const ActionViewSchema = z.object({
   action_id: z.string(),
-  kind: z.enum(["piece_record", "order", "external_call"]),
+  kind: z.string().describe("The kind of write: piece_record, order, external_call, ..."),
   status: z.enum(ACTION_STATUSES),
   summary: z.string(),
   preview: z.array(z.object({ label: z.string(), value: z.string() })),
@@ -15,11 +16,6 @@ export const ActionViewSchema = z.object({
   expires_at: z.string(),
   result: z.record(z.string(), z.unknown()).optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+}) satisfies z.ZodType<ActionView>;
 
-export const actionIdField = z
-  .string()
-  .trim()
-  .min(1)
-  .max(128)
-  .describe("The action_id returned by prepare_piece_record or prepare_order.");
+export const actionIdField = z.string().trim().min(1).max(128).describe("The action_id returned when a write was prepared.");

@@ -1,31 +1,29 @@
-import { configFor } from "../config.ts";
-import { buildServices, type Services } from "../services.ts";
+import type { Config } from "../config.ts";
 import type { UserContext } from "../user-context.ts";
-import type { ToolContext, ToolDataPart } from "./tool.ts";
+import type { ToolContext, ToolDataPart, ToolServices } from "./tool.ts";
 
 /**
- * The one way any face builds a tool's context: the caller, the request id, an abort signal and
- * the domain services, wired once. `emit` is the face's sink for data parts (the chat streams
- * them; MCP leaves it out).
+ * The one way any face builds a tool's context: the caller, the request id, an abort signal, the
+ * configuration and the domain services the face was given for this request (never rebuilt here,
+ * so what the app wired, such as federation's loop protection, holds for every tool). `emit` is
+ * the face's sink for data parts (the chat streams them; MCP leaves it out).
  *
- * @example const ctx = toolContext({ env: c.env, user: c.var.user, requestId: c.var.requestId, signal: c.req.raw.signal })
+ * @example const ctx = toolContext({ user: c.var.user, requestId: c.var.requestId, signal: c.req.raw.signal, config: c.var.config, services: c.var.services })
  */
 export function toolContext({
-  env,
   user,
   requestId,
   signal,
-  emit,
+  config,
   services,
+  emit,
 }: {
-  env: Env;
   user: UserContext;
   requestId: string;
   signal: AbortSignal;
+  config: Config;
+  services: ToolServices;
   emit?: (part: ToolDataPart) => void;
-  /** Services a face has already wired for this request (routes have them on `c.var`). */
-  services?: Services;
 }): ToolContext {
-  const config = configFor(env);
-  return { user, requestId, signal, config, services: services ?? buildServices(env, config), emit: emit ?? (() => {}) };
+  return { user, requestId, signal, config, services, emit: emit ?? (() => {}) };
 }

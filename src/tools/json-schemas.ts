@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { JsonSchema, Tool } from "./tool.ts";
+import type { JsonSchema } from "../shapes.ts";
+import type { Tool } from "./tool.ts";
 
 const inputs = new WeakMap<Tool, JsonSchema>();
 const outputs = new WeakMap<Tool, JsonSchema | null>();

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { LEAST_ROLE } from "../auth/permissions.ts";
-import { holdAction, pendingResult } from "../business/actions.ts";
+import { holdAction, pendingResult } from "../actions/actions.ts";
 import { prepareOrder } from "../business/prepare.ts";
+import { LEAST_ROLE } from "../permissions.ts";
 import { dateField, nameField } from "./business-fields.ts";
 import { defineTool } from "./tool.ts";
 
@@ -22,10 +22,11 @@ export const prepareOrderTool = defineTool({
     note: z.string().trim().max(500).optional().describe("Fabric, colours, packing and other requirements (备注)."),
   }),
   minRole: LEAST_ROLE["orders:write"],
+  prepares: "order",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
-    const business = ctx.services.business;
-    const prepared = await prepareOrder({ business, user: ctx.user, input });
-    return { kind: "pending_action", action: pendingResult(await holdAction({ business, user: ctx.user, prepared })) };
+    const prepared = await prepareOrder({ business: ctx.services.business, user: ctx.user, input });
+    const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
+    return { kind: "pending_action", action: pendingResult(view) };
   },
 });

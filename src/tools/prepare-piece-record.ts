@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { holdAction, pendingResult } from "../business/actions.ts";
+import { holdAction, pendingResult } from "../actions/actions.ts";
 import { preparePieceRecord } from "../business/prepare.ts";
 import { dateField, nameField } from "./business-fields.ts";
 import { defineTool } from "./tool.ts";
@@ -23,10 +23,11 @@ export const preparePieceRecordTool = defineTool({
     order: nameField("The order: number (2026-015) or id. Leave out to use the only open order with this process.").optional(),
     work_date: dateField("The day the work was done, YYYY-MM-DD; defaults to today in the workshop.").optional(),
   }),
+  prepares: "piece_record",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
-    const business = ctx.services.business;
-    const prepared = await preparePieceRecord({ business, user: ctx.user, input });
-    return { kind: "pending_action", action: pendingResult(await holdAction({ business, user: ctx.user, prepared })) };
+    const prepared = await preparePieceRecord({ business: ctx.services.business, user: ctx.user, input });
+    const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
+    return { kind: "pending_action", action: pendingResult(view) };
   },
 });

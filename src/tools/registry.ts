@@ -1,4 +1,7 @@
-import { mayUseTool } from "../auth/permissions.ts";
+import { holdAction, pendingResult } from "../actions/actions.ts";
+import type { ExternalTool } from "../federation/external-tools.ts";
+import { mayUseTool } from "../permissions.ts";
+import type { ToolOutput } from "../shapes.ts";
 import { cancelActionTool } from "./cancel-action.ts";
 import { confirmActionTool } from "./confirm-action.ts";
 import { initiateSessionTool } from "./initiate-session.ts";
@@ -67,7 +70,7 @@ export async function toolsFor(ctx: ToolContext, { external = true }: { external
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: tool.annotations,
-        run: (runCtx, input) => tool.call(runCtx, input),
+        run: (runCtx, input) => runExternal(tool, runCtx, input),
       };
     });
     if (server.status === "available") toolset.tools.push(...named);
@@ -79,4 +82,15 @@ export async function toolsFor(ctx: ToolContext, { external = true }: { external
     }
   }
   return toolset;
+}
+
+/**
+ * Calls an external tool for a caller: its answer as a result, or, when the tool may change
+ * things, the prepared call held as the caller's pending action.
+ */
+async function runExternal(tool: ExternalTool, ctx: ToolContext, input: Record<string, unknown>): Promise<ToolOutput> {
+  const outcome = await tool.call(ctx.user, input);
+  if (outcome.kind === "result") return { kind: "result", ...outcome.output };
+  const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared: outcome.prepared });
+  return { kind: "pending_action", action: pendingResult(view) };
 }

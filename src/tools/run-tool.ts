@@ -2,8 +2,9 @@ import { Validator } from "@cfworker/json-schema";
 import type { z } from "zod";
 import { AppError, type ErrorCode, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
+import type { JsonSchema, ToolOutput } from "../shapes.ts";
 import { describeIssues } from "../validation.ts";
-import type { JsonSchema, Tool, ToolContext, ToolOutput, WeftTool } from "./tool.ts";
+import type { Tool, ToolContext, WeftTool } from "./tool.ts";
 
 /** What a face renders: the tool's output, or a failure it can show as it is. */
 export type ToolOutcome =

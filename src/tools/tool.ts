@@ -1,11 +1,29 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import type { ActionService } from "../actions/service.ts";
+import type { BusinessService } from "../business/service.ts";
 import type { Config } from "../config.ts";
-import type { Services } from "../services.ts";
+import type { ConsultService } from "../consult/service.ts";
+import type { ExternalToolProvider } from "../federation/external-tools.ts";
+import type { FederationService } from "../federation/service.ts";
+import type { SearchService } from "../search/service.ts";
+import type { JsonSchema, PendingAction, ToolOutput } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
 
-/** A JSON Schema object, as external MCP servers describe their tools' input and output. */
-export type JsonSchema = Record<string, unknown>;
+/**
+ * The domain services a tool runs on, wired once per request by the face (`buildServices`); a
+ * tool never sees `Env`.
+ */
+export interface ToolServices {
+  search: SearchService;
+  consult: ConsultService;
+  business: BusinessService;
+  actions: ActionService;
+  /** The registry of the workshop's external MCP servers. */
+  federation: FederationService;
+  /** The workshop's tools from external MCP servers, as the face calling serves them. */
+  external: ExternalToolProvider;
+}
 
 /**
  * A part a tool emits while it runs (progress, or data a face can render before the result).
@@ -23,45 +41,10 @@ export interface ToolContext {
   requestId: string;
   signal: AbortSignal;
   config: Config;
-  services: Services;
+  services: ToolServices;
   /** Emits a data part where the face supports it; a no-op elsewhere. */
   emit(part: ToolDataPart): void;
 }
-
-/** One line of a pending action's preview: a label a person reads and its value. */
-export interface PreviewField {
-  label: string;
-  value: string;
-}
-
-/** Something still to settle before a pending action can be confirmed, with the choices. */
-export interface Ambiguity {
-  field: string;
-  message: string;
-  candidates: { id: string; label: string }[];
-}
-
-/**
- * A write that has been prepared and checked but not done: the user confirms it (or not) by its
- * `actionId`, never the model on its own.
- */
-export interface PendingAction {
-  actionId: string;
-  /** One sentence saying what will happen, in the user's language. */
-  summary: string;
-  preview: PreviewField[];
-  ambiguities: Ambiguity[];
-  expiresAt: string;
-}
-
-/**
- * A tool's answer. A `result` carries structured data (checked against `outputSchema` when the
- * tool has one) and, where JSON reads poorly, a text rendering for models. A `pending_action`
- * is a prepared write that each face asks the user to confirm in its own way.
- */
-export type ToolOutput<O = Record<string, unknown>> =
-  | { kind: "result"; structured: O; text?: string }
-  | { kind: "pending_action"; action: PendingAction };
 
 interface ToolCommon {
   /** `[a-z0-9_]`, at most 64 characters: what models and MCP clients call it by. */
@@ -72,6 +55,11 @@ interface ToolCommon {
   annotations: ToolAnnotations;
   /** The least role that may see and call the tool; everyone when absent. */
   minRole?: Role;
+  /**
+   * The kind of pending action the tool prepares, for a tool that prepares writes: an executor of
+   * that kind must be registered (test/actions/kinds.test.ts holds every such tool to it).
+   */
+  prepares?: string;
 }
 
 /** One of Weft's own tools: zod schemas, typed input and output. */

@@ -1,6 +1,7 @@
 // What the actions route's answer to a Confirm or Cancel click means for the confirm card.
+
+import type { ActionStatus } from "../shapes.ts";
 import { ApiError } from "./api-error.ts";
-import type { ActionStatus } from "./chat-types.ts";
 
 const STATUSES = new Set<ActionStatus>(["pending", "confirmed", "cancelled", "expired", "failed"]);
 

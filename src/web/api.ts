@@ -1,6 +1,7 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
+
+import type { ActionStatus, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
-import type { ActionStatus } from "./chat-types.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
 export { ApiError };
@@ -36,21 +37,8 @@ export interface ModelInfo {
   label: string;
 }
 
-export interface McpServer {
-  id: string;
-  name: string;
-  url: string;
-  header_names: string[];
-  enabled: boolean;
-  expose_on_mcp: boolean;
-  auth: "headers" | "oauth";
-  health: {
-    status: "ok" | "failing" | "unknown" | "needs_sign_in";
-    last_error: string | null;
-    tool_count: number | null;
-    latency_ms: number | null;
-  };
-}
+/** An external MCP server as the settings show it: the server's own view of it. */
+export type McpServer = ServerView;
 
 export interface NewMcpServer {
   name: string;

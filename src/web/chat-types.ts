@@ -1,20 +1,10 @@
-// The shapes the chat stream carries beyond plain text, as the chat contract in the README fixes them.
+// The shapes the chat stream carries beyond plain text: the server's own (src/shapes.ts), so the two
+// cannot drift apart without a compile error.
 import type { UIMessage } from "ai";
+import type { ActionStatus, ChatDataParts } from "../shapes.ts";
 
-export type ActionStatus = "pending" | "confirmed" | "cancelled" | "expired" | "failed";
-
-/** A pending write, shown as a card with Confirm and Cancel; its part id is the action id. */
-export interface ConfirmCardData {
-  actionId: string;
-  summary: string;
-  preview: { label: string; value: string }[];
-  ambiguities: { field: string; message: string; candidates: { id: string; label: string }[] }[];
-  expiresAt: string;
-  status: ActionStatus;
-  result?: string;
-}
-
-export type WeftMessage = UIMessage<unknown, { "confirm-card": ConfirmCardData }>;
+/** A chat message as the stream and history carry it; a confirm card's part id is its action id. */
+export type WeftMessage = UIMessage<unknown, ChatDataParts>;
 export type WeftPart = WeftMessage["parts"][number];
 
 /** What `initiate_session` and `navigate_session` return: a step of a guided consultation. */

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ConfirmCardData } from "./chat-types.ts";
+import type { ConfirmCardData } from "../shapes.ts";
 import { useI18n } from "./i18n.ts";
 
 /**

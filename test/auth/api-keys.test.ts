@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 interface KeyBody {
@@ -32,7 +33,7 @@ describe("bearer authentication", () => {
   });
 
   it("lets a staff member list only their own keys", async () => {
-    const res = await call("/api/keys", { key: "dev-staff-key" });
+    const res = await call("/api/keys", { key: devKeys.staff });
     expect(res.status).toBe(200);
     const { keys } = await res.json<{ keys: (KeyBody & { user_id: string })[] }>();
     expect(keys.length).toBeGreaterThan(0);
@@ -42,7 +43,7 @@ describe("bearer authentication", () => {
 
 describe("API key management", () => {
   it("creates a key that works at once, shows it once and stores only its hash", async () => {
-    const res = await call("/api/keys", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "Cursor" }) });
+    const res = await call("/api/keys", { method: "POST", key: devKeys.boss, body: JSON.stringify({ name: "Cursor" }) });
     expect(res.status).toBe(201);
     const created = await res.json<KeyBody>();
     expect(created.key).toMatch(/^wft_[A-Za-z0-9_-]{32}$/);
@@ -51,7 +52,7 @@ describe("API key management", () => {
     const stored = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(created.id).first<Record<string, string>>();
     expect(Object.values(stored!)).not.toContain(created.key);
 
-    const list = await (await call("/api/keys", { key: "dev-boss-key" })).json<{ keys: KeyBody[] }>();
+    const list = await (await call("/api/keys", { key: devKeys.boss })).json<{ keys: KeyBody[] }>();
     const listed = list.keys.find((k) => k.id === created.id)!;
     expect(listed.prefix).toBe(created.prefix);
     expect(listed).not.toHaveProperty("key");
@@ -62,9 +63,9 @@ describe("API key management", () => {
 
   it("revokes a key so that it is refused afterwards", async () => {
     const created = await (
-      await call("/api/keys", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "temporary" }) })
+      await call("/api/keys", { method: "POST", key: devKeys.boss, body: JSON.stringify({ name: "temporary" }) })
     ).json<KeyBody>();
-    const revoked = await call(`/api/keys/${created.id}`, { method: "DELETE", key: "dev-boss-key" });
+    const revoked = await call(`/api/keys/${created.id}`, { method: "DELETE", key: devKeys.boss });
     expect(revoked.status).toBe(200);
     expect((await revoked.json<KeyBody>()).revoked_at).toBeTruthy();
     expect((await call("/api/knowledge-bases", { key: created.key })).status).toBe(401);
@@ -73,7 +74,7 @@ describe("API key management", () => {
   it("lets an admin create a key for a staff member, which signs in as that staff member", async () => {
     const res = await call("/api/keys", {
       method: "POST",
-      key: "dev-admin-key",
+      key: devKeys.admin,
       body: JSON.stringify({ name: "for Li", user_id: "u-staff" }),
     });
     expect(res.status).toBe(201);
@@ -89,22 +90,22 @@ describe("API key management", () => {
   it("refuses to create a key for a user of another workshop", async () => {
     const res = await call("/api/keys", {
       method: "POST",
-      key: "dev-admin-key",
+      key: devKeys.admin,
       body: JSON.stringify({ name: "sneaky", user_id: "u-other-boss" }),
     });
     expect(res.status).toBe(404);
   });
 
   it("cannot revoke or list another workshop's keys", async () => {
-    const res = await call("/api/keys/k-u-boss", { method: "DELETE", key: "dev-other-boss-key" });
+    const res = await call("/api/keys/k-u-boss", { method: "DELETE", key: devKeys.otherBoss });
     expect(res.status).toBe(404);
-    expect((await call("/api/knowledge-bases", { key: "dev-boss-key" })).status).toBe(200);
-    const list = await (await call("/api/keys", { key: "dev-other-boss-key" })).json<{ keys: KeyBody[] }>();
+    expect((await call("/api/knowledge-bases", { key: devKeys.boss })).status).toBe(200);
+    const list = await (await call("/api/keys", { key: devKeys.otherBoss })).json<{ keys: KeyBody[] }>();
     expect(list.keys.map((k) => k.id)).toEqual(["k-u-other-boss"]);
   });
 
   it("answers a body that fails validation with 400 naming the field", async () => {
-    const res = await call("/api/keys", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "" }) });
+    const res = await call("/api/keys", { method: "POST", key: devKeys.boss, body: JSON.stringify({ name: "" }) });
     expect(res.status).toBe(400);
     const body = await res.json<{ error: { code: string; message: string } }>();
     expect(body.error.code).toBe("bad_request");
@@ -117,7 +118,7 @@ describe("no key for a role above one's own, and others' keys are an admin's bus
     call("/api/keys", { method: "POST", key, body: JSON.stringify({ name: "x", ...body }) });
 
   it("refuses a boss a key for the workshop's admin, and never shows one", async () => {
-    const res = await create("dev-boss-key", { user_id: "u-admin" });
+    const res = await create(devKeys.boss, { user_id: "u-admin" });
     expect(res.status).toBe(403);
     const text = await res.text();
     expect(text).not.toMatch(/wft_/);
@@ -125,18 +126,18 @@ describe("no key for a role above one's own, and others' keys are an admin's bus
   });
 
   it("refuses a boss a key for a staff member, whose private consultations it would open", async () => {
-    const res = await create("dev-boss-key", { user_id: "u-staff" });
+    const res = await create(devKeys.boss, { user_id: "u-staff" });
     expect(res.status).toBe(403);
   });
 
   it("refuses a staff member a key for a colleague or their boss", async () => {
-    expect((await create("dev-staff-key", { user_id: "u-staff2" })).status).toBe(403);
-    expect((await create("dev-staff-key", { user_id: "u-boss" })).status).toBe(403);
+    expect((await create(devKeys.staff, { user_id: "u-staff2" })).status).toBe(403);
+    expect((await create(devKeys.staff, { user_id: "u-boss" })).status).toBe(403);
   });
 
   it("lets anyone create their own key, naming themselves or not, with their own role", async () => {
     for (const body of [{}, { user_id: "u-staff" }]) {
-      const res = await create("dev-staff-key", body);
+      const res = await create(devKeys.staff, body);
       expect(res.status).toBe(201);
       const { key, user_id } = await res.json<KeyBody & { user_id: string }>();
       expect(user_id).toBe("u-staff");
@@ -145,27 +146,27 @@ describe("no key for a role above one's own, and others' keys are an admin's bus
   });
 
   it("shows a boss only their own keys, and an admin the whole workshop's", async () => {
-    const boss = await (await call("/api/keys", { key: "dev-boss-key" })).json<{ keys: { user_id: string }[] }>();
+    const boss = await (await call("/api/keys", { key: devKeys.boss })).json<{ keys: { user_id: string }[] }>();
     expect(new Set(boss.keys.map((k) => k.user_id))).toEqual(new Set(["u-boss"]));
-    const admin = await (await call("/api/keys", { key: "dev-admin-key" })).json<{ keys: { user_id: string }[] }>();
+    const admin = await (await call("/api/keys", { key: devKeys.admin })).json<{ keys: { user_id: string }[] }>();
     expect(new Set(admin.keys.map((k) => k.user_id))).toEqual(new Set(["u-admin", "u-boss", "u-staff", "u-staff2"]));
   });
 
   it("does not let a boss revoke the admin's or a staff member's key, and they keep working", async () => {
-    const adminsKey = await (await create("dev-admin-key", {})).json<KeyBody>();
-    const staffKey = await (await create("dev-staff-key", {})).json<KeyBody>();
+    const adminsKey = await (await create(devKeys.admin, {})).json<KeyBody>();
+    const staffKey = await (await create(devKeys.staff, {})).json<KeyBody>();
     for (const target of [adminsKey, staffKey]) {
-      const res = await call(`/api/keys/${target.id}`, { method: "DELETE", key: "dev-boss-key" });
+      const res = await call(`/api/keys/${target.id}`, { method: "DELETE", key: devKeys.boss });
       expect(res.status).toBe(404);
       expect((await call("/api/knowledge-bases", { key: target.key })).status).toBe(200);
     }
   });
 
   it("lets an admin revoke a staff member's key, and a staff member their own", async () => {
-    const first = await (await create("dev-staff-key", {})).json<KeyBody>();
-    const second = await (await create("dev-staff-key", {})).json<KeyBody>();
-    expect((await call(`/api/keys/${first.id}`, { method: "DELETE", key: "dev-admin-key" })).status).toBe(200);
-    expect((await call(`/api/keys/${second.id}`, { method: "DELETE", key: "dev-staff-key" })).status).toBe(200);
+    const first = await (await create(devKeys.staff, {})).json<KeyBody>();
+    const second = await (await create(devKeys.staff, {})).json<KeyBody>();
+    expect((await call(`/api/keys/${first.id}`, { method: "DELETE", key: devKeys.admin })).status).toBe(200);
+    expect((await call(`/api/keys/${second.id}`, { method: "DELETE", key: devKeys.staff })).status).toBe(200);
     expect((await call("/api/knowledge-bases", { key: first.key })).status).toBe(401);
     expect((await call("/api/knowledge-bases", { key: second.key })).status).toBe(401);
   });
@@ -175,16 +176,16 @@ describe("key prefixes", () => {
   it("shows 12 characters of a generated key and at most a third of any key", () => {
     const generated = generateApiKey();
     expect(visiblePrefix(generated)).toBe(generated.slice(0, 12));
-    for (const key of ["dev-boss-key", "abcdef", "ab", "x".repeat(20)]) {
+    for (const key of [devKeys.boss, "abcdef", "ab", "x".repeat(20)]) {
       expect(visiblePrefix(key).length).toBeLessThanOrEqual(Math.floor(key.length / 3));
       expect(key.startsWith(visiblePrefix(key))).toBe(true);
     }
   });
 
   it("never lists a short development key whole", async () => {
-    const res = await call("/api/keys", { key: "dev-admin-key" });
+    const res = await call("/api/keys", { key: devKeys.admin });
     const text = await res.text();
-    for (const key of ["dev-admin-key", "dev-boss-key", "dev-staff-key", "dev-staff2-key"]) expect(text).not.toContain(key);
+    for (const key of [devKeys.admin, devKeys.boss, devKeys.staff, devKeys.staff2]) expect(text).not.toContain(key);
     const { keys } = JSON.parse(text) as { keys: { id: string; prefix: string }[] };
     expect(keys.find((k) => k.id === "k-u-boss")?.prefix).toBe("dev-");
   });

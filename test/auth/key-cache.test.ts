@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { KEY_CACHE_TTL_MS, KeyCache } from "../../src/auth/key-cache.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const staff = { keyId: "k1", userId: "u-staff", tenantId: "t-jinxiu", role: "staff" as const };
@@ -38,7 +39,7 @@ describe("a key revoked elsewhere", () => {
 
   it("keeps working from this isolate's cache, without D1, and stops within the stated bound", async () => {
     const created = await (
-      await call("/api/keys", { method: "POST", key: "dev-staff-key", body: JSON.stringify({ name: "cached" }) })
+      await call("/api/keys", { method: "POST", key: devKeys.staff, body: JSON.stringify({ name: "cached" }) })
     ).json<{ id: string; key: string }>();
     expect((await call("/api/knowledge-bases", { key: created.key })).status).toBe(200);
     // Another isolate revoked it: the row changes, this isolate's cache does not hear of it.

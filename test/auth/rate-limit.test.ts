@@ -2,6 +2,7 @@ import { env, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AuthLimiter } from "../../src/auth/auth-limiter.ts";
 import { FAILED_AUTH_LIMITS } from "../../src/auth/failed-auth.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const from = (address: string, key: string) => call("/api/knowledge-bases", { key, headers: { "CF-Connecting-IP": address } });
@@ -20,8 +21,8 @@ describe("failed authentication limits", () => {
     expect(body.error.code).toBe("rate_limited");
     expect(body.error.message).toMatch(/try again in \d+ s/);
 
-    expect((await from(address, "dev-staff-key")).status).toBe(429);
-    expect((await from("203.0.113.8", "dev-staff-key")).status).toBe(200);
+    expect((await from(address, devKeys.staff)).status).toBe(429);
+    expect((await from("203.0.113.8", devKeys.staff)).status).toBe(200);
     expect((await from("203.0.113.8", "wrong")).status).toBe(401);
   });
 
@@ -46,7 +47,7 @@ describe("failed authentication limits", () => {
 
   it("answers 429 to a key prefix repeated from many addresses, without locking out the prefix's real key", async () => {
     const created = await (
-      await call("/api/keys", { method: "POST", key: "dev-staff-key", body: JSON.stringify({ name: "target" }) })
+      await call("/api/keys", { method: "POST", key: devKeys.staff, body: JSON.stringify({ name: "target" }) })
     ).json<{ key: string; prefix: string }>();
     const wrong = `${created.prefix}${"x".repeat(created.key.length - created.prefix.length)}`;
     const { limit } = FAILED_AUTH_LIMITS.keyPrefix;
@@ -57,7 +58,7 @@ describe("failed authentication limits", () => {
 
   it("does not call the limiter for requests with a good key", async () => {
     const before = (await listDurableObjectIds(env.AUTH_LIMITER)).length;
-    for (let i = 0; i < 5; i++) expect((await from("203.0.113.99", "dev-boss-key")).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await from("203.0.113.99", devKeys.boss)).status).toBe(200);
     expect((await listDurableObjectIds(env.AUTH_LIMITER)).length).toBe(before);
     expect((await from("203.0.113.99", "wrong-key-here")).status).toBe(401);
     expect((await listDurableObjectIds(env.AUTH_LIMITER)).length).toBe(before + 2);

@@ -2,10 +2,11 @@ import { env } from "cloudflare:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { LEAST_ROLE } from "../../src/auth/permissions.ts";
+import { LEAST_ROLE } from "../../src/permissions.ts";
 import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import type { Role } from "../../src/user-context.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 /**
@@ -22,11 +23,11 @@ interface Caller {
 }
 
 const CALLERS: Caller[] = [
-  { label: "own admin", key: "dev-admin-key", role: "admin", own: true },
-  { label: "own boss", key: "dev-boss-key", role: "boss", own: true },
-  { label: "own staff", key: "dev-staff-key", role: "staff", own: true },
+  { label: "own admin", key: devKeys.admin, role: "admin", own: true },
+  { label: "own boss", key: devKeys.boss, role: "boss", own: true },
+  { label: "own staff", key: devKeys.staff, role: "staff", own: true },
   { label: "other admin", key: "matrix-other-admin-key", role: "admin", own: false },
-  { label: "other boss", key: "dev-other-boss-key", role: "boss", own: false },
+  { label: "other boss", key: devKeys.otherBoss, role: "boss", own: false },
   { label: "other staff", key: "matrix-other-staff-key", role: "staff", own: false },
 ];
 
@@ -41,14 +42,14 @@ let fx: Fixtures;
 const json = (method: string, body: unknown) => ({ method, body: JSON.stringify(body) });
 
 async function createKb(name: string): Promise<string> {
-  const res = await call("/api/knowledge-bases", { key: "dev-boss-key", ...json("POST", { name }) });
+  const res = await call("/api/knowledge-bases", { key: devKeys.boss, ...json("POST", { name }) });
   expect(res.status).toBe(201);
   return (await res.json<{ id: string }>()).id;
 }
 
 async function uploadDoc(kbId: string, filename: string): Promise<string> {
   const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
-    key: "dev-boss-key",
+    key: devKeys.boss,
     ...json("POST", { filename, content: `# 跳针\n\n缝纫机跳针时先换针，再检查针与旋梭的间隙。${filename}` }),
   });
   expect(res.status).toBe(201);
@@ -57,12 +58,12 @@ async function uploadDoc(kbId: string, filename: string): Promise<string> {
 
 async function putTree(id: string): Promise<void> {
   const content = JSON.stringify({ id, title: id, root: "a", nodes: { a: { response: "A", options: [] } } });
-  const res = await call("/api/consult/trees", { key: "dev-admin-key", ...json("PUT", { file_name: `${id}.json`, content }) });
+  const res = await call("/api/consult/trees", { key: devKeys.admin, ...json("PUT", { file_name: `${id}.json`, content }) });
   expect(res.status).toBe(200);
 }
 
 async function staff2Key(): Promise<string> {
-  const res = await call("/api/keys", { key: "dev-staff2-key", ...json("POST", { name: "matrix" }) });
+  const res = await call("/api/keys", { key: devKeys.staff2, ...json("POST", { name: "matrix" }) });
   expect(res.status).toBe(201);
   return (await res.json<{ id: string }>()).id;
 }
@@ -71,7 +72,7 @@ let faqKbId: Promise<string> | undefined;
 
 /** A jinxiu FAQ base, created on first use. */
 function faqKb(): Promise<string> {
-  faqKbId ??= call("/api/knowledge-bases", { key: "dev-boss-key", ...json("POST", { name: "matrix-faq", type: "faq" }) }).then(
+  faqKbId ??= call("/api/knowledge-bases", { key: devKeys.boss, ...json("POST", { name: "matrix-faq", type: "faq" }) }).then(
     (res) => res.json<{ id: string }>().then((kb) => kb.id),
   );
   return faqKbId;
@@ -79,7 +80,7 @@ function faqKb(): Promise<string> {
 
 /** A fresh pending piece record of 张三, prepared by jinxiu's boss. */
 async function bossAction(): Promise<string> {
-  const result = await (await mcpClient("dev-boss-key")).callTool({
+  const result = await (await mcpClient(devKeys.boss)).callTool({
     name: "prepare_piece_record",
     arguments: { employee: "张三", process: "领子", quantity: 1, order: "o-jx-1" },
   });
@@ -382,11 +383,11 @@ beforeAll(async () => {
   const kbId = await createKb("matrix-kb");
   const docId = await uploadDoc(kbId, "matrix.md");
   await putTree("matrix-tree");
-  const started = await (await mcpClient("dev-staff-key")).callTool({
+  const started = await (await mcpClient(devKeys.staff)).callTool({
     name: "initiate_session",
     arguments: { user_query: "你好" },
   });
-  const prepared = await (await mcpClient("dev-staff-key")).callTool({
+  const prepared = await (await mcpClient(devKeys.staff)).callTool({
     name: "prepare_piece_record",
     arguments: { process: "上袖子", quantity: 1, order: "o-jx-1" },
   });

@@ -2,6 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../src/auth/passwords.ts";
 import { browserCall, ORIGIN, signIn } from "../chat/sign-in.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 function login(username: string, password: string, address = crypto.randomUUID(), origin: string | null = ORIGIN) {
@@ -196,7 +197,7 @@ describe("the session cookie on /api routes", () => {
 
   it("gives way to an Authorization header, which wins when both are sent", async () => {
     const cookie = await signIn("boss", "boss123");
-    const res = await call("/api/auth/me", { headers: { Cookie: cookie }, key: "dev-other-boss-key" });
+    const res = await call("/api/auth/me", { headers: { Cookie: cookie }, key: devKeys.otherBoss });
     expect(await res.json()).toMatchObject({ user: { id: "u-other-boss" } });
   });
 });

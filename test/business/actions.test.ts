@@ -1,5 +1,6 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { BOSS, fails, OTHER_BOSS, ok, STAFF, STAFF2, shanghaiToday, tool } from "./run.ts";
 
@@ -132,7 +133,7 @@ describe("prepare_piece_record and confirm_action", () => {
     const refused = await fails(BOSS, "confirm_action", { action_id: action.actionId });
     expect(refused.code).toBe("action_expired");
     expect(await rows(action.actionId)).toBe(0);
-    const view = await call(`/api/actions/${action.actionId}`, { key: "dev-boss-key" });
+    const view = await call(`/api/actions/${action.actionId}`, { key: keys.boss });
     expect((await view.json<View>()).status).toBe("expired");
   });
 
@@ -217,7 +218,7 @@ describe("who may prepare and confirm what", () => {
       expect((await fails(user, "confirm_action", { action_id: action.actionId })).code).toBe("action_unknown");
       expect((await fails(user, "cancel_action", { action_id: action.actionId })).code).toBe("action_unknown");
     }
-    for (const key of ["dev-staff2-key", "dev-other-boss-key"]) {
+    for (const key of [keys.staff2, keys.otherBoss]) {
       expect((await call(`/api/actions/${action.actionId}`, { key })).status).toBe(404);
       expect((await call(`/api/actions/${action.actionId}/confirm`, { key, method: "POST" })).status).toBe(404);
     }
@@ -228,7 +229,7 @@ describe("who may prepare and confirm what", () => {
   it("answers unknown and malformed action ids with a clear 404", async () => {
     const unknown = await fails(BOSS, "confirm_action", { action_id: "0".repeat(64) });
     expect(unknown.code).toBe("action_unknown");
-    const garbage = await call("/api/actions/__proto__/confirm", { key: "dev-boss-key", method: "POST" });
+    const garbage = await call("/api/actions/__proto__/confirm", { key: keys.boss, method: "POST" });
     expect(garbage.status).toBe(404);
     expect((await garbage.json<{ error: { code: string } }>()).error.code).toBe("action_unknown");
   });
@@ -321,19 +322,19 @@ describe("prepare_order", () => {
 describe("the action and audit routes", () => {
   it("shows, confirms and cancels an action for its owner as JSON", async () => {
     const action = await ok<Pending>(BOSS, "prepare_piece_record", { ...collarFor张三, order: "o-jx-1" });
-    const shown = await call(`/api/actions/${action.actionId}`, { key: "dev-boss-key" });
+    const shown = await call(`/api/actions/${action.actionId}`, { key: keys.boss });
     expect(shown.status).toBe(200);
     const body = await shown.json<View & { preview: unknown[]; expires_at: string }>();
     expect(body).toMatchObject({ action_id: action.actionId, status: "pending", expires_at: action.expiresAt });
     expect(body.preview).toEqual(action.preview);
-    const confirmed = await call(`/api/actions/${action.actionId}/confirm`, { key: "dev-boss-key", method: "POST" });
+    const confirmed = await call(`/api/actions/${action.actionId}/confirm`, { key: keys.boss, method: "POST" });
     expect(confirmed.status).toBe(200);
     expect(await confirmed.json<View>()).toMatchObject({ status: "confirmed", result: { quantity: 50 } });
 
     const other = await ok<Pending>(BOSS, "prepare_piece_record", { ...collarFor张三, order: "o-jx-1" });
-    const cancelled = await call(`/api/actions/${other.actionId}/cancel`, { key: "dev-boss-key", method: "POST" });
+    const cancelled = await call(`/api/actions/${other.actionId}/cancel`, { key: keys.boss, method: "POST" });
     expect(await cancelled.json<View>()).toMatchObject({ status: "cancelled" });
-    const late = await call(`/api/actions/${other.actionId}/confirm`, { key: "dev-boss-key", method: "POST" });
+    const late = await call(`/api/actions/${other.actionId}/confirm`, { key: keys.boss, method: "POST" });
     expect(late.status).toBe(409);
     expect(await rows(other.actionId)).toBe(0);
     expect((await call(`/api/actions/${other.actionId}`)).status).toBe(401);
@@ -342,19 +343,19 @@ describe("the action and audit routes", () => {
   it("pages the audit log for a boss only, never another workshop's", async () => {
     const action = await ok<Pending>(BOSS, "prepare_piece_record", { ...collarFor张三, order: "o-jx-1" });
     await ok<View>(BOSS, "confirm_action", { action_id: action.actionId });
-    const first = await (await call("/api/audit?limit=1", { key: "dev-boss-key" })).json<{
+    const first = await (await call("/api/audit?limit=1", { key: keys.boss })).json<{
       entries: { action_id: string; user_name: string; values: { quantity: number } }[];
       next_cursor: string | null;
     }>();
     expect(first.entries).toHaveLength(1);
     expect(first.entries[0]).toMatchObject({ action_id: action.actionId, user_name: "王老板", values: { quantity: 50 } });
     expect(first.next_cursor).toBeTruthy();
-    const next = await call(`/api/audit?limit=1&cursor=${first.next_cursor}`, { key: "dev-boss-key" });
+    const next = await call(`/api/audit?limit=1&cursor=${first.next_cursor}`, { key: keys.boss });
     expect(next.status).toBe(200);
-    expect((await call("/api/audit", { key: "dev-staff-key" })).status).toBe(403);
-    expect((await call("/api/audit?limit=0", { key: "dev-boss-key" })).status).toBe(400);
-    expect((await call("/api/audit?cursor=xyz", { key: "dev-boss-key" })).status).toBe(400);
-    const other = await (await call("/api/audit", { key: "dev-other-boss-key" })).json<{ entries: { action_id: string }[] }>();
+    expect((await call("/api/audit", { key: keys.staff })).status).toBe(403);
+    expect((await call("/api/audit?limit=0", { key: keys.boss })).status).toBe(400);
+    expect((await call("/api/audit?cursor=xyz", { key: keys.boss })).status).toBe(400);
+    const other = await (await call("/api/audit", { key: keys.otherBoss })).json<{ entries: { action_id: string }[] }>();
     expect(other.entries.map((e) => e.action_id)).not.toContain(action.actionId);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "../../src/business/cursor.ts";
 import { dayStartUtc, localDate, periodRange, resolveDates, weekRange } from "../../src/business/local-time.ts";
 import { yuan } from "../../src/business/money.ts";
 import { matchName } from "../../src/business/name-match.ts";
+import { decodeCursor, encodeCursor } from "../../src/cursor.ts";
 
 const named = (names: string[]) => names.map((name, i) => ({ id: `id-${i}`, name, label: name }));
 

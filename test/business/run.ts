@@ -1,20 +1,19 @@
-import { env } from "cloudflare:test";
-import { toolContext } from "../../src/tools/context.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool, type ToolOutcome } from "../../src/tools/run-tool.ts";
 import type { UserContext } from "../../src/user-context.ts";
+import { testContext, users } from "../fixtures.ts";
 
-export const BOSS: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
-export const ADMIN: UserContext = { userId: "u-admin", tenantId: "t-jinxiu", role: "admin" };
-export const STAFF: UserContext = { userId: "u-staff", tenantId: "t-jinxiu", role: "staff" };
-export const STAFF2: UserContext = { userId: "u-staff2", tenantId: "t-jinxiu", role: "staff" };
-export const OTHER_BOSS: UserContext = { userId: "u-other-boss", tenantId: "t-other", role: "boss" };
+export const BOSS: UserContext = users.boss;
+export const ADMIN: UserContext = users.admin;
+export const STAFF: UserContext = users.staff;
+export const STAFF2: UserContext = users.staff2;
+export const OTHER_BOSS: UserContext = users.otherBoss;
 
 /** Runs one of Weft's tools for `user` the way every face does, optionally with a fixed clock. */
 export async function tool(user: UserContext, name: string, input: Record<string, unknown>, now?: Date): Promise<ToolOutcome> {
   const found = WEFT_TOOLS.find((t) => t.name === name);
   if (!found) throw new Error(`no tool ${name}`);
-  const ctx = toolContext({ env, user, requestId: "test", signal: new AbortController().signal });
+  const ctx = testContext(user);
   if (now) ctx.services.business.clock = () => now;
   return runTool(found, ctx, input);
 }

@@ -6,10 +6,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatResponse } from "../../src/chat/agent.ts";
 import { saveAssistantMessage, saveUserMessage } from "../../src/chat/history.ts";
+import { configFor } from "../../src/config.ts";
 import { AppError } from "../../src/errors.ts";
 import { type Toolset, toolsFor } from "../../src/tools/registry.ts";
 import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
 import type { UserContext } from "../../src/user-context.ts";
+import { keys, testServices } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { storedChat } from "./chat-api.ts";
 import { finish, step, text, toolCall } from "./scripted-model.ts";
@@ -62,6 +64,8 @@ async function turn(
   const pending: Promise<unknown>[] = [];
   const res = await chatResponse({
     env,
+    config: configFor(env),
+    services: testServices(),
     waitUntil: (p) => pending.push(p),
     user: BOSS,
     requestId: "test-request",
@@ -232,6 +236,8 @@ describe("the chat agent loop, driven by a scripted model", () => {
     const pending: Promise<unknown>[] = [];
     const res = await chatResponse({
       env,
+      config: configFor(env),
+      services: testServices(),
       waitUntil: (p) => pending.push(p),
       user: BOSS,
       requestId: "test-request",
@@ -290,7 +296,7 @@ describe("the chat agent loop, driven by a scripted model", () => {
     expect(prompt.filter((m) => m.role === "system")).toHaveLength(1);
     expect(JSON.stringify(prompt[1])).toContain("第一个问题");
     expect(JSON.stringify(prompt.at(-1))).toContain("第三个问题");
-    expect((await call("/api/chats/agent-forged", { key: "dev-boss-key" })).status).toBe(200);
+    expect((await call("/api/chats/agent-forged", { key: keys.boss })).status).toBe(200);
   });
 
   it("shows the model the latest turns of a long chat, starting at a user's message", async () => {

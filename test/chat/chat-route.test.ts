@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { chatBody, sendChat, storedChat } from "./chat-api.ts";
 import { browserCall, signIn } from "./sign-in.ts";
@@ -15,11 +16,11 @@ const MANUAL = `# 锦绣制衣系统使用手册
 员工每天下班前录入当天的计件数量，组长核对后提交。`;
 
 async function knowledgeBase(name: string): Promise<string> {
-  const kb = await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name }) });
+  const kb = await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) });
   const { id } = await kb.json<{ id: string }>();
   const doc = await call(`/api/knowledge-bases/${id}/documents`, {
     method: "POST",
-    key: "dev-boss-key",
+    key: keys.boss,
     body: JSON.stringify({ filename: "manual.md", content: MANUAL }),
   });
   if (doc.status >= 300) throw new Error(await doc.text());
@@ -84,7 +85,7 @@ describe("POST /api/chat with the offline model", () => {
   });
 
   it("accepts an API key as well as the cookie", async () => {
-    const res = await call("/api/chat", { method: "POST", key: "dev-staff-key", body: chatBody("chat-key", "hello") });
+    const res = await call("/api/chat", { method: "POST", key: keys.staff, body: chatBody("chat-key", "hello") });
     expect(res.status).toBe(200);
     const message = await assembled(await readChunks(res));
     expect(textOf(message)).toContain("offline model");

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/consult/tree-store.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 interface TreeList {
@@ -41,7 +42,7 @@ describe("reserved names in trees", () => {
 
   for (const [name, file, content] of cases) {
     it(`refuses ${name} with 422 reserved_name saying why`, async () => {
-      const res = await put("dev-admin-key", file, content);
+      const res = await put(devKeys.admin, file, content);
       expect(res.status).toBe(422);
       const body = await res.json<{ error: { code: string; message: string } }>();
       expect(body.error.code).toBe("reserved_name");
@@ -51,8 +52,8 @@ describe("reserved names in trees", () => {
   }
 
   it("leaves every workshop's consultations working after such attempts", async () => {
-    for (const [, file, content] of cases) await put("dev-admin-key", file, content);
-    for (const key of ["dev-staff-key", "dev-other-boss-key"]) {
+    for (const [, file, content] of cases) await put(devKeys.admin, file, content);
+    for (const key of [devKeys.staff, devKeys.otherBoss]) {
       const state = await initiate(await mcpClient(key), "质量问题");
       expect(state.current_step).toBe("问题类型");
     }
@@ -75,43 +76,43 @@ describe("reserved names in trees", () => {
       .run();
     const catalog = await loadCatalog({ db: env.DB, tenantId: "t-other" });
     expect(catalog.order).not.toContain("__proto__");
-    const state = await initiate(await mcpClient("dev-other-boss-key"), "你好");
+    const state = await initiate(await mcpClient(devKeys.otherBoss), "你好");
     expect(state.options.map((o) => o.id)).toEqual(["garment-defects", "tech-investment"]);
   });
 });
 
 describe("decision trees per workshop", () => {
   it("shows a workshop's own tree to that workshop only", async () => {
-    expect((await put("dev-admin-key", "jinxiu.json", tree({ id: "jinxiu-only", title: "锦绣专用" }))).status).toBe(200);
-    expect((await list("dev-staff-key")).find((t) => t.id === "jinxiu-only")).toMatchObject({ scope: "workshop" });
-    expect((await list("dev-other-boss-key")).map((t) => t.id)).toEqual(["garment-defects", "tech-investment"]);
-    const state = await initiate(await mcpClient("dev-other-boss-key"), "锦绣专用");
+    expect((await put(devKeys.admin, "jinxiu.json", tree({ id: "jinxiu-only", title: "锦绣专用" }))).status).toBe(200);
+    expect((await list(devKeys.staff)).find((t) => t.id === "jinxiu-only")).toMatchObject({ scope: "workshop" });
+    expect((await list(devKeys.otherBoss)).map((t) => t.id)).toEqual(["garment-defects", "tech-investment"]);
+    const state = await initiate(await mcpClient(devKeys.otherBoss), "锦绣专用");
     expect(state.options.map((o) => o.id)).not.toContain("jinxiu-only");
   });
 
   it("lets a workshop's tree override a shipped one for that workshop only, until deleted", async () => {
     const override = tree({ id: "garment-defects", title: "锦绣的质量问题", triggers: ["质量问题"] });
-    expect((await put("dev-admin-key", "garment-defects.json", override)).status).toBe(200);
-    const own = (await list("dev-staff-key")).filter((t) => t.id === "garment-defects");
+    expect((await put(devKeys.admin, "garment-defects.json", override)).status).toBe(200);
+    const own = (await list(devKeys.staff)).filter((t) => t.id === "garment-defects");
     expect(own).toEqual([expect.objectContaining({ title: "锦绣的质量问题", scope: "workshop" })]);
-    expect((await list("dev-other-boss-key")).find((t) => t.id === "garment-defects")).toMatchObject({ scope: "shipped" });
-    expect((await initiate(await mcpClient("dev-staff-key"), "质量问题")).current_step).toBe("a");
-    expect((await initiate(await mcpClient("dev-other-boss-key"), "质量问题")).current_step).toBe("问题类型");
+    expect((await list(devKeys.otherBoss)).find((t) => t.id === "garment-defects")).toMatchObject({ scope: "shipped" });
+    expect((await initiate(await mcpClient(devKeys.staff), "质量问题")).current_step).toBe("a");
+    expect((await initiate(await mcpClient(devKeys.otherBoss), "质量问题")).current_step).toBe("问题类型");
 
-    expect((await call("/api/consult/trees/garment-defects", { method: "DELETE", key: "dev-admin-key" })).status).toBe(200);
-    expect((await list("dev-staff-key")).find((t) => t.id === "garment-defects")).toMatchObject({ scope: "shipped" });
+    expect((await call("/api/consult/trees/garment-defects", { method: "DELETE", key: devKeys.admin })).status).toBe(200);
+    expect((await list(devKeys.staff)).find((t) => t.id === "garment-defects")).toMatchObject({ scope: "shipped" });
   });
 
   it("does not let an admin delete a shipped tree or another workshop's tree", async () => {
-    const shipped = await call("/api/consult/trees/tech-investment", { method: "DELETE", key: "dev-admin-key" });
+    const shipped = await call("/api/consult/trees/tech-investment", { method: "DELETE", key: devKeys.admin });
     expect(shipped.status).toBe(403);
     expect((await shipped.json<{ error: { message: string } }>()).error.message).toContain("shipped");
-    expect((await list("dev-staff-key")).map((t) => t.id)).toContain("tech-investment");
+    expect((await list(devKeys.staff)).map((t) => t.id)).toContain("tech-investment");
 
-    await put("dev-admin-key", "mine.json", tree({ id: "mine" }));
+    await put(devKeys.admin, "mine.json", tree({ id: "mine" }));
     await env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES ('u-other-admin', 't-other', 'x', 'admin')").run();
     const adminKey = await (
-      await call("/api/keys", { method: "POST", key: "dev-admin-key", body: JSON.stringify({ name: "x" }) })
+      await call("/api/keys", { method: "POST", key: devKeys.admin, body: JSON.stringify({ name: "x" }) })
     ).json<{ key: string }>();
     expect(adminKey.key).toBeTruthy();
     const otherAdmin = `wft_${crypto.randomUUID()}`;
@@ -121,7 +122,7 @@ describe("decision trees per workshop", () => {
       .bind(await sha256(otherAdmin))
       .run();
     expect((await call("/api/consult/trees/mine", { method: "DELETE", key: otherAdmin })).status).toBe(404);
-    expect((await list("dev-staff-key")).map((t) => t.id)).toContain("mine");
+    expect((await list(devKeys.staff)).map((t) => t.id)).toContain("mine");
   });
 });
 

@@ -2,10 +2,12 @@ import { env } from "cloudflare:test";
 import { MockLanguageModelV4 } from "ai/test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { chatResponse } from "../../src/chat/agent.ts";
+import { configFor } from "../../src/config.ts";
 import { toolsFor } from "../../src/tools/registry.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { finish, step, text, toolCall } from "../chat/scripted-model.ts";
 import { assembled, readChunks } from "../chat/stream.ts";
+import { keys, testServices } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { DOWN, installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
@@ -16,6 +18,8 @@ async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
   const pending: Promise<unknown>[] = [];
   const res = await chatResponse({
     env,
+    config: configFor(env),
+    services: testServices(),
     waitUntil: (p) => pending.push(p),
     user: BOSS,
     requestId: "fed-chat",
@@ -34,7 +38,7 @@ beforeAll(async () => {
   vi.spyOn(console, "warn").mockImplementation(() => {});
   const res = await call("/api/mcp/servers", {
     method: "POST",
-    key: "dev-boss-key",
+    key: keys.boss,
     body: JSON.stringify({ name: "notes", url: UPSTREAM, expose_on_mcp: false }),
   });
   expect(res.status).toBe(201);
@@ -79,7 +83,7 @@ describe("external tools in the chat, with a scripted model", () => {
   it("tells the model which server is left out and why, without offering its tools", async () => {
     const res = await call("/api/mcp/servers", {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ name: "offline", url: DOWN }),
     });
     expect(res.status).toBe(201);

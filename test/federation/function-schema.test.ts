@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Conversion, convertToFunctionSchema } from "../../src/federation/function-schema.ts";
 import { toStrictSchema } from "../../src/federation/strict-schema.ts";
-import type { JsonSchema } from "../../src/tools/tool.ts";
+import type { JsonSchema } from "../../src/shapes.ts";
 import realSchemas from "./fixtures/real-server-schemas.json";
 
 function converted(schema: unknown, options = {}): Extract<Conversion, { ok: true }> {

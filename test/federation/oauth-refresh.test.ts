@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFRESH_MARGIN_MS } from "../../src/federation/oauth-refresh.ts";
 import { signIn } from "../chat/sign-in.ts";
+import { keys } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -32,7 +33,7 @@ afterEach(() => {
 });
 
 /** A JSON call as the demo boss, unless `init` says another key. */
-const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
+const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: keys.boss, ...init });
 
 /** Registers an OAuth server and plays the boss's signed-in browser through the sign-in, with tokens living `expiresIn` seconds. */
 async function signedIn(name: string, expiresIn: number): Promise<string> {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signIn } from "../chat/sign-in.ts";
+import { keys } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -19,7 +20,7 @@ afterAll(() => {
 });
 
 /** A JSON call as the demo boss, unless `init` says another key. */
-const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
+const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: keys.boss, ...init });
 
 /** The callback the provider sends a browser to once it approves (at once, here). */
 async function callbackOf(authorizationUrl: string): Promise<string> {
@@ -86,7 +87,7 @@ describe("OAuth sign-in for an MCP server", () => {
     const refusals = [
       { who: "nobody signed in", cookie: undefined, status: 401 },
       { who: "an ended session", cookie: "weft_session=forged", status: 401 },
-      { who: "an API key, no session", cookie: undefined, key: "dev-boss-key", status: 401 },
+      { who: "an API key, no session", cookie: undefined, key: keys.boss, status: 401 },
       { who: "staff of the same workshop", cookie: await signIn("staff", "staff123"), status: 403 },
       { who: "a boss of another workshop", cookie: await signIn("otherboss", "boss123"), status: 403 },
     ];

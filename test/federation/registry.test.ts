@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call, callJson, mcpClient } from "../helpers.ts";
 import { CHANGING, calledTools, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
 
@@ -15,7 +16,7 @@ afterEach(() => {
   calledTools.length = 0;
 });
 
-async function register(body: Record<string, unknown>, key = "dev-boss-key") {
+async function register(body: Record<string, unknown>, key = keys.boss) {
   const res = await call("/api/mcp/servers", { method: "POST", key, body: JSON.stringify(body) });
   // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely; the assertions are the check
   return { res, body: (await res.json()) as Record<string, any> };
@@ -38,7 +39,7 @@ describe("the MCP server registry", () => {
     const stored = await env.DB.prepare("SELECT * FROM mcp_servers WHERE id = ?").bind(body.id).first();
     expect(JSON.stringify(stored)).not.toContain(SECRET);
 
-    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
+    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.tools.map((t: { name: string }) => t.name)).toEqual([
       "echo",
@@ -55,11 +56,11 @@ describe("the MCP server registry", () => {
     // The header went to the server, decrypted.
     expect(received.at(-1)?.headers.get("Authorization")).toBe(`Bearer ${SECRET}`);
 
-    const list = await json("/api/mcp/servers", { key: "dev-boss-key" });
+    const list = await json("/api/mcp/servers", { key: keys.boss });
     expect(list.body.servers.map((s: { name: string }) => s.name)).toContain("tools");
     expect(list.text).not.toContain(SECRET);
 
-    const tools = await json(`/api/mcp/servers/${body.id}/tools`, { key: "dev-boss-key" });
+    const tools = await json(`/api/mcp/servers/${body.id}/tools`, { key: keys.boss });
     expect(tools.body.fetched_at).toBeTruthy();
     expect(tools.body.tools.find((t: { name: string }) => t.name === "echo").annotations).toEqual({ readOnlyHint: true });
   });
@@ -83,14 +84,14 @@ describe("the MCP server registry", () => {
   });
 
   it("lets only a boss or admin manage servers, and gives a duplicate name 409", async () => {
-    expect((await register({ name: "staffs", url: UPSTREAM }, "dev-staff-key")).res.status).toBe(403);
+    expect((await register({ name: "staffs", url: UPSTREAM }, keys.staff)).res.status).toBe(403);
     expect((await register({ name: "dup", url: UPSTREAM })).res.status).toBe(201);
-    expect((await register({ name: "dup", url: UPSTREAM }, "dev-admin-key")).res.status).toBe(409);
+    expect((await register({ name: "dup", url: UPSTREAM }, keys.admin)).res.status).toBe(409);
   });
 
   it("shows another workshop nothing and lets it touch nothing", async () => {
     const { body } = await register({ name: "private", url: UPSTREAM, headers: { "X-Api-Key": SECRET } });
-    const other = "dev-other-boss-key";
+    const other = keys.otherBoss;
     expect((await json("/api/mcp/servers", { key: other })).body.servers).toEqual([]);
     for (const [method, path] of [
       ["GET", `/api/mcp/servers/${body.id}`],
@@ -115,7 +116,7 @@ describe("the MCP server registry", () => {
     const { body } = await register({ name: "editable", url: UPSTREAM, headers: { "X-Api-Key": "old" } });
     const patched = await json(`/api/mcp/servers/${body.id}`, {
       method: "PATCH",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ headers: { Authorization: "Bearer new" }, expose_on_mcp: true }),
     });
     expect(patched.body).toMatchObject({ header_names: ["Authorization"], expose_on_mcp: true });
@@ -123,26 +124,26 @@ describe("the MCP server registry", () => {
       (
         await call(`/api/mcp/servers/${body.id}`, {
           method: "PATCH",
-          key: "dev-boss-key",
+          key: keys.boss,
           body: JSON.stringify({ url: "https://10.1.1.1/" }),
         })
       ).status,
     ).toBe(400);
-    expect((await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
-    expect((await call(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).status).toBe(404);
+    expect((await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: keys.boss })).status).toBe(200);
+    expect((await call(`/api/mcp/servers/${body.id}`, { key: keys.boss })).status).toBe(404);
   });
 
   it("keeps a header's stored value when an edit sends it as null, and refuses null for a header it does not have", async () => {
     const { body } = await register({ name: "kept", url: UPSTREAM, headers: { "X-Api-Key": SECRET, "X-Old": "gone" } });
     const patched = await json(`/api/mcp/servers/${body.id}`, {
       method: "PATCH",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ headers: { "x-api-key": null, "X-New": "fresh" } }),
     });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.header_names).toEqual(["x-api-key", "X-New"]);
     expect(patched.text).not.toContain(SECRET);
-    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss })).status).toBe(200);
     const sent = received.at(-1)?.headers;
     expect(sent?.get("X-Api-Key")).toBe(SECRET);
     expect(sent?.get("X-New")).toBe("fresh");
@@ -150,18 +151,18 @@ describe("the MCP server registry", () => {
 
     const unknown = await json(`/api/mcp/servers/${body.id}`, {
       method: "PATCH",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ headers: { "X-Never-Set": null } }),
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain("X-Never-Set");
-    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: keys.boss });
   });
 
   it("never sends stored header values to a URL on another origin: moving there needs the values again", async () => {
     const { body } = await register({ name: "moving", url: UPSTREAM, headers: { "X-Api-Key": SECRET } });
     const patch = (change: Record<string, unknown>) =>
-      json(`/api/mcp/servers/${body.id}`, { method: "PATCH", key: "dev-boss-key", body: JSON.stringify(change) });
+      json(`/api/mcp/servers/${body.id}`, { method: "PATCH", key: keys.boss, body: JSON.stringify(change) });
 
     for (const change of [
       { url: "https://collector.example.net/mcp" },
@@ -171,43 +172,43 @@ describe("the MCP server registry", () => {
       expect(moved.status, moved.text).toBe(400);
       expect(moved.body.error.message).toContain("X-Api-Key");
     }
-    expect((await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).body.url).toBe(UPSTREAM);
+    expect((await json(`/api/mcp/servers/${body.id}`, { key: keys.boss })).body.url).toBe(UPSTREAM);
 
     // Another path on the same origin keeps them; a new origin with the values given, or none, is fine.
     expect((await patch({ url: `${UPSTREAM}?v=2` })).status).toBe(200);
-    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss })).status).toBe(200);
     expect(received.at(-1)?.headers.get("X-Api-Key")).toBe(SECRET);
     expect((await patch({ url: CHANGING, headers: { "X-Api-Key": "given-again" } })).status).toBe(200);
     expect((await patch({ url: UPSTREAM, headers: null })).body.header_names).toEqual([]);
-    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: keys.boss });
   });
 
   it("reports a down server as failing, with a 502 that says it is retryable", async () => {
     const { body } = await register({ name: "down", url: DOWN });
-    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
+    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss });
     expect(refreshed.status).toBe(502);
     expect(refreshed.body.error.details).toMatchObject({ is_upstream: true, retryable: true });
-    const view = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
+    const view = await json(`/api/mcp/servers/${body.id}`, { key: keys.boss });
     expect(view.body.health).toMatchObject({ status: "failing", last_error: expect.stringContaining("could not be reached") });
   });
 
   it("fetches the tool list again after the server says its tools changed", async () => {
     const { body } = await register({ name: "changing", url: CHANGING });
-    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
+    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss });
     expect(refreshed.body.server.health.tools_fetched_at).toBeTruthy();
     const rotated = await json(`/api/mcp/proxy/${body.id}/tools/rotate/call`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: "{}",
     });
     expect(rotated.body.text).toBe("rotated");
-    const after = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
+    const after = await json(`/api/mcp/servers/${body.id}`, { key: keys.boss });
     expect(after.body.health.tools_fetched_at).toBeNull();
   });
 
   it("refuses to follow a redirect to a private address", async () => {
     const { body } = await register({ name: "redirector", url: REDIRECTING });
-    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
+    const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss });
     expect(refreshed.status).toBe(502);
     expect(refreshed.body.error.message).toContain("refused address");
     expect(refreshed.body.error.details).toMatchObject({ is_upstream: true, retryable: false });
@@ -221,7 +222,7 @@ describe("the proxy and action recall", () => {
   });
 
   it("describes a tool as a function pointing at the proxy", async () => {
-    const { status, body } = await json(`/api/mcp/servers/${id}/tools/echo/function`, { key: "dev-boss-key" });
+    const { status, body } = await json(`/api/mcp/servers/${id}/tools/echo/function`, { key: keys.boss });
     expect(status).toBe(200);
     expect(body).toMatchObject({
       name: "mcp_proxied_echo",
@@ -234,7 +235,7 @@ describe("the proxy and action recall", () => {
       api_url: `http://weft.test/api/mcp/proxy/${id}/tools/echo/call`,
       fixed_params: {},
     });
-    const tree = await json(`/api/mcp/servers/${id}/tools/tree/function`, { key: "dev-boss-key" });
+    const tree = await json(`/api/mcp/servers/${id}/tools/tree/function`, { key: keys.boss });
     expect(tree.body.parameters.properties.root).toEqual({
       type: "object",
       description: "the tree",
@@ -247,7 +248,7 @@ describe("the proxy and action recall", () => {
   it("calls a tool with flat parameters and returns its result", async () => {
     const { status, body } = await json(`/api/mcp/proxy/${id}/tools/echo/call`, {
       method: "POST",
-      key: "dev-staff-key",
+      key: keys.staff,
       body: JSON.stringify({ message: "你好" }),
     });
     expect(status).toBe(200);
@@ -265,7 +266,7 @@ describe("the proxy and action recall", () => {
     for (const [tool, args, status, details] of cases) {
       const res = await json(`/api/mcp/proxy/${id}/tools/${tool}/call`, {
         method: "POST",
-        key: "dev-boss-key",
+        key: keys.boss,
         body: JSON.stringify(args),
       });
       expect(res.status, tool).toBe(status);
@@ -274,21 +275,21 @@ describe("the proxy and action recall", () => {
     }
     const bad = await json(`/api/mcp/proxy/${id}/tools/echo/call`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ message: 5 }),
     });
     expect(bad.body.error.message).toContain("message");
     expect(
-      (await call(`/api/mcp/proxy/mcp_unknown/tools/echo/call`, { method: "POST", key: "dev-boss-key", body: "{}" })).status,
+      (await call(`/api/mcp/proxy/mcp_unknown/tools/echo/call`, { method: "POST", key: keys.boss, body: "{}" })).status,
     ).toBe(404);
   });
 
   it("masks a credential that a server echoes back, in results and in errors", async () => {
-    const who = await json(`/api/mcp/proxy/${id}/tools/whoami/call`, { method: "POST", key: "dev-staff-key", body: "{}" });
+    const who = await json(`/api/mcp/proxy/${id}/tools/whoami/call`, { method: "POST", key: keys.staff, body: "{}" });
     expect(who.status).toBe(200);
     expect(who.body.text).toBe("you sent [redacted]");
     expect(who.text).not.toContain(SECRET);
-    const leak = await json(`/api/mcp/proxy/${id}/tools/leaky_fail/call`, { method: "POST", key: "dev-boss-key", body: "{}" });
+    const leak = await json(`/api/mcp/proxy/${id}/tools/leaky_fail/call`, { method: "POST", key: keys.boss, body: "{}" });
     expect(leak.status).toBe(502);
     expect(leak.text).not.toContain(SECRET);
     expect(leak.body.error.message).toContain("[redacted]");
@@ -297,20 +298,20 @@ describe("the proxy and action recall", () => {
   it("lets staff call read-only tools only", async () => {
     const res = await call(`/api/mcp/proxy/${id}/tools/add_note/call`, {
       method: "POST",
-      key: "dev-staff-key",
+      key: keys.staff,
       body: JSON.stringify({ text: "x" }),
     });
     expect(res.status).toBe(403);
     const boss = await json(`/api/mcp/proxy/${id}/tools/add_note/call`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ text: "x" }),
     });
     expect(boss.body.result).toEqual({ saved: "x" });
   });
 
   it("gives up on a tool that hangs, answering 502 retryable (MCP_CALL_TIMEOUT_MS is 1500 in tests)", async () => {
-    const res = await json(`/api/mcp/proxy/${id}/tools/hang/call`, { method: "POST", key: "dev-boss-key", body: "{}" });
+    const res = await json(`/api/mcp/proxy/${id}/tools/hang/call`, { method: "POST", key: keys.boss, body: "{}" });
     expect(res.status).toBe(502);
     expect(res.body.error.details).toMatchObject({ is_upstream: true, retryable: true });
     expect(res.body.error.message).toMatch(/did not answer/);
@@ -321,7 +322,7 @@ describe("external tools in the faces", () => {
   it("serves enabled servers' tools to the chat registry and only exposed ones on /mcp", async () => {
     const exposed = (await register({ name: "shown", url: UPSTREAM, expose_on_mcp: true })).body;
     await register({ name: "hidden", url: UPSTREAM, expose_on_mcp: false });
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("mcp_shown_echo");
     expect(names).not.toContain("mcp_hidden_echo");
@@ -330,13 +331,13 @@ describe("external tools in the faces", () => {
     expect(JSON.stringify(result.content)).toContain("echo: hi");
     await client.close();
 
-    const staff = await mcpClient("dev-staff-key");
+    const staff = await mcpClient(keys.staff);
     const staffNames = (await staff.listTools()).tools.map((t) => t.name);
     expect(staffNames).toContain("mcp_shown_echo");
     expect(staffNames).not.toContain("mcp_shown_add_note");
     await staff.close();
 
-    const other = await mcpClient("dev-other-boss-key");
+    const other = await mcpClient(keys.otherBoss);
     expect((await other.listTools()).tools.some((t) => t.name.startsWith("mcp_"))).toBe(false);
     await other.close();
     expect(exposed.id).toBeTruthy();
@@ -344,11 +345,11 @@ describe("external tools in the faces", () => {
 
   it("serves tool lists from the cache within the TTL instead of asking the server each time", async () => {
     await register({ name: "cached", url: UPSTREAM, expose_on_mcp: true });
-    const first = await mcpClient("dev-admin-key");
+    const first = await mcpClient(keys.admin);
     await first.listTools();
     await first.close();
     const listsBefore = received.length;
-    const second = await mcpClient("dev-admin-key");
+    const second = await mcpClient(keys.admin);
     expect((await second.listTools()).tools.map((t) => t.name)).toContain("mcp_cached_echo");
     await second.close();
     expect(received.length).toBe(listsBefore);
@@ -356,7 +357,7 @@ describe("external tools in the faces", () => {
 
   it("asks the user before running a tool the server does not declare read-only, and runs it once on confirm", async () => {
     await register({ name: "writer", url: UPSTREAM, expose_on_mcp: true });
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     const held = await client.callTool({ name: "mcp_writer_add_note", arguments: { text: "布料到货" } });
     await client.close();
     const action = held.structuredContent as { action_id: string; summary: string; preview: { label: string; value: string }[] };
@@ -365,14 +366,14 @@ describe("external tools in the faces", () => {
     const addNoteCalls = () => calledTools.filter((name) => name === "add_note").length;
     expect(addNoteCalls()).toBe(0);
 
-    const confirmed = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: "dev-boss-key" });
+    const confirmed = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: keys.boss });
     expect(confirmed.status, confirmed.text).toBe(200);
     expect(confirmed.body).toMatchObject({
       status: "confirmed",
       kind: "external_call",
       result: { tool: "add_note", result: { saved: "布料到货" } },
     });
-    const again = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: "dev-boss-key" });
+    const again = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: keys.boss });
     expect(again.body.status).toBe("confirmed");
     expect(addNoteCalls()).toBe(1);
     const audit = await env.DB.prepare("SELECT kind, entity_id FROM business_audit WHERE action_id = ?")
@@ -381,13 +382,13 @@ describe("external tools in the faces", () => {
     expect(audit.results).toEqual([{ kind: "external_call", entity_id: expect.stringMatching(/\/add_note$/) }]);
     // Someone else in the workshop cannot confirm it.
     expect(
-      (await call(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: "dev-admin-key" })).status,
+      (await call(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: keys.admin })).status,
     ).toBeGreaterThanOrEqual(400);
   });
 
   it("leaves a down server's tools out of /mcp instead of failing it", async () => {
     await register({ name: "gone", url: DOWN, expose_on_mcp: true });
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("knowledge_search");
     expect(names.some((n) => n.startsWith("mcp_gone_"))).toBe(false);
@@ -398,7 +399,7 @@ describe("external tools in the faces", () => {
     // A server registered with a Weft's own /mcp URL (or two Wefts naming each other) would
     // otherwise turn every tools/list into requests that each make more, until timeouts end them.
     const { body } = await register({ name: "relay", url: UPSTREAM, expose_on_mcp: true });
-    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" })).status).toBe(200);
+    expect((await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss })).status).toBe(200);
     expect(received.length).toBeGreaterThan(0);
     expect(received.every((r) => r.headers.get("X-Weft-Federation") === "1")).toBe(true);
 
@@ -406,7 +407,7 @@ describe("external tools in the faces", () => {
     const relayed = { "X-Weft-Federation": "1", Accept: "application/json, text/event-stream" };
     const listed = await json("/mcp", {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       headers: relayed,
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
@@ -415,19 +416,19 @@ describe("external tools in the faces", () => {
     expect(names.filter((n) => n.startsWith("mcp_"))).toEqual([]);
     const proxied = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       headers: relayed,
       body: JSON.stringify({ message: "hi" }),
     });
     expect(proxied.status).toBe(403);
     expect(received).toHaveLength(0);
-    expect((await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" })).body.health.status).toBe("ok");
-    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: "dev-boss-key" });
+    expect((await json(`/api/mcp/servers/${body.id}`, { key: keys.boss })).body.health.status).toBe("ok");
+    await call(`/api/mcp/servers/${body.id}`, { method: "DELETE", key: keys.boss });
   });
 
   it("asks external servers nothing for a ping or a call of Weft's own tool", async () => {
     const { body } = await register({ name: "quiet", url: UPSTREAM, expose_on_mcp: true });
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     const stale = () =>
       env.DB.prepare("UPDATE mcp_servers SET tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(body.id).run();
     await stale();
@@ -442,7 +443,7 @@ describe("external tools in the faces", () => {
 
   it("tells /mcp clients a server is left out, and answers a call to one of its known tools 502, retryable", async () => {
     const { body } = await register({ name: "flaky", url: UPSTREAM, expose_on_mcp: true });
-    const up = await mcpClient("dev-boss-key");
+    const up = await mcpClient(keys.boss);
     expect((await up.listTools()).tools.map((t) => t.name)).toContain("mcp_flaky_echo");
     await up.close();
     // The server goes away and its cached list grows old.
@@ -450,7 +451,7 @@ describe("external tools in the faces", () => {
       .bind(DOWN, body.id)
       .run();
 
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     expect(client.getInstructions()).toContain("The external MCP server 'flaky' is unavailable right now");
     const listed = await client.listTools();
     expect(listed.tools.map((t) => t.name)).not.toContain("mcp_flaky_echo");
@@ -464,10 +465,10 @@ describe("external tools in the faces", () => {
     expect(result._meta?.["weft/error"]).toEqual({ code: "upstream_failed", status: 502, retryable: true });
     await client.close();
 
-    const health = await json(`/api/mcp/servers/${body.id}`, { key: "dev-boss-key" });
+    const health = await json(`/api/mcp/servers/${body.id}`, { key: keys.boss });
     expect(health.body.health.status).toBe("failing");
     // The other faces' answer for the same call: the proxy's 502, retryable.
-    const proxied = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: "dev-boss-key", body: "{}" });
+    const proxied = await json(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: keys.boss, body: "{}" });
     expect(proxied.status).toBe(502);
     expect(proxied.body.error.details).toMatchObject({ is_upstream: true, retryable: true });
   });
@@ -480,8 +481,8 @@ describe("external tools in the faces", () => {
       });
     }
     const { body } = await register({ name: "logged", url: DOWN, headers: { Authorization: `Bearer ${SECRET}` } });
-    await call(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: "dev-boss-key" });
-    await call(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: "dev-boss-key", body: "{}" });
+    await call(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss });
+    await call(`/api/mcp/proxy/${body.id}/tools/echo/call`, { method: "POST", key: keys.boss, body: "{}" });
     vi.restoreAllMocks();
     installFakeNetwork();
     vi.spyOn(console, "warn").mockImplementation(() => {});

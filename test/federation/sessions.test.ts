@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SESSION_IDLE_MS } from "../../src/federation/session-pool.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { type call, callJson } from "../helpers.ts";
 import { installFakeNetwork, openSessions, receivedMethods, SESSIONS, sessionServer, UPSTREAM } from "./fake-upstream.ts";
 
@@ -15,7 +16,7 @@ afterEach(() => {
   receivedMethods.length = 0;
 });
 
-const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: "dev-boss-key", ...init });
+const json = (path: string, init: Parameters<typeof call>[1] = {}) => callJson(path, { key: devKeys.boss, ...init });
 
 async function register(name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const created = await json("/api/mcp/servers", { method: "POST", body: JSON.stringify({ name, url: SESSIONS, ...extra }) });
@@ -23,7 +24,7 @@ async function register(name: string, extra: Record<string, unknown> = {}): Prom
   return created.body.id;
 }
 
-function echo(id: string, message: string, { key = "dev-boss-key", tool = "echo" } = {}) {
+function echo(id: string, message: string, { key = devKeys.boss, tool = "echo" } = {}) {
   return json(`/api/mcp/proxy/${id}/tools/${tool}/call`, { method: "POST", key, body: JSON.stringify({ message }) });
 }
 
@@ -221,7 +222,7 @@ describe("sessions with external MCP servers", () => {
 
     sessionServer.requests.length = 0;
     // Staff may call this read-only tool: on a session of their own.
-    expect((await echo(id, "staff", { key: "dev-staff-key" })).body.text).toBe("echo: staff");
+    expect((await echo(id, "staff", { key: devKeys.staff })).body.text).toBe("echo: staff");
     expect(initializes()).toBe(1);
     expect([listing, boss]).not.toContain(posts().find((r) => r.rpc === "tools/call")?.sessionId);
 

@@ -6,6 +6,7 @@ import { configFor } from "../../src/config.ts";
 import { buildServices } from "../../src/services.ts";
 import { deleteTenant } from "../../src/tenants.ts";
 import { signIn as signInAs } from "../chat/sign-in.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -68,13 +69,13 @@ describe("deleting a workshop", () => {
     await signIn("second", keys.boss, keys.session);
     const ours = new Set([...oauth.state.access, ...oauth.state.refresh]);
     expect(ours.size).toBe(4);
-    await signIn("neighbour", "dev-boss-key", await signInAs("boss", "boss123"));
+    await signIn("neighbour", devKeys.boss, await signInAs("boss", "boss123"));
 
     const res = await call("/api/workshop?confirm=t-revoking", { method: "DELETE", key: keys.admin });
     expect(res.status).toBe(200);
     expect(oauth.state.revoked).toHaveLength(4);
     expect(new Set(oauth.state.revoked)).toEqual(ours);
-    const neighbour = (await call("/api/mcp/servers", { key: "dev-boss-key" }).then((r) => r.json())) as {
+    const neighbour = (await call("/api/mcp/servers", { key: devKeys.boss }).then((r) => r.json())) as {
       servers: { name: string; health: { status: string } }[];
     };
     const kept = neighbour.servers.find((s) => s.name === "neighbour");

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { mcpClient } from "../helpers.ts";
 
 type Structured = Record<string, unknown>;
@@ -20,19 +21,19 @@ async function toolError(client: Client, name: string, args: Record<string, unkn
 
 describe("workshop business over MCP", () => {
   it("lists the business tools with read-only and write annotations", async () => {
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(byName.get("query_piece_records")?.annotations?.readOnlyHint).toBe(true);
     expect(byName.get("query_payroll")?.outputSchema?.properties).toHaveProperty("payslips");
     expect(byName.get("prepare_piece_record")?.annotations?.readOnlyHint).toBe(false);
     expect(byName.get("confirm_action")?.description).toMatch(/explicitly said yes/);
-    const staff = await (await mcpClient("dev-staff-key")).listTools();
+    const staff = await (await mcpClient(keys.staff)).listTools();
     expect(staff.tools.map((t) => t.name)).not.toContain("prepare_order");
   });
 
   it("lets the boss of 锦绣制衣 read this month's pieces and pay per employee, then record 50 pieces of 领子 for 张三", async () => {
-    const client = await mcpClient("dev-boss-key");
+    const client = await mcpClient(keys.boss);
     const pieces = await structured<{ groups: { label: string; pieces: number }[]; totals: { pieces: number } }>(
       client,
       "query_piece_records",
@@ -83,14 +84,14 @@ describe("workshop business over MCP", () => {
   });
 
   it("keeps staff and the other workshop out of what is not theirs", async () => {
-    const boss = await mcpClient("dev-boss-key");
+    const boss = await mcpClient(keys.boss);
     const pending = await boss.callTool({
       name: "prepare_piece_record",
       arguments: { employee: "张三", process: "领子", quantity: 7 },
     });
     const actionId = (pending.structuredContent as { action_id: string }).action_id;
 
-    const staff = await mcpClient("dev-staff-key");
+    const staff = await mcpClient(keys.staff);
     expect(await toolError(staff, "query_payroll", { employee: "张三" })).toMatch(/^forbidden/);
     expect(await toolError(staff, "query_piece_records", { employee: "张三" })).toMatch(/^forbidden/);
     expect(await toolError(staff, "confirm_action", { action_id: actionId })).toMatch(/^action_unknown/);
@@ -100,7 +101,7 @@ describe("workshop business over MCP", () => {
     expect(own.scope).toBe("own");
     expect(new Set(own.records.map((r) => r.employee.name))).toEqual(new Set(["李娟"]));
 
-    const other = await mcpClient("dev-other-boss-key");
+    const other = await mcpClient(keys.otherBoss);
     expect(await toolError(other, "confirm_action", { action_id: actionId })).toMatch(/^action_unknown/);
     expect(await toolError(other, "cancel_action", { action_id: actionId })).toMatch(/^action_unknown/);
     expect(await toolError(other, "query_orders", { order: "o-jx-1" })).toMatch(/^unknown_name/);
@@ -115,7 +116,7 @@ describe("workshop business over MCP", () => {
   });
 
   it("lists orders placed on given days for an agent, and tells it when the days are reversed", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const all = await structured<{ orders: { created_on: string }[]; today: string }>(client, "query_orders", { limit: 100 });
     const today = all.today;
     const placedToday = await structured<{ orders: { created_on: string }[] }>(client, "query_orders", {

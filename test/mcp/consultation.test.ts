@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 interface State {
@@ -27,7 +28,7 @@ async function toolError(client: Client, name: string, args: Record<string, unkn
 
 describe("a consultation over MCP", () => {
   it("lists both consultation tools with output schemas", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const { tools } = await client.listTools();
     for (const name of ["initiate_session", "navigate_session"]) {
       const found = tools.find((t) => t.name === name)!;
@@ -37,7 +38,7 @@ describe("a consultation over MCP", () => {
   });
 
   it("runs in Chinese from a vague question to a leaf, going back and giving free text on the way", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     let state = await tool(client, "initiate_session", { user_query: "你好，我想咨询一下" });
     expect(state.current_step).toBe("选择主题");
     expect(state.options.map((o) => o.id)).toContain("garment-defects");
@@ -80,7 +81,7 @@ describe("a consultation over MCP", () => {
     const error = await toolError(client, "navigate_session", { session_id: state.session_id, selected_option_id: "back" });
     expect(error).toMatch(/already complete.*initiate_session/);
 
-    const view = await call(`/api/consultations/${state.session_id}`, { key: "dev-staff-key" });
+    const view = await call(`/api/consultations/${state.session_id}`, { key: keys.staff });
     expect(view.status).toBe(200);
     const body = await view.json<{
       path: { option: string }[];
@@ -93,7 +94,7 @@ describe("a consultation over MCP", () => {
   });
 
   it("answers an unknown option with a tool error listing the valid ids, and keeps the session", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const state = await tool(client, "initiate_session", { user_query: "衣服上有油污" });
     const error = await toolError(client, "navigate_session", { session_id: state.session_id, selected_option_id: "teleport" });
     expect(error).toContain("invalid_option");
@@ -103,22 +104,22 @@ describe("a consultation over MCP", () => {
   });
 
   it("answers an unknown session id with a tool error telling the agent to start anew", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const error = await toolError(client, "navigate_session", { session_id: "not-a-session", selected_option_id: "x" });
     expect(error).toMatch(/not_found.*initiate_session/);
   });
 
   it("keeps one person's session from another, over MCP and REST", async () => {
-    const li = await mcpClient("dev-staff-key");
+    const li = await mcpClient(keys.staff);
     const state = await tool(li, "initiate_session", { user_query: "质量问题" });
-    const other = await mcpClient("dev-other-boss-key");
+    const other = await mcpClient(keys.otherBoss);
     const error = await toolError(other, "navigate_session", { session_id: state.session_id, selected_option_id: "pucker" });
     expect(error).toContain("No such consultation session");
-    expect((await call(`/api/consultations/${state.session_id}`, { key: "dev-staff2-key" })).status).toBe(404);
+    expect((await call(`/api/consultations/${state.session_id}`, { key: keys.staff2 })).status).toBe(404);
   });
 
   it("rejects an empty question by the schema, naming the field", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const error = await toolError(client, "initiate_session", { user_query: "" });
     expect(error).toContain("user_query");
   });
@@ -130,12 +131,12 @@ describe("/api/consult/trees", () => {
   it("lets an admin upload a tree and everyone list it", async () => {
     const res = await call("/api/consult/trees", {
       method: "PUT",
-      key: "dev-admin-key",
+      key: keys.admin,
       body: JSON.stringify({ file_name: "demo.json", content: tree("Demo") }),
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: "demo", warnings: [] });
-    const list = await (await call("/api/consult/trees", { key: "dev-staff-key" })).json<{ trees: { id: string }[] }>();
+    const list = await (await call("/api/consult/trees", { key: keys.staff })).json<{ trees: { id: string }[] }>();
     expect(list.trees.map((t) => t.id)).toContain("demo");
   });
 
@@ -143,21 +144,21 @@ describe("/api/consult/trees", () => {
     const bad = JSON.stringify({ id: "garment-defects", title: "x", root: "missing", nodes: { a: { response: "A" } } });
     const res = await call("/api/consult/trees", {
       method: "PUT",
-      key: "dev-admin-key",
+      key: keys.admin,
       body: JSON.stringify({ file_name: "garment-defects.json", content: bad }),
     });
     expect(res.status).toBe(422);
     const body = await res.json<{ error: { code: string; message: string; details: { errors: string[] } } }>();
     expect(body.error.code).toBe("invalid_tree");
     expect(body.error.details.errors).toEqual(["garment-defects.json: root 'missing' is not a node"]);
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const state = await tool(client, "initiate_session", { user_query: "质量问题" });
     expect(state.current_step).toBe("问题类型");
   });
 
   it("does not let a boss or staff change trees", async () => {
     const body = JSON.stringify({ file_name: "demo.json", content: tree("Demo") });
-    expect((await call("/api/consult/trees", { method: "PUT", key: "dev-boss-key", body })).status).toBe(403);
-    expect((await call("/api/consult/trees/garment-defects", { method: "DELETE", key: "dev-staff-key" })).status).toBe(403);
+    expect((await call("/api/consult/trees", { method: "PUT", key: keys.boss, body })).status).toBe(403);
+    expect((await call("/api/consult/trees/garment-defects", { method: "DELETE", key: keys.staff })).status).toBe(403);
   });
 });

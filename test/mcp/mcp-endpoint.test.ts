@@ -1,17 +1,18 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 describe("/mcp through the SDK client", () => {
   it("initializes and names the server", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     expect(client.getServerVersion()).toMatchObject({ name: "weft" });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     await client.close();
   });
 
   it("lists tools with input and output schemas and annotations", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "list_knowledge_bases")!;
     expect(tool.inputSchema.type).toBe("object");
@@ -21,10 +22,10 @@ describe("/mcp through the SDK client", () => {
   });
 
   it("calls a tool and returns structured content and text, scoped to the caller's workshop", async () => {
-    await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "缝纫工艺" }) });
-    await call("/api/knowledge-bases", { method: "POST", key: "dev-other-boss-key", body: JSON.stringify({ name: "华美秘方" }) });
+    await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "缝纫工艺" }) });
+    await call("/api/knowledge-bases", { method: "POST", key: keys.otherBoss, body: JSON.stringify({ name: "华美秘方" }) });
 
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "list_knowledge_bases", arguments: {} });
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as { knowledge_bases: { name: string; id: string }[]; total_count: number };
@@ -37,7 +38,7 @@ describe("/mcp through the SDK client", () => {
   });
 
   it("returns a tool error naming the field when the input fails the schema", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "list_knowledge_bases", arguments: { name_contains: 42 } });
     expect(result.isError).toBe(true);
     const text = (result.content as { text: string }[])[0]!.text;
@@ -45,7 +46,7 @@ describe("/mcp through the SDK client", () => {
   });
 
   it("answers an unknown tool with a JSON-RPC error listing the available tools", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const error = await client.callTool({ name: "drop_all_tables", arguments: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
@@ -61,14 +62,14 @@ describe("/mcp over raw HTTP", () => {
   const headers = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
 
   it("answers malformed JSON with a JSON-RPC parse error", async () => {
-    const res = await call("/mcp", { method: "POST", key: "dev-staff-key", headers, body: "{not json" });
+    const res = await call("/mcp", { method: "POST", key: keys.staff, headers, body: "{not json" });
     expect(res.status).toBe(400);
     const body = await res.json<{ error: { code: number } }>();
     expect(body.error.code).toBe(-32700);
   });
 
   it("answers valid JSON that is not JSON-RPC as an Invalid Request (-32600)", async () => {
-    const res = await call("/mcp", { method: "POST", key: "dev-staff-key", headers, body: JSON.stringify({ hello: "world" }) });
+    const res = await call("/mcp", { method: "POST", key: keys.staff, headers, body: JSON.stringify({ hello: "world" }) });
     expect(res.status).toBe(400);
     const body = await res.json<{ jsonrpc: string; error: { code: number; message: string } }>();
     expect(body.jsonrpc).toBe("2.0");
@@ -78,7 +79,7 @@ describe("/mcp over raw HTTP", () => {
 
   it("answers GET and DELETE with 405 because the server is stateless", async () => {
     for (const method of ["GET", "DELETE"]) {
-      const res = await call("/mcp", { method, key: "dev-staff-key", headers });
+      const res = await call("/mcp", { method, key: keys.staff, headers });
       expect(res.status).toBe(405);
       expect(res.headers.get("Allow")).toBe("POST");
     }

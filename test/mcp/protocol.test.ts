@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const headers = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
 const post = (body: string, extra: Record<string, string> = {}) =>
-  call("/mcp", { method: "POST", key: "dev-staff-key", headers: { ...headers, ...extra }, body });
+  call("/mcp", { method: "POST", key: keys.staff, headers: { ...headers, ...extra }, body });
 const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({
   jsonrpc: "2.0",
   id,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 interface ErrorBody {
@@ -6,7 +7,7 @@ interface ErrorBody {
 }
 
 async function newKb(name: string): Promise<string> {
-  const res = await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name }) });
+  const res = await call("/api/knowledge-bases", { method: "POST", key: devKeys.boss, body: JSON.stringify({ name }) });
   return (await res.json<{ id: string }>()).id;
 }
 
@@ -16,18 +17,18 @@ async function jsonRoutes() {
   const kb = await newKb(`坏请求-${routeSets++}`);
   const doc = await call(`/api/knowledge-bases/${kb}/documents`, {
     method: "POST",
-    key: "dev-boss-key",
+    key: devKeys.boss,
     body: JSON.stringify({ filename: "a.md", content: "# 标题\n\n正文。" }),
   });
   const docId = (await doc.json<{ document: { id: string } }>()).document.id;
   return [
-    { method: "POST", path: "/api/v1/knowledge-search", key: "dev-staff-key" },
-    { method: "POST", path: "/api/keys", key: "dev-boss-key" },
-    { method: "POST", path: "/api/knowledge-bases", key: "dev-boss-key" },
-    { method: "PATCH", path: `/api/knowledge-bases/${kb}`, key: "dev-boss-key" },
-    { method: "PUT", path: "/api/consult/trees", key: "dev-admin-key" },
-    { method: "POST", path: `/api/knowledge-bases/${kb}/documents`, key: "dev-boss-key" },
-    { method: "PUT", path: `/api/knowledge-bases/${kb}/documents/${docId}`, key: "dev-boss-key" },
+    { method: "POST", path: "/api/v1/knowledge-search", key: devKeys.staff },
+    { method: "POST", path: "/api/keys", key: devKeys.boss },
+    { method: "POST", path: "/api/knowledge-bases", key: devKeys.boss },
+    { method: "PATCH", path: `/api/knowledge-bases/${kb}`, key: devKeys.boss },
+    { method: "PUT", path: "/api/consult/trees", key: devKeys.admin },
+    { method: "POST", path: `/api/knowledge-bases/${kb}/documents`, key: devKeys.boss },
+    { method: "PUT", path: `/api/knowledge-bases/${kb}/documents/${docId}`, key: devKeys.boss },
   ];
 }
 
@@ -66,7 +67,7 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
   it("refuses a JSON body above the route's limit with 413", async () => {
     const res = await call("/api/v1/knowledge-search", {
       method: "POST",
-      key: "dev-staff-key",
+      key: devKeys.staff,
       body: JSON.stringify({ question: "x".repeat(1024 * 1024) }),
     });
     expect(res.status).toBe(413);
@@ -98,7 +99,7 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
       ["wrong boundary", "multipart/form-data; boundary=other", bytes],
     ];
     for (const [label, contentType, body] of cases) {
-      const res = await call(path, { method: "POST", key: "dev-boss-key", body, headers: { "Content-Type": contentType } });
+      const res = await call(path, { method: "POST", key: devKeys.boss, body, headers: { "Content-Type": contentType } });
       expect(res.status, label).toBe(400);
       expect((await res.json<ErrorBody>()).error.message, label).toMatch(/multipart|boundary|form field/);
     }
@@ -108,39 +109,39 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
     const kb = await newKb("多余字段");
     const doc = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({ filename: "a.md", content: "# 标题\n\n正文。" }),
     });
     const docId = (await doc.json<{ document: { id: string } }>()).document.id;
     const cases = [
       // A staff member asking for an admin key must not be handed a staff key as if that were it.
-      { method: "POST", path: "/api/keys", key: "dev-staff-key", body: { name: "ci", role: "admin" }, field: "role" },
-      { method: "POST", path: "/api/knowledge-bases", key: "dev-boss-key", body: { name: "问答库", typ: "faq" }, field: "typ" },
+      { method: "POST", path: "/api/keys", key: devKeys.staff, body: { name: "ci", role: "admin" }, field: "role" },
+      { method: "POST", path: "/api/knowledge-bases", key: devKeys.boss, body: { name: "问答库", typ: "faq" }, field: "typ" },
       {
         method: "PATCH",
         path: `/api/knowledge-bases/${kb}`,
-        key: "dev-boss-key",
+        key: devKeys.boss,
         body: { name: "新名", descripton: "x" },
         field: "descripton",
       },
       {
         method: "POST",
         path: `/api/knowledge-bases/${kb}/documents`,
-        key: "dev-boss-key",
+        key: devKeys.boss,
         body: { filename: "b.md", content: "正文", titel: "x" },
         field: "titel",
       },
       {
         method: "PUT",
         path: `/api/knowledge-bases/${kb}/documents/${docId}`,
-        key: "dev-boss-key",
+        key: devKeys.boss,
         body: { content: "正文", file: "x" },
         field: "file",
       },
       {
         method: "PUT",
         path: "/api/consult/trees",
-        key: "dev-admin-key",
+        key: devKeys.admin,
         body: { file_name: "t.json", content: "{}", scope: "shipped" },
         field: "scope",
       },
@@ -151,9 +152,9 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
       expect(res.status, label).toBe(400);
       expect((await res.json<ErrorBody>()).error.message, label).toContain(field);
     }
-    const keys = await call("/api/keys", { key: "dev-staff-key" });
+    const keys = await call("/api/keys", { key: devKeys.staff });
     expect((await keys.json<{ keys: { name: string }[] }>()).keys.map((k) => k.name)).not.toContain("ci");
-    const kbs = await call("/api/knowledge-bases", { key: "dev-boss-key" });
+    const kbs = await call("/api/knowledge-bases", { key: devKeys.boss });
     expect((await kbs.json<{ knowledge_bases: { name: string }[] }>()).knowledge_bases.map((k) => k.name)).not.toContain(
       "问答库",
     );
@@ -164,7 +165,7 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
     const documents = Array.from({ length: 101 }, (_, i) => ({ filename: `${i}.md`, content: `# 第${i}篇\n\n正文。` }));
     const res = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({ documents }),
     });
     expect(res.status).toBe(400);
@@ -175,7 +176,7 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
     const kb = await newKb("逐个状态");
     const res = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({
         documents: [
           { filename: "good.md", content: "# 好的\n\n这是一篇好文档。" },
@@ -201,7 +202,7 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
       [5, "entity.html", "created", undefined],
       [6, "good2.md", "created", undefined],
     ]);
-    const { documents } = await (await call(`/api/knowledge-bases/${kb}/documents`, { key: "dev-boss-key" })).json<{
+    const { documents } = await (await call(`/api/knowledge-bases/${kb}/documents`, { key: devKeys.boss })).json<{
       documents: { filename: string; status: string }[];
     }>();
     expect(documents.filter((d) => d.status === "ready").map((d) => d.filename)).toEqual(["entity.html", "good.md", "good2.md"]);
@@ -211,13 +212,13 @@ describe("a client's mistakes are 4xx that say what is wrong", () => {
     const kb = await newKb("字符引用");
     const res = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({ filename: "e.html", content: "<p>甲 &#x110000; 乙 &#99999999999; 丙 &#xD800; 丁 &#0;</p>" }),
     });
     expect(res.status).toBe(201);
     const search = await call("/api/v1/knowledge-search", {
       method: "POST",
-      key: "dev-staff-key",
+      key: devKeys.staff,
       body: JSON.stringify({ question: "甲乙丙丁", knowledge_base_ids: [kb], search_mode: "keyword", min_score: 0 }),
     });
     const { results } = await search.json<{ results: { content: string }[] }>();

@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 interface Answer {
@@ -13,7 +14,7 @@ interface Answer {
 }
 
 async function newKb(name: string): Promise<string> {
-  const res = await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name }) });
+  const res = await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) });
   return (await res.json<{ id: string }>()).id;
 }
 
@@ -67,7 +68,7 @@ describe("concurrent writers of one document", () => {
       Array.from({ length: 20 }, (_, index) =>
         call(`/api/knowledge-bases/${kb}/documents`, {
           method: "POST",
-          key: "dev-boss-key",
+          key: keys.boss,
           body: JSON.stringify({ filename: "same.md", content: contentOf(index) }),
         }).then(async (res) => ({ index, code: res.status, body: await res.json<Answer>() })),
       ),
@@ -86,7 +87,7 @@ describe("concurrent writers of one document", () => {
     const kb = await newKb("并发-替换");
     const first = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ filename: "doc.md", content: contentOf(100) }),
     });
     const documentId = (await first.json<Answer>()).document?.id as string;
@@ -94,7 +95,7 @@ describe("concurrent writers of one document", () => {
       Array.from({ length: 20 }, (_, index) =>
         call(`/api/knowledge-bases/${kb}/documents/${documentId}`, {
           method: "PUT",
-          key: "dev-boss-key",
+          key: keys.boss,
           body: JSON.stringify({ content: contentOf(index) }),
         }).then(async (res) => ({ index, code: res.status, body: await res.json<Answer>() })),
       ),
@@ -152,10 +153,10 @@ describe("uploading into a knowledge base being deleted", () => {
       const [uploaded, deleted] = await Promise.all([
         call(`/api/knowledge-bases/${kb}/documents`, {
           method: "POST",
-          key: "dev-boss-key",
+          key: keys.boss,
           body: JSON.stringify({ documents: [{ filename: "a.md", content: contentOf(round) }] }),
         }),
-        call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" }),
+        call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: keys.boss }),
       ]);
       expect(deleted.status).toBe(200);
       expect([200, 404]).toContain(uploaded.status);
@@ -172,7 +173,7 @@ describe("concurrent writers of knowledge base names", () => {
   it("answers 10 concurrent creations of one name with one 201 and nine 409", async () => {
     const codes = await Promise.all(
       Array.from({ length: 10 }, () =>
-        call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "同名并发" }) }).then(
+        call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "同名并发" }) }).then(
           (res) => res.status,
         ),
       ),
@@ -186,7 +187,7 @@ describe("concurrent writers of knowledge base names", () => {
       ids.map((id) =>
         call(`/api/knowledge-bases/${id}`, {
           method: "PATCH",
-          key: "dev-boss-key",
+          key: keys.boss,
           body: JSON.stringify({ name: "改名后" }),
         }).then((res) => res.status),
       ),

@@ -3,17 +3,18 @@ import { describe, expect, it } from "vitest";
 import { demoSeedStatements } from "../../scripts/demo-data.ts";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const GUIDE = "# 裁剪手册\n\n## 排料\n\n排料时先铺面料，再按纸样排版。\n\n## 验片\n\n裁好的衣片要逐片检查尺寸。\n";
 
-async function newKb(name: string, key = "dev-boss-key"): Promise<string> {
+async function newKb(name: string, key: string = devKeys.boss): Promise<string> {
   const res = await call("/api/knowledge-bases", { method: "POST", key, body: JSON.stringify({ name }) });
   expect(res.status).toBe(201);
   return (await res.json<{ id: string }>()).id;
 }
 
-async function upload(kbId: string, filename: string, content: string, key = "dev-boss-key") {
+async function upload(kbId: string, filename: string, content: string, key: string = devKeys.boss) {
   const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
     method: "POST",
     key,
@@ -70,7 +71,7 @@ describe("deleting removes keyword rows and vectors too", () => {
     const keptIds = await chunkIdsOf(kept.id);
     const before = await indexed("t-jinxiu", goneIds);
     expect(before.vectors).toBe(goneIds.length);
-    const res = await call(`/api/knowledge-bases/${kb}/documents/${gone.id}`, { method: "DELETE", key: "dev-boss-key" });
+    const res = await call(`/api/knowledge-bases/${kb}/documents/${gone.id}`, { method: "DELETE", key: devKeys.boss });
     expect(res.status).toBe(200);
     const table = await keywordTable("t-jinxiu");
     const rowsOf = async (ids: string[]) =>
@@ -93,7 +94,7 @@ describe("deleting removes keyword rows and vectors too", () => {
     const ids = await chunkIdsOf(doc.id);
     const before = await indexed("t-jinxiu", ids);
     expect(before.vectors).toBe(ids.length);
-    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: devKeys.boss })).status).toBe(200);
     const after = await indexed("t-jinxiu", ids);
     expect(before.keywordRows - after.keywordRows).toBe(ids.length);
     expect(after.vectors).toBe(0);
@@ -163,19 +164,19 @@ describe("seeding again", () => {
     const kb = await newKb("重启后还在");
     const doc = await upload(kb, "a.md", GUIDE);
     const ids = await chunkIdsOf(doc.id);
-    const created = await call("/api/keys", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "laptop" }) });
+    const created = await call("/api/keys", { method: "POST", key: devKeys.boss, body: JSON.stringify({ name: "laptop" }) });
     const { key } = await created.json<{ key: string }>();
     const before = await indexed("t-jinxiu", ids);
 
     await env.DB.batch((await demoSeedStatements()).map((sql) => env.DB.prepare(sql)));
 
     expect(await indexed("t-jinxiu", ids)).toEqual(before);
-    const res = await call(`/api/knowledge-bases/${kb}/documents/${doc.id}`, { key: "dev-boss-key" });
+    const res = await call(`/api/knowledge-bases/${kb}/documents/${doc.id}`, { key: devKeys.boss });
     expect(await res.json()).toMatchObject({ status: "ready", chunk_count: ids.length });
     expect((await call("/api/knowledge-bases", { key })).status).toBe(200);
     const search = await call("/api/v1/knowledge-search", {
       method: "POST",
-      key: "dev-staff-key",
+      key: devKeys.staff,
       body: JSON.stringify({ question: "排料", knowledge_base_ids: [kb], search_mode: "keyword" }),
     });
     expect((await search.json<{ results: unknown[] }>()).results.length).toBeGreaterThan(0);

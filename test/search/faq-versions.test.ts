@@ -6,6 +6,7 @@ import { type SearchBackends, searchBackends } from "../../src/search/backends.t
 import { type FaqEntry, type FaqEntryInput, saveFaqEntry } from "../../src/search/faq.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const TENANT = "t-jinxiu";
@@ -13,7 +14,7 @@ const TENANT = "t-jinxiu";
 async function newFaqBase(name: string): Promise<string> {
   const res = await call("/api/knowledge-bases", {
     method: "POST",
-    key: "dev-boss-key",
+    key: keys.boss,
     body: JSON.stringify({ name, type: "faq" }),
   });
   expect(res.status).toBe(201);
@@ -21,7 +22,7 @@ async function newFaqBase(name: string): Promise<string> {
 }
 
 async function addEntry(kb: string, entry: FaqEntryInput): Promise<FaqEntry> {
-  const res = await call(`/api/knowledge-bases/${kb}/faq`, { method: "POST", key: "dev-boss-key", body: JSON.stringify(entry) });
+  const res = await call(`/api/knowledge-bases/${kb}/faq`, { method: "POST", key: keys.boss, body: JSON.stringify(entry) });
   expect(res.status).toBe(201);
   return res.json<FaqEntry>();
 }
@@ -29,7 +30,7 @@ async function addEntry(kb: string, entry: FaqEntryInput): Promise<FaqEntry> {
 function putEntry(kb: string, id: string, entry: FaqEntryInput, ifMatch?: string) {
   return call(`/api/knowledge-bases/${kb}/faq/${id}`, {
     method: "PUT",
-    key: "dev-boss-key",
+    key: keys.boss,
     body: JSON.stringify(entry),
     headers: ifMatch === undefined ? {} : { "If-Match": ifMatch },
   });
@@ -38,7 +39,7 @@ function putEntry(kb: string, id: string, entry: FaqEntryInput, ifMatch?: string
 function deleteEntry(kb: string, id: string, ifMatch?: string) {
   return call(`/api/knowledge-bases/${kb}/faq/${id}`, {
     method: "DELETE",
-    key: "dev-boss-key",
+    key: keys.boss,
     headers: ifMatch === undefined ? {} : { "If-Match": ifMatch },
   });
 }
@@ -46,7 +47,7 @@ function deleteEntry(kb: string, id: string, ifMatch?: string) {
 async function search(kb: string, question: string) {
   const res = await call("/api/v1/knowledge-search", {
     method: "POST",
-    key: "dev-staff-key",
+    key: keys.staff,
     body: JSON.stringify({ question, knowledge_base_ids: [kb], min_score: 0 }),
   });
   expect(res.status).toBe(200);
@@ -55,7 +56,7 @@ async function search(kb: string, question: string) {
 
 /** Everything stored for an entry: its row, chunks, keyword rows and vectors. */
 async function storedEntry(kb: string, id: string) {
-  const entry = await (await call(`/api/knowledge-bases/${kb}/faq/${id}`, { key: "dev-staff-key" })).json<FaqEntry>();
+  const entry = await (await call(`/api/knowledge-bases/${kb}/faq/${id}`, { key: keys.staff })).json<FaqEntry>();
   const { results: chunks } = await env.DB.prepare(
     "SELECT id, rowid, heading_path, content FROM chunks WHERE document_id = ? ORDER BY position",
   )
@@ -118,13 +119,13 @@ describe("FAQ entry versions", () => {
     const kb = await newFaqBase("版本-1");
     const created = await call(`/api/knowledge-bases/${kb}/faq`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify(ORIGINAL),
     });
     expect(created.headers.get("ETag")).toBe('"1"');
     const entry = await created.json<FaqEntry>();
     expect(entry.version).toBe(1);
-    const read = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: "dev-staff-key" });
+    const read = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: keys.staff });
     expect(read.headers.get("ETag")).toBe('"1"');
 
     const same = await putEntry(kb, entry.id, ORIGINAL, '"1"');
@@ -133,7 +134,7 @@ describe("FAQ entry versions", () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get("ETag")).toBe('"2"');
     expect(await changed.json()).toMatchObject({ ...EDIT_A, version: 2 });
-    const list = await (await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" })).json<{ entries: FaqEntry[] }>();
+    const list = await (await call(`/api/knowledge-bases/${kb}/faq`, { key: keys.staff })).json<{ entries: FaqEntry[] }>();
     expect(list.entries[0]?.version).toBe(2);
     // Without If-Match a save is stored as before.
     expect(await (await putEntry(kb, entry.id, EDIT_B)).json()).toMatchObject({ ...EDIT_B, version: 3 });
@@ -259,7 +260,7 @@ describe("concurrent writers of one FAQ entry", () => {
         putEntry(kb, entry.id, EDIT_A),
         call(`/api/knowledge-bases/${kb}/faq/import`, {
           method: "POST",
-          key: "dev-boss-key",
+          key: keys.boss,
           body: JSON.stringify({ entries: [IMPORTED, { question: "另一条", answer: "另一条的答案。" }] }),
         }),
       ]);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 interface Entry {
@@ -18,7 +19,7 @@ interface Result {
   knowledge_filename: string;
 }
 
-async function newKb(name: string, type?: "faq" | "document", key = "dev-boss-key"): Promise<string> {
+async function newKb(name: string, type?: "faq" | "document", key = keys.boss): Promise<string> {
   const res = await call("/api/knowledge-bases", {
     method: "POST",
     key,
@@ -28,12 +29,12 @@ async function newKb(name: string, type?: "faq" | "document", key = "dev-boss-ke
   return (await res.json<{ id: string }>()).id;
 }
 
-function addEntry(kb: string, entry: unknown, key = "dev-boss-key") {
+function addEntry(kb: string, entry: unknown, key = keys.boss) {
   return call(`/api/knowledge-bases/${kb}/faq`, { method: "POST", key, body: JSON.stringify(entry) });
 }
 
 async function search(body: Record<string, unknown>) {
-  const res = await call("/api/v1/knowledge-search", { method: "POST", key: "dev-staff-key", body: JSON.stringify(body) });
+  const res = await call("/api/v1/knowledge-search", { method: "POST", key: keys.staff, body: JSON.stringify(body) });
   expect(res.status).toBe(200);
   return (await res.json<{ results: Result[] }>()).results;
 }
@@ -57,23 +58,23 @@ describe("FAQ entries over REST", () => {
     const entry = await created.json<Entry>();
     expect(entry).toMatchObject(PASSWORD);
 
-    const list = await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" });
+    const list = await call(`/api/knowledge-bases/${kb}/faq`, { key: keys.staff });
     expect(await list.json()).toMatchObject({ entries: [PASSWORD], total_count: 1 });
-    expect((await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: "dev-staff-key" })).status).toBe(200);
+    expect((await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: keys.staff })).status).toBe(200);
 
     const put = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, {
       method: "PUT",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ ...PASSWORD, answer: "在登录页点“忘记密码”，或请老板重置。" }),
     });
     expect(put.status).toBe(200);
     const [hit] = await search({ question: "忘记密码怎么办", knowledge_base_ids: [kb], min_score: 0 });
     expect(hit?.content).toBe("在登录页点“忘记密码”，或请老板重置。");
 
-    const del = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { method: "DELETE", key: "dev-boss-key" });
+    const del = await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { method: "DELETE", key: keys.boss });
     expect(await del.json()).toEqual({ id: entry.id, deleted: true });
     expect(await search({ question: "忘记密码怎么办", knowledge_base_ids: [kb], min_score: 0 })).toEqual([]);
-    expect((await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: "dev-staff-key" })).status).toBe(404);
+    expect((await call(`/api/knowledge-bases/${kb}/faq/${entry.id}`, { key: keys.staff })).status).toBe(404);
   });
 
   it("answers a second entry with the same standard question with 409, and concurrent ones with one winner", async () => {
@@ -82,19 +83,19 @@ describe("FAQ entries over REST", () => {
     expect((await addEntry(kb, ORDER)).status).toBe(409);
     const racers = await Promise.all([1, 2, 3].map(() => addEntry(kb, PASSWORD)));
     expect(racers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    const list = await (await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" })).json<{ total_count: number }>();
+    const list = await (await call(`/api/knowledge-bases/${kb}/faq`, { key: keys.staff })).json<{ total_count: number }>();
     expect(list.total_count).toBe(2);
   });
 
   it("imports JSON entry by entry, reporting a bad one without losing the others, and re-imports as unchanged", async () => {
     const kb = await newKb("常见问题-3", "faq");
     const body = JSON.stringify({ entries: [ORDER, { question: "没有答案" }, PASSWORD] });
-    const first = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body });
+    const first = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: keys.boss, body });
     expect(first.status).toBe(200);
     const report = await first.json<{ created: number; failed: number; results: { status: string; index?: number }[] }>();
     expect(report).toMatchObject({ created: 2, failed: 1 });
     expect(report.results[1]).toMatchObject({ status: "failed", index: 1 });
-    const again = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body });
+    const again = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: keys.boss, body });
     expect(await again.json()).toMatchObject({ created: 0, unchanged: 2, failed: 1 });
   });
 
@@ -104,7 +105,7 @@ describe("FAQ entries over REST", () => {
     const csv = `question,similar_questions,answer\n${ORDER.question},怎么下单|怎么开新单,"新答案：在订单页面点""新建订单""。"\n工资什么时候发,几号发工资,每月十号发放。\n`;
     const res = await call(`/api/knowledge-bases/${kb}/faq/import`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       headers: { "Content-Type": "text/csv" },
       body: csv,
     });
@@ -117,9 +118,9 @@ describe("FAQ entries over REST", () => {
     const kb = await newKb("常见问题-导入格式", "faq");
     const form = new FormData();
     form.set("file", new File(["# 常见问题\n\n怎么下单"], "faq.md", { type: "text/markdown" }));
-    const markdown = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body: form });
+    const markdown = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: keys.boss, body: form });
     expect(markdown.status).toBe(415);
-    const broken = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: "dev-boss-key", body: "{entries" });
+    const broken = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: keys.boss, body: "{entries" });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ error: { code: "invalid_json" } });
   });
@@ -127,12 +128,12 @@ describe("FAQ entries over REST", () => {
   it("keeps staff from writing, other workshops out, and entries out of document bases", async () => {
     const faq = await newKb("常见问题-5", "faq");
     const docs = await newKb("文档库-5");
-    expect((await addEntry(faq, ORDER, "dev-staff-key")).status).toBe(403);
-    expect((await addEntry(faq, ORDER, "dev-other-boss-key")).status).toBe(404);
+    expect((await addEntry(faq, ORDER, keys.staff)).status).toBe(403);
+    expect((await addEntry(faq, ORDER, keys.otherBoss)).status).toBe(404);
     expect((await addEntry(docs, ORDER)).status).toBe(422);
     const upload = await call(`/api/knowledge-bases/${faq}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ filename: "a.md", content: "# x\n\ny" }),
     });
     expect(upload.status).toBe(422);
@@ -146,14 +147,14 @@ describe("deleting an FAQ knowledge base", () => {
     const kb = await newKb("常见问题-9", "faq");
     const unique = { question: "锅炉房几点开门", similar_questions: [], answer: "锅炉房早上六点开门。" };
     await addEntry(kb, unique);
-    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: keys.boss })).status).toBe(200);
     const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM faq_entries WHERE kb_id = ?1")
       .bind(kb)
       .first<{ n: number }>()) ?? {
       n: -1,
     };
     expect(n).toBe(0);
-    expect((await call(`/api/knowledge-bases/${kb}/faq`, { key: "dev-staff-key" })).status).toBe(404);
+    expect((await call(`/api/knowledge-bases/${kb}/faq`, { key: keys.staff })).status).toBe(404);
     const all = await search({ question: "锅炉房几点开门", min_score: 0 });
     expect(all.some((r) => r.content === unique.answer)).toBe(false);
   });
@@ -175,7 +176,7 @@ describe("FAQ search", () => {
     await addEntry(faq, ORDER);
     await call(`/api/knowledge-bases/${docs}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({
         filename: "orders.md",
         content: "# 订单\n\n## 新建订单\n\n新建订单时先选客户。怎么新建订单？在订单页面操作，新建订单后保存。",
@@ -190,7 +191,7 @@ describe("FAQ search", () => {
   it("serves FAQ answers over MCP through knowledge_search", async () => {
     const kb = await newKb("常见问题-8", "faq");
     await addEntry(kb, PASSWORD);
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "knowledge_search", arguments: { query: "忘记密码了", kb_ids: [kb] } });
     expect(result.isError).toBeFalsy();
     expect((result.structuredContent as { results: Result[] }).results[0]?.content).toBe(PASSWORD.answer);

@@ -5,6 +5,7 @@ import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import type { SearchResult } from "../../src/search/search.ts";
+import { keys as devKeys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 type Result = Omit<SearchResult, "knowledge_base_id" | "heading_path" | "position">;
@@ -24,16 +25,16 @@ const GUIDE = `# 锦绣制衣系统使用手册
 员工每天在“计件”页面登记完成的工序和数量，系统按单价自动计算工资。
 `;
 
-async function newKb(name: string, key = "dev-boss-key"): Promise<string> {
+async function newKb(name: string, key = devKeys.boss): Promise<string> {
   const res = await call("/api/knowledge-bases", { method: "POST", key, body: JSON.stringify({ name }) });
   return (await res.json<{ id: string }>()).id;
 }
 
-async function upload(kbId: string, filename: string, content: string, key = "dev-boss-key") {
+async function upload(kbId: string, filename: string, content: string, key = devKeys.boss) {
   return call(`/api/knowledge-bases/${kbId}/documents`, { method: "POST", key, body: JSON.stringify({ filename, content }) });
 }
 
-async function search(body: Record<string, unknown>, key = "dev-staff-key") {
+async function search(body: Record<string, unknown>, key = devKeys.staff) {
   const res = await call("/api/v1/knowledge-search", { method: "POST", key, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json<{ results: Result[]; total_count: number; error?: { message: string } }>() };
 }
@@ -120,7 +121,7 @@ describe("uploading documents", () => {
     const { document } = await (await upload(kb, "guide.md", GUIDE)).json<{ document: { id: string } }>();
     const replaced = await call(`/api/knowledge-bases/${kb}/documents/${document.id}`, {
       method: "PUT",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({ content: "# 手册第二版\n\n## 裁床\n\n裁床主管每天早上核对裁片数量。" }),
     });
     expect(replaced.status).toBe(200);
@@ -141,11 +142,11 @@ describe("uploading documents", () => {
     const { document } = await (await upload(kb, "guide.md", GUIDE)).json<{ document: { id: string } }>();
     const res = await call(`/api/knowledge-bases/${kb}/documents/${document.id}`, {
       method: "PUT",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({ content: "binary\u0000junk" }),
     });
     expect(res.status).toBe(422);
-    const doc = await (await call(`/api/knowledge-bases/${kb}/documents/${document.id}`, { key: "dev-boss-key" })).json<
+    const doc = await (await call(`/api/knowledge-bases/${kb}/documents/${document.id}`, { key: devKeys.boss })).json<
       Record<string, unknown>
     >();
     expect(doc).toMatchObject({ status: "ready", generation: 1, chunk_count: 3 });
@@ -159,7 +160,7 @@ describe("uploading documents", () => {
     const res = await upload(kb, "broken.txt", "\u0000\u0001binary");
     expect(res.status).toBe(422);
     expect((await res.json<{ error: { message: string } }>()).error.message).toContain("binary");
-    const { documents } = await (await call(`/api/knowledge-bases/${kb}/documents`, { key: "dev-boss-key" })).json<{
+    const { documents } = await (await call(`/api/knowledge-bases/${kb}/documents`, { key: devKeys.boss })).json<{
       documents: { status: string; error: string; chunk_count: number }[];
     }>();
     expect(documents).toMatchObject([{ status: "failed", chunk_count: 0 }]);
@@ -206,7 +207,7 @@ describe("uploading documents", () => {
     };
     const before = await count();
     expect(before.fts).toBe(3);
-    const res = await call(`/api/knowledge-bases/${kb}/documents/${document.id}`, { method: "DELETE", key: "dev-boss-key" });
+    const res = await call(`/api/knowledge-bases/${kb}/documents/${document.id}`, { method: "DELETE", key: devKeys.boss });
     expect(res.status).toBe(200);
     const after = await count();
     expect(after.vectors).toBe((before.vectors as number) - 3);
@@ -225,7 +226,7 @@ describe("uploading documents", () => {
     const kb = await newKb("使用手册-10");
     const form = new FormData();
     form.append("file", new File(["<h1>质检</h1><p>每批货抽检百分之五。</p>"], "qc.html", { type: "text/html" }));
-    const res = await call(`/api/knowledge-bases/${kb}/documents`, { method: "POST", key: "dev-boss-key", body: form });
+    const res = await call(`/api/knowledge-bases/${kb}/documents`, { method: "POST", key: devKeys.boss, body: form });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ document: { title: "质检", content_type: "html", status: "ready" } });
   });
@@ -243,34 +244,34 @@ describe("uploading documents", () => {
     await upload(kb, "guide.md", GUIDE);
     const renamed = await call(`/api/knowledge-bases/${kb}`, {
       method: "PATCH",
-      key: "dev-boss-key",
+      key: devKeys.boss,
       body: JSON.stringify({ name: "新名字" }),
     });
     expect(await renamed.json()).toMatchObject({ name: "新名字", document_count: 1 });
-    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-staff-key" })).status).toBe(403);
-    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: "dev-boss-key" })).status).toBe(200);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: devKeys.staff })).status).toBe(403);
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: devKeys.boss })).status).toBe(200);
     const docs = await env.DB.prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?").bind(kb).first<{ n: number }>();
     expect(docs?.n).toBe(0);
   });
 
   it("does not let staff upload", async () => {
     const kb = await newKb("使用手册-12");
-    expect((await upload(kb, "guide.md", GUIDE, "dev-staff-key")).status).toBe(403);
+    expect((await upload(kb, "guide.md", GUIDE, devKeys.staff)).status).toBe(403);
   });
 });
 
 describe("search scope", () => {
   it("never returns another workshop's passages", async () => {
-    const theirs = await newKb("华美秘方", "dev-other-boss-key");
-    await upload(theirs, "secret.md", "# 秘方\n\n华美独家的防缩水整理工艺参数。", "dev-other-boss-key");
+    const theirs = await newKb("华美秘方", devKeys.otherBoss);
+    await upload(theirs, "secret.md", "# 秘方\n\n华美独家的防缩水整理工艺参数。", devKeys.otherBoss);
     for (const search_mode of ["keyword", "vector", "hybrid"]) {
-      const { body } = await search({ question: "防缩水整理工艺参数", search_mode, min_score: 0 }, "dev-staff-key");
+      const { body } = await search({ question: "防缩水整理工艺参数", search_mode, min_score: 0 }, devKeys.staff);
       expect(body.results.map((r) => r.content).join()).not.toContain("华美独家");
     }
   });
 
   it("answers knowledge base ids the caller cannot read with an error, not silence", async () => {
-    const theirs = await newKb("华美手册", "dev-other-boss-key");
+    const theirs = await newKb("华美手册", devKeys.otherBoss);
     const own = await newKb("锦绣手册");
     const { status, body } = await search({ question: "订单", knowledge_base_ids: [own, theirs] });
     expect(status).toBe(404);
@@ -310,7 +311,7 @@ describe("knowledge_search over MCP", () => {
   it("returns readable markdown and the same results as structured content", async () => {
     const kb = await newKb("使用手册-mcp");
     await upload(kb, "guide.md", GUIDE);
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(devKeys.staff);
     const result = await client.callTool({
       name: "knowledge_search",
       arguments: { query: "工资怎么算", kb_ids: [kb], min_score: 0 },
@@ -326,7 +327,7 @@ describe("knowledge_search over MCP", () => {
   });
 
   it("reports an unknown knowledge base id as a tool error", async () => {
-    const client = await mcpClient("dev-staff-key");
+    const client = await mcpClient(devKeys.staff);
     const result = await client.callTool({ name: "knowledge_search", arguments: { query: "x", kb_ids: ["nope"] } });
     expect(result.isError).toBe(true);
     expect((result.content as { text: string }[])[0]!.text).toContain("knowledge_base_not_found");

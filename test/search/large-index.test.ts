@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 describe("keyword search on a large index", () => {
   it("leaves common terms out of the match from the first search on, so results never depend on what the isolate has seen", async () => {
     const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "大索引" }) })
+      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "大索引" }) })
     ).json<{ id: string }>();
     const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n车间日常记录，编号${i}。`);
     sections.splice(700, 0, "## 特别说明\n\n车间日常记录：锅炉房的蒸汽压力每天检查两次。");
     const upload = await call(`/api/knowledge-bases/${kb.id}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ filename: "log.md", content: `# 记录\n\n${sections.join("\n\n")}` }),
     });
     expect(upload.status).toBe(201);
@@ -19,7 +20,7 @@ describe("keyword search on a large index", () => {
     const ask = async () => {
       const res = await call("/api/v1/knowledge-search", {
         method: "POST",
-        key: "dev-staff-key",
+        key: keys.staff,
         body: JSON.stringify({
           question: "车间日常记录里锅炉蒸汽压力",
           knowledge_base_ids: [kb.id],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 // A file of its own: the isolate must see this workshop's index large, then small, with no other
@@ -6,12 +7,12 @@ import { call } from "../helpers.ts";
 describe("keyword search on an index that shrinks", () => {
   it("still matches once a large index has shrunk below the size where common terms are left out", async () => {
     const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name: "缩小的索引" }) })
+      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "缩小的索引" }) })
     ).json<{ id: string }>();
     const upload = async (filename: string, content: string) => {
       const res = await call(`/api/knowledge-bases/${kb.id}/documents`, {
         method: "POST",
-        key: "dev-boss-key",
+        key: keys.boss,
         body: JSON.stringify({ filename, content }),
       });
       expect(res.status).toBe(201);
@@ -23,14 +24,14 @@ describe("keyword search on an index that shrinks", () => {
     const ask = async () => {
       const res = await call("/api/v1/knowledge-search", {
         method: "POST",
-        key: "dev-staff-key",
+        key: keys.staff,
         body: JSON.stringify({ question: "锅炉蒸汽压力", knowledge_base_ids: [kb.id], search_mode: "keyword", min_score: 0 }),
       });
       return (await res.json<{ results: { content: string }[] }>()).results;
     };
     // This isolate now remembers a large index…
     expect((await ask())[0]?.content).toContain("蒸汽压力");
-    const deleted = await call(`/api/knowledge-bases/${kb.id}/documents/${big.id}`, { method: "DELETE", key: "dev-boss-key" });
+    const deleted = await call(`/api/knowledge-bases/${kb.id}/documents/${big.id}`, { method: "DELETE", key: keys.boss });
     expect(deleted.status).toBe(200);
     // …and must not skip the match when the index turns out small.
     expect((await ask())[0]?.content).toContain("蒸汽压力");

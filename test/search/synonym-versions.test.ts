@@ -2,13 +2,14 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import type { SynonymSettings } from "../../src/search/synonym-store.ts";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 interface Conflict {
   error: { code: string; message: string; details: { current: SynonymSettings } };
 }
 
-function putSynonyms(groups: string[][], ifMatch?: string, key = "dev-boss-key") {
+function putSynonyms(groups: string[][], ifMatch?: string, key = keys.boss) {
   return call("/api/synonyms", {
     method: "PUT",
     key,
@@ -17,11 +18,11 @@ function putSynonyms(groups: string[][], ifMatch?: string, key = "dev-boss-key")
   });
 }
 
-function resetSynonyms(ifMatch?: string, key = "dev-boss-key") {
+function resetSynonyms(ifMatch?: string, key = keys.boss) {
   return call("/api/synonyms", { method: "DELETE", key, headers: ifMatch === undefined ? {} : { "If-Match": ifMatch } });
 }
 
-async function readSynonyms(key = "dev-staff-key") {
+async function readSynonyms(key = keys.staff) {
   const res = await call("/api/synonyms", { key });
   expect(res.status).toBe(200);
   return { etag: res.headers.get("ETag"), body: await res.json<SynonymSettings>() };
@@ -30,7 +31,7 @@ async function readSynonyms(key = "dev-staff-key") {
 async function keywordHits(question: string, kb: string) {
   const res = await call("/api/v1/knowledge-search", {
     method: "POST",
-    key: "dev-staff-key",
+    key: keys.staff,
     body: JSON.stringify({ question, knowledge_base_ids: [kb], search_mode: "keyword", rerank: false, min_score: 0 }),
   });
   return (await res.json<{ results: { content: string }[] }>()).results;
@@ -38,22 +39,22 @@ async function keywordHits(question: string, kb: string) {
 
 describe("synonym list versions", () => {
   it("starts at version 0 with the default, and moves on by one with every PUT and DELETE, never reusing a version", async () => {
-    const start = await readSynonyms("dev-other-boss-key");
+    const start = await readSynonyms(keys.otherBoss);
     expect(start).toEqual({ etag: '"0"', body: { groups: DEFAULT_SYNONYMS, is_default: true, version: 0, updated_at: null } });
 
-    const first = await putSynonyms([["锁边", "拷边"]], '"0"', "dev-other-boss-key");
+    const first = await putSynonyms([["锁边", "拷边"]], '"0"', keys.otherBoss);
     expect(first.status).toBe(200);
     expect(first.headers.get("ETag")).toBe('"1"');
     expect(await first.json()).toMatchObject({ groups: [["锁边", "拷边"]], is_default: false, version: 1 });
 
-    const reset = await resetSynonyms('"1"', "dev-other-boss-key");
+    const reset = await resetSynonyms('"1"', keys.otherBoss);
     expect(reset.headers.get("ETag")).toBe('"2"');
     expect(await reset.json()).toMatchObject({ groups: DEFAULT_SYNONYMS, is_default: true, version: 2, updated_at: null });
     // A client that read version 1 before the reset is refused, even though the list is at its default again.
-    expect((await putSynonyms([["锁边", "包边"]], '"1"', "dev-other-boss-key")).status).toBe(409);
+    expect((await putSynonyms([["锁边", "包边"]], '"1"', keys.otherBoss)).status).toBe(409);
     // Without If-Match a write is stored as before.
-    expect(await (await putSynonyms([["锁边", "包边"]], undefined, "dev-other-boss-key")).json()).toMatchObject({ version: 3 });
-    expect((await readSynonyms("dev-other-boss-key")).etag).toBe('"3"');
+    expect(await (await putSynonyms([["锁边", "包边"]], undefined, keys.otherBoss)).json()).toMatchObject({ version: 3 });
+    expect((await readSynonyms(keys.otherBoss)).etag).toBe('"3"');
   });
 
   it("answers a PUT or DELETE from a stale read with 409 and the current list, changing nothing", async () => {
@@ -79,13 +80,13 @@ describe("synonym list versions", () => {
   it("lets exactly one of two PUTs with the same If-Match win, and search uses the winner's groups", async () => {
     const res = await call("/api/knowledge-bases", {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ name: "同义词并发" }),
     });
     const kb = (await res.json<{ id: string }>()).id;
     const upload = await call(`/api/knowledge-bases/${kb}/documents`, {
       method: "POST",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: JSON.stringify({ filename: "m.md", content: "# 设备\n\n衣车每周上油一次。\n\n# 熨烫\n\n烫台每天清理。" }),
     });
     expect(upload.status).toBe(201);

@@ -2,17 +2,18 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import { phraseMatch } from "../../src/search/local-reranker.ts";
 import { normaliseGroups, Synonyms } from "../../src/search/synonyms.ts";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 async function newKb(name: string): Promise<string> {
-  const res = await call("/api/knowledge-bases", { method: "POST", key: "dev-boss-key", body: JSON.stringify({ name }) });
+  const res = await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) });
   return (await res.json<{ id: string }>()).id;
 }
 
 async function upload(kbId: string, filename: string, content: string) {
   const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
     method: "POST",
-    key: "dev-boss-key",
+    key: keys.boss,
     body: JSON.stringify({ filename, content }),
   });
   expect(res.status).toBe(201);
@@ -21,14 +22,14 @@ async function upload(kbId: string, filename: string, content: string) {
 async function keywordSearch(question: string, kb: string) {
   const res = await call("/api/v1/knowledge-search", {
     method: "POST",
-    key: "dev-staff-key",
+    key: keys.staff,
     body: JSON.stringify({ question, knowledge_base_ids: [kb], search_mode: "keyword", rerank: false, min_score: 0 }),
   });
   expect(res.status).toBe(200);
   return (await res.json<{ results: { content: string }[] }>()).results;
 }
 
-function putSynonyms(groups: unknown, key = "dev-boss-key") {
+function putSynonyms(groups: unknown, key = keys.boss) {
   return call("/api/synonyms", { method: "PUT", key, body: JSON.stringify({ groups }) });
 }
 
@@ -89,7 +90,7 @@ describe("synonym expansion", () => {
 
 describe("/api/synonyms", () => {
   it("serves the shipped garment set until the workshop sets its own", async () => {
-    const res = await call("/api/synonyms", { key: "dev-staff-key" });
+    const res = await call("/api/synonyms", { key: keys.staff });
     expect(res.status).toBe(200);
     const body = await res.json<{ groups: string[][]; is_default: boolean }>();
     expect(body.is_default).toBe(true);
@@ -110,7 +111,7 @@ describe("/api/synonyms", () => {
     // An empty list turns synonyms off; DELETE goes back to the shipped set.
     expect((await putSynonyms([])).status).toBe(200);
     expect(await keywordSearch("缝纫机", kb)).toEqual([]);
-    const reset = await call("/api/synonyms", { method: "DELETE", key: "dev-boss-key" });
+    const reset = await call("/api/synonyms", { method: "DELETE", key: keys.boss });
     expect(await reset.json()).toMatchObject({ is_default: true });
   });
 
@@ -137,13 +138,13 @@ describe("/api/synonyms", () => {
 
   it("keeps each workshop's synonyms to itself", async () => {
     expect((await putSynonyms([["锁边", "拷边"]])).status).toBe(200);
-    const other = await call("/api/synonyms", { key: "dev-other-boss-key" });
+    const other = await call("/api/synonyms", { key: keys.otherBoss });
     expect(await other.json()).toMatchObject({ is_default: true });
-    await call("/api/synonyms", { method: "DELETE", key: "dev-boss-key" });
+    await call("/api/synonyms", { method: "DELETE", key: keys.boss });
   });
 
   it("lets only a boss change them, and refuses bad groups with 400 naming the problem", async () => {
-    expect((await putSynonyms([["新建", "创建"]], "dev-staff-key")).status).toBe(403);
+    expect((await putSynonyms([["新建", "创建"]], keys.staff)).status).toBe(403);
     const ambiguous = await putSynonyms([
       ["新建", "创建"],
       ["创建", "建立"],
@@ -154,7 +155,7 @@ describe("/api/synonyms", () => {
     expect((await putSynonyms([["a;drop", "b"]])).status).toBe(400);
     const extra = await call("/api/synonyms", {
       method: "PUT",
-      key: "dev-boss-key",
+      key: keys.boss,
       body: '{"groups":[],"__proto__":{"role":"admin"}}',
     });
     expect(extra.status).toBe(400);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -6,12 +5,12 @@ import { z } from "zod";
 import type { ExternalServerTools, ExternalTool } from "../../src/federation/external-tools.ts";
 import { upstreamError } from "../../src/federation/upstream-error.ts";
 import { buildMcpServer, ERROR_META, LEFT_OUT_META } from "../../src/mcp/server.ts";
-import { toolContext } from "../../src/tools/context.ts";
 import { type Toolset, toolsFor, WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
 import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 import { EXTERNAL_TOOL_PREFIX, externalToolName } from "../../src/tools/tool-names.ts";
 import type { UserContext } from "../../src/user-context.ts";
+import { testContext } from "../fixtures.ts";
 
 const boss: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" };
 const staff: UserContext = { userId: "u-staff", tenantId: "t-jinxiu", role: "staff" };
@@ -21,7 +20,7 @@ const otherBoss: UserContext = { userId: "u-other-boss", tenantId: "t-other", ro
 const available = (tools: ExternalTool[]): ExternalServerTools[] => [{ server: "weather-api", status: "available", tools }];
 
 function contextFor(user: UserContext, servers: ExternalServerTools[] = []): ToolContext {
-  const ctx = toolContext({ env, user, requestId: "req-test", signal: new AbortController().signal });
+  const ctx = testContext(user, { requestId: "req-test" });
   // A test provider: this workshop's external servers only, as the federation registry answers.
   ctx.services.external = { toolsFor: async (caller) => (caller.tenantId === "t-jinxiu" ? servers : []) };
   return ctx;
@@ -70,7 +69,7 @@ const weatherTool: ExternalTool = {
   description: "Forecast for a city.",
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
   annotations: { readOnlyHint: true },
-  call: async (_ctx, input) => ({ kind: "result", structured: { forecast: `sunny in ${String(input.city)}` } }),
+  call: async (_user, input) => ({ kind: "result", output: { structured: { forecast: `sunny in ${String(input.city)}` } } }),
 };
 
 afterEach(() => vi.restoreAllMocks());

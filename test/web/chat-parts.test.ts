@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ConfirmCardData, consultationStep, type WeftMessage, withActionOutcome } from "../../src/web/chat-types.ts";
+import type { ConfirmCardData } from "../../src/shapes.ts";
+import { consultationStep, type WeftMessage, withActionOutcome } from "../../src/web/chat-types.ts";
 
 const card = (actionId: string): ConfirmCardData => ({
   actionId,

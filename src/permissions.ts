@@ -1,4 +1,4 @@
-import { type Role, roleAtLeast, type UserContext } from "../user-context.ts";
+import { type Role, roleAtLeast, type UserContext } from "./user-context.ts";
 
 /**
  * Every role rule Weft has, in one place. Routes ask through `requirePermission` (or

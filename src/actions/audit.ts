@@ -1,5 +1,5 @@
-import type { BusinessService } from "../services.ts";
-import { decodeCursor, page } from "./cursor.ts";
+import { decodeCursor, page } from "../cursor.ts";
+import type { ActionService } from "./service.ts";
 
 export interface AuditEntry {
   id: string;
@@ -12,20 +12,20 @@ export interface AuditEntry {
   created_at: string;
 }
 
-/** A page of the workshop's executed writes, newest first. */
+/** A page of the workshop's executed writes, newest first: each executor writes its entry with its write. */
 export async function listAudit({
-  business,
+  actions,
   tenantId,
   limit,
   cursor,
 }: {
-  business: BusinessService;
+  actions: Pick<ActionService, "db">;
   tenantId: string;
   limit: number;
   cursor?: string | undefined;
 }): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
   const after = cursor ? decodeCursor(cursor, 2).map(String) : null;
-  const { results } = await business.db
+  const { results } = await actions.db
     .prepare(
       `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.created_at
          FROM business_audit a LEFT JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id

@@ -1,37 +1,33 @@
-import type { ActionOwner, ExternalCallWrite, OrderWrite, PieceRecordWrite, PreparedWrite } from "./action-types.ts";
+import type { ActionOwner, Execution, Executor } from "../actions/types.ts";
 import { localDate } from "./local-time.ts";
 import { yuan } from "./money.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "./orders.ts";
+import type { BusinessService } from "./service.ts";
+import type { OrderWrite, PieceRecordWrite } from "./writes.ts";
 
-/** The outcome of executing a write: what was written, or why it may no longer be. */
-export type Execution = { ok: true; result: Record<string, unknown> } | { ok: false; message: string };
+// Each executor writes in one D1 batch (one transaction): the row, its side effects and its audit
+// entry. Each statement is conditional on what prepare checked still holding and on this action
+// not having written before, so a race with a change, or a retry after a crash, writes nothing
+// twice. A D1 failure throws and leaves nothing behind.
 
-/**
- * Executes a confirmed write in one D1 batch (one transaction): the row, its side effects and its
- * audit entry. Each statement is conditional on what prepare checked still holding and on this
- * action not having written before, so a race with a change, or a retry after a crash, writes
- * nothing twice. A D1 failure throws and leaves nothing behind.
- */
-export async function executeWrite({
-  db,
-  actionId,
-  owner,
-  write,
-  now,
-  runExternal = async () => ({ ok: false, message: "External tool calls cannot be confirmed here." }),
-}: {
-  db: D1Database;
-  actionId: string;
-  owner: ActionOwner;
-  write: PreparedWrite;
-  now: Date;
-  /** Runs a confirmed external tool call (the federation domain's, wired by the caller). */
-  runExternal?: (input: { actionId: string; owner: ActionOwner; write: ExternalCallWrite }) => Promise<Execution>;
-}): Promise<Execution> {
-  if (write.kind === "external_call") return runExternal({ actionId, owner, write });
-  return write.kind === "piece_record"
-    ? executePieceRecord({ db, actionId, owner, write })
-    : executeOrder({ db, actionId, owner, write, now });
+/** Writes a confirmed piece record (prepared by `preparePieceRecord`). */
+export function pieceRecordExecutor(business: BusinessService): Executor<PieceRecordWrite> {
+  return {
+    kind: "piece_record",
+    label: { zh: "计件登记", en: "Piece record" },
+    idempotent: true,
+    execute: ({ actionId, owner, write }) => executePieceRecord({ db: business.db, actionId, owner, write }),
+  };
+}
+
+/** Writes a confirmed new order (prepared by `prepareOrder`), numbering it when it is written. */
+export function orderExecutor(business: BusinessService): Executor<OrderWrite> {
+  return {
+    kind: "order",
+    label: { zh: "新建订单", en: "New order" },
+    idempotent: true,
+    execute: ({ actionId, owner, write, now }) => executeOrder({ db: business.db, actionId, owner, write, now }),
+  };
 }
 
 async function executePieceRecord({

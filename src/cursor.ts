@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "./errors.ts";
 
 const CursorSchema = z
   .array(z.union([z.string().max(200), z.number()]))

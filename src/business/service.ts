@@ -1,0 +1,6 @@
+/** What the business domain runs on: workshop records and a clock. */
+export interface BusinessService {
+  db: D1Database;
+  /** The current time; "today" and "this month" are read from it in the workshop's time zone. */
+  clock: () => Date;
+}

@@ -1,0 +1,94 @@
+// Shapes that cross a layer: domains and tools share them, and the browser reads them off the wire.
+// Types only, so the browser bundle can import this module and gain nothing but compile-time checks;
+// dependency-cruiser holds the browser to this one module (.dependency-cruiser.cjs).
+
+/** A JSON Schema object, as external MCP servers describe their tools' input and output. */
+export type JsonSchema = Record<string, unknown>;
+
+/** One line of a pending action's preview: a label a person reads and its value. */
+export interface PreviewField {
+  label: string;
+  value: string;
+}
+
+/** Something still to settle before a pending action can be confirmed, with the choices. */
+export interface Ambiguity {
+  field: string;
+  message: string;
+  candidates: { id: string; label: string }[];
+}
+
+/**
+ * A write that has been prepared and checked but not done: the user confirms it (or not) by its
+ * `actionId`, never the model on its own.
+ */
+export interface PendingAction {
+  actionId: string;
+  /** One sentence saying what will happen, in the user's language. */
+  summary: string;
+  preview: PreviewField[];
+  ambiguities: Ambiguity[];
+  expiresAt: string;
+}
+
+/**
+ * A tool's answer. A `result` carries structured data (checked against `outputSchema` when the
+ * tool has one) and, where JSON reads poorly, a text rendering for models. A `pending_action`
+ * is a prepared write that each face asks the user to confirm in its own way.
+ */
+export type ToolOutput<O = Record<string, unknown>> =
+  | { kind: "result"; structured: O; text?: string }
+  | { kind: "pending_action"; action: PendingAction };
+
+export type ActionStatus = "pending" | "confirmed" | "cancelled" | "expired" | "failed";
+
+/** An action as the REST routes and the tools show it (snake_case JSON). */
+export interface ActionView {
+  action_id: string;
+  /** The kind of write, one of the executors' kinds (`piece_record`, `order`, `external_call`, ...). */
+  kind: string;
+  status: ActionStatus;
+  summary: string;
+  preview: PreviewField[];
+  ambiguities: Ambiguity[];
+  created_at: string;
+  expires_at: string;
+  /** What was written, once confirmed. */
+  result?: Record<string, unknown>;
+  /** Why a confirm was refused for good (status `failed`). */
+  error?: { code: string; message: string };
+}
+
+/** The `data` of a chat's `data-confirm-card` part: the pending action, where it stands, and its outcome. */
+export interface ConfirmCardData extends PendingAction {
+  status: ActionStatus;
+  result?: string;
+}
+
+/** The data parts the chat stream carries beyond text and tools, by the name after `data-`. */
+export type ChatDataParts = {
+  "confirm-card": ConfirmCardData;
+};
+
+/** An external MCP server as the workshop's settings show it: header names, never their values. */
+export interface ServerView {
+  id: string;
+  name: string;
+  url: string;
+  header_names: string[];
+  enabled: boolean;
+  expose_on_mcp: boolean;
+  transport: string | null;
+  auth: "headers" | "oauth";
+  health: {
+    status: "ok" | "failing" | "unknown" | "needs_sign_in";
+    last_success_at: string | null;
+    last_error: string | null;
+    last_error_at: string | null;
+    tool_count: number | null;
+    latency_ms: number | null;
+    tools_fetched_at: string | null;
+  };
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,66 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { confirmAction } from "../../src/actions/actions.ts";
+import { listAudit } from "../../src/actions/audit.ts";
+import { executorRegistry } from "../../src/actions/types.ts";
+import { ActionViewSchema } from "../../src/tools/action-view.ts";
+import { WEFT_TOOLS } from "../../src/tools/registry.ts";
+import { runTool } from "../../src/tools/run-tool.ts";
+import { testContext, testServices, users } from "../fixtures.ts";
+import { prepareStampTool } from "./fixtures/prepare-stamp.ts";
+import { stampExecutor } from "./fixtures/stamp-executor.ts";
+
+describe("the kinds of pending write", () => {
+  it("each have an executor with a label, for every kind a tool prepares, and a view the tools accept", () => {
+    const { executors } = testServices().actions;
+    const prepared = WEFT_TOOLS.flatMap((tool) => (tool.prepares ? [tool.prepares] : []));
+    // external_call is prepared by the registry for external tools that may write.
+    const kinds = new Set([...prepared, "external_call"]);
+    expect([...kinds].sort()).toEqual([...executors.keys()].sort());
+    for (const kind of kinds) {
+      const executor = executors.get(kind);
+      expect(executor, kind).toBeDefined();
+      expect(executor?.label.zh, kind).toMatch(/\S/);
+      expect(executor?.label.en, kind).toMatch(/\S/);
+      const view = {
+        action_id: "a".repeat(64),
+        kind,
+        status: "pending",
+        summary: "s",
+        preview: [],
+        ambiguities: [],
+        created_at: "2026-11-26T00:00:00.000Z",
+        expires_at: "2026-11-26T00:10:00.000Z",
+      };
+      expect(ActionViewSchema.safeParse(view).success, kind).toBe(true);
+    }
+  });
+
+  it("refuse to register two executors for one kind", () => {
+    expect(() => executorRegistry([stampExecutor(env.DB), stampExecutor(env.DB)])).toThrow(/stamp/);
+  });
+
+  it("grow by an executor and a prepare tool: a new kind is prepared, confirmed once under concurrency, and audited", async () => {
+    const services = testServices();
+    services.actions = {
+      ...services.actions,
+      executors: executorRegistry([...services.actions.executors.values(), stampExecutor(env.DB)]),
+    };
+    const ctx = testContext(users.boss, { services });
+    const outcome = await runTool(prepareStampTool, ctx, { document: "合同 7 号" });
+    if (!outcome.ok || outcome.kind !== "pending_action") throw new Error(JSON.stringify(outcome));
+    const actionId = outcome.action.actionId;
+    const confirms = await Promise.all(
+      Array.from({ length: 20 }, () => confirmAction({ actions: services.actions, user: users.boss, actionId })),
+    );
+    for (const view of confirms)
+      expect(view).toMatchObject({ status: "confirmed", kind: "stamp", result: { stamped: "合同 7 号" } });
+    const { items } = await listAudit({ actions: services.actions, tenantId: users.boss.tenantId, limit: 100 });
+    expect(items.filter((entry) => entry.action_id === actionId)).toHaveLength(1);
+  });
+
+  it("cannot be held without an executor, so a forgotten registration fails when preparing, not when confirming", async () => {
+    const outcome = await runTool(prepareStampTool, testContext(users.boss), { document: "合同 8 号" });
+    expect(outcome).toMatchObject({ ok: false, code: "internal" });
+  });
+});

@@ -1,0 +1,60 @@
+import { env } from "cloudflare:test";
+import { DEMO } from "../scripts/demo-data.ts";
+import { configFor } from "../src/config.ts";
+import { buildServices, type Services } from "../src/services.ts";
+import { toolContext } from "../src/tools/context.ts";
+import type { ToolContext } from "../src/tools/tool.ts";
+import type { UserContext } from "../src/user-context.ts";
+
+// The demo people every test file starts with (scripts/demo-data.ts), by name: their callers,
+// their development API keys and their web sign-in.
+
+const demo = (id: string) => {
+  const user = DEMO.users.find((u) => u.id === id);
+  if (!user) throw new Error(`no demo user ${id}`);
+  return user;
+};
+const callerOf = (id: string): UserContext => {
+  const user = demo(id);
+  return { userId: user.id, tenantId: user.tenantId, role: user.role };
+};
+
+/** Who each demo person is, as the domains and tools see them. */
+export const users = {
+  admin: callerOf("u-admin"),
+  boss: callerOf("u-boss"),
+  staff: callerOf("u-staff"),
+  staff2: callerOf("u-staff2"),
+  otherBoss: callerOf("u-other-boss"),
+} as const satisfies Record<string, UserContext>;
+
+/** Each demo person's development API key. */
+export const keys = {
+  admin: demo("u-admin").key,
+  boss: demo("u-boss").key,
+  staff: demo("u-staff").key,
+  staff2: demo("u-staff2").key,
+  otherBoss: demo("u-other-boss").key,
+} as const;
+
+/** Each demo person's web sign-in. */
+export const logins = {
+  admin: { username: demo("u-admin").username, password: demo("u-admin").password },
+  boss: { username: demo("u-boss").username, password: demo("u-boss").password },
+  staff: { username: demo("u-staff").username, password: demo("u-staff").password },
+  staff2: { username: demo("u-staff2").username, password: demo("u-staff2").password },
+  otherBoss: { username: demo("u-other-boss").username, password: demo("u-other-boss").password },
+} as const;
+
+/** The services a request to the Worker under test gets, wired the way the app wires them. */
+export function testServices(): Services {
+  return buildServices(env, configFor(env));
+}
+
+/** A tool context for `user`, as a face builds it, over freshly wired services. */
+export function testContext(
+  user: UserContext,
+  { services = testServices(), requestId = "test" }: { services?: Services; requestId?: string } = {},
+): ToolContext {
+  return toolContext({ user, requestId, signal: new AbortController().signal, config: configFor(env), services });
+}
