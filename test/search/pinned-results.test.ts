@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
+import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 // Part of the shipped knowledge, read by Vite at build time (tests run without a file system):
@@ -13,7 +14,7 @@ const DOCS = import.meta.glob<string>("../../knowledge/docs/车间系统使用�
 });
 const POOL = 50;
 
-async function post<T>(path: string, body: unknown, key = "dev-boss-key"): Promise<T> {
+async function post<T>(path: string, body: unknown, key: string = keys.boss): Promise<T> {
   const res = await call(path, { method: "POST", key, body: JSON.stringify(body) });
   expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
   return res.json<T>();
@@ -77,7 +78,7 @@ describe("search results on the demo knowledge", () => {
           [50, 0],
           [10, 0.5],
         ] as const) {
-          const body = await post<Answer>("/api/v1/knowledge-search", { question, ...mode, top_k, min_score }, "dev-staff-key");
+          const body = await post<Answer>("/api/v1/knowledge-search", { question, ...mode, top_k, min_score }, keys.staff);
           seen[`${question} ${mode.search_mode}${mode.rerank ? "+rerank" : ""} top_k=${top_k} min_score=${min_score}`] = [
             `total_count ${body.total_count}`,
             ...inPlaceOrder(
