@@ -2,9 +2,10 @@
 //   faces (mcp, chat, routes, auth, app, the wiring in services.ts)
 //     → tools (the registry and its runtime)
 //       → domains (actions, business, consult, federation, search, tenants.ts)
-//         → the neutral core (UserContext and role rules, errors, shared shapes, config, logging).
+//         → the neutral core (UserContext and role rules, errors, shared shapes, config, logging, printable names).
 // The browser (src/web) shares only src/shapes.ts with the server, and only its types.
-const CORE = "^src/(user-context|permissions|errors|rpc-result|log|config|db|sha256|validation|work-count|cursor|shapes)\\.ts$";
+const CORE =
+  "^src/(user-context|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes)\\.ts$";
 const DOMAINS = "^src/(actions|business|consult|federation|search)/|^src/tenants\\.ts$";
 const FACES = "^src/(mcp|chat|routes|auth)/|^src/(app|app-env|index|services)\\.ts$";
 

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { demoSeedStatements } from "./scripts/demo-data.ts";
@@ -7,6 +8,37 @@ import { demoSeedStatements } from "./scripts/demo-data.ts";
 const trees = readdirSync("./knowledge/trees")
   .filter((f) => /\.(json|ya?ml)$/.test(f))
   .map((file_name) => ({ file_name, content: readFileSync(`./knowledge/trees/${file_name}`, "utf8") }));
+
+// The README and docs/ pages, and the npm scripts they may name, for test/docs.test.ts.
+const docs = [
+  "README.md",
+  ...readdirSync("./docs")
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+].map((path) => ({
+  path,
+  content: readFileSync(path, "utf8"),
+}));
+const npmScripts = Object.keys(JSON.parse(readFileSync("./package.json", "utf8")).scripts);
+// The project's files and folders (a folder with a trailing slash) the pages may name, and what git ignores.
+const repoPaths = ["src", "scripts", "test", "knowledge", "migrations", "docs"].flatMap((root) => [
+  `${root}/`,
+  ...readdirSync(root, { recursive: true, withFileTypes: true }).map((entry) => {
+    const path = join(entry.parentPath, entry.name);
+    return entry.isDirectory() ? `${path}/` : path;
+  }),
+]);
+const gitIgnored = readFileSync("./.gitignore", "utf8").split("\n").filter(Boolean);
+// The knowledge `npm run dev` loads (one base a folder of knowledge/docs, one FAQ base a file of
+// knowledge/faq), for tests that follow the README with it.
+const knowledgeDocs = readdirSync("./knowledge/docs").flatMap((kb) =>
+  readdirSync(`./knowledge/docs/${kb}`)
+    .filter((f) => /\.(md|txt|html?)$/.test(f))
+    .map((filename) => ({ kb, filename, content: readFileSync(`./knowledge/docs/${kb}/${filename}`, "utf8") })),
+);
+const knowledgeFaqs = readdirSync("./knowledge/faq")
+  .filter((f) => f.endsWith(".json"))
+  .map((file) => ({ name: file.replace(/\.json$/, ""), ...JSON.parse(readFileSync(`./knowledge/faq/${file}`, "utf8")) }));
 
 // wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
 mkdirSync("./dist/web", { recursive: true });
@@ -29,9 +61,20 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_SEED: seed,
             TEST_TREES: trees,
+            TEST_DOCS: docs,
+            TEST_NPM_SCRIPTS: npmScripts,
+            TEST_REPO_PATHS: repoPaths,
+            TEST_GIT_IGNORED: gitIgnored,
+            TEST_KNOWLEDGE_DOCS: knowledgeDocs,
+            TEST_KNOWLEDGE_FAQS: knowledgeFaqs,
             ENVIRONMENT: "test",
+            // Test requests go to http://weft.test (test/helpers.ts).
+            ALLOWED_HOSTS: "weft.test,localhost,127.0.0.1,[::1]",
             MCP_SECRETS_KEY: TEST_SECRETS_KEY,
             MCP_CALL_TIMEOUT_MS: "1500",
+            // As behind Cloudflare's edge, so tests can speak from many addresses;
+            // test/auth/client-address.test.ts runs the wrangler dev default.
+            TRUST_CLIENT_IP_HEADER: "true",
           },
         },
       }),

@@ -27,7 +27,7 @@ import { auc } from "./eval/calibration-figures.ts";
 
 const TARGET = 0.9;
 // Made-up unanswered lists are not what clients ask; weighed as much as the real ones, they would
-// pull the fit away from what tells answers apart in a real list (measured: README).
+// pull the fit away from what tells answers apart in a real list (measured: docs/search-quality.md).
 const UNANSWERED = 0.1;
 const RIDGE = 1e-3;
 const EVIDENCE: FeatureName[] = ["raw", "belowBest", "headMean", "agreement", "consensus", "coverageBelowBest"];
@@ -39,7 +39,7 @@ const EVIDENCE: FeatureName[] = ["raw", "belowBest", "headMean", "agreement", "c
 // reads `echo`, and every one but the vector model `quantity` and `moment` (what a passage
 // states; in vector mode they passed half a point more of rgb-zh-dev's non-relevant results). The
 // hybrid model also reads where a result stands among the keyword matches, which in the reranked
-// mode passed 1 point more (README).
+// mode passed 1 point more (docs/search-quality.md).
 const STATED: FeatureName[] = ["echo", "quantity", "moment"];
 const MODES: Record<keyof Calibration, { name: string; features: FeatureName[] }> = {
   keyword: { name: "keyword", features: [...EVIDENCE, "phrase", ...STATED] },

@@ -1,6 +1,6 @@
 // What each screen of the browser UI may cost a phone on first load: the gzip bytes of the scripts
 // and stylesheets it fetches. `npm test` checks the built module graph against it
-// (scripts/web-size.mjs); test/e2e/web-bundle.test.ts checks what Chromium actually fetches.
+// (scripts/web-size.ts); test/e2e/web-bundle.test.ts checks what Chromium actually fetches.
 
 /** The UI's modules each screen needs, by their path under src/web: the entry and its lazy chunks. */
 export const SCREENS = {
@@ -19,10 +19,15 @@ export const SCREENS = {
 
 export type Screen = keyof typeof SCREENS;
 
-/** A little above the figures measured when they were set; README, "The web chat in the browser". */
+/**
+ * A little above the figures measured when they were set; docs/web-ui.md, "What a phone downloads".
+ * Raised for #26 (entry 81.9 → 82.1 kB, chat 135.8 → 138.4, settings 139.3 → 141.9): inline SVG icons
+ * in place of emoji, an empty chat's suggestions by role, tool cards under readable titles, tables
+ * that scroll on a phone; the conversation's own words are in chat-words.ts, out of the entry.
+ */
 export const BUDGET_BYTES: Record<Screen, number> = {
-  entry: 82_000,
-  chat: 138_000,
+  entry: 82_500,
+  chat: 139_000,
   conversation: 232_000,
-  settings: 141_000,
+  settings: 142_500,
 };

@@ -1,3 +1,4 @@
+import type { Credential } from "./auth/credential.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./services.ts";
 import type { UserContext } from "./user-context.ts";
@@ -10,5 +11,7 @@ export interface AppEnv {
     config: Config;
     services: Services;
     user: UserContext;
+    /** What the request signed in with (set with `user`). */
+    credential: Credential;
   };
 }

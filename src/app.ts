@@ -21,6 +21,8 @@ import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
 import { mcpOAuthRoutes } from "./routes/mcp-oauth.ts";
 import { mcpProxyRoutes } from "./routes/mcp-proxy.ts";
 import { mcpServerRoutes } from "./routes/mcp-servers.ts";
+import { oauthRoutes } from "./routes/oauth-authorize.ts";
+import { oauthConnectionRoutes } from "./routes/oauth-connections.ts";
 import { synonymRoutes } from "./routes/synonyms.ts";
 import { workshopRoutes } from "./routes/workshop.ts";
 import { buildServices } from "./services.ts";
@@ -52,6 +54,8 @@ app.use(async function accessLog(c, next) {
 });
 
 app.get("/healthz", health);
+// The confirm page is the browser UI's, at its own address: the UI reads the action from the path.
+app.get("/actions/:id", (c) => c.env.ASSETS.fetch(new Request(new URL("/", c.req.url), { headers: c.req.raw.headers })));
 app.route("/mcp", mcpRoutes);
 app.route("/api/auth", authRoutes);
 app.route("/api/chat", chatRoutes);
@@ -68,6 +72,8 @@ app.route("/api/audit", auditRoutes);
 app.route("/api/mcp/servers", mcpServerRoutes);
 app.route("/api/mcp/oauth", mcpOAuthRoutes);
 app.route("/api/mcp/proxy", mcpProxyRoutes);
+app.route("/api/oauth/connections", oauthConnectionRoutes);
+app.route("/oauth", oauthRoutes);
 
 app.notFound((c) =>
   c.json<ErrorBody>(

@@ -16,10 +16,20 @@ const ConfigSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ALLOWED_ORIGINS: z.string().default(""),
+  // Empty: each request's own origin (https, or http on localhost) is Weft's public address.
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .default("")
+    .refine((value) => value === "" || publicOrigin(value) !== null, {
+      message: "PUBLIC_URL must be an https origin (or http://localhost), without a path",
+    }),
+  ALLOWED_HOSTS: z.string().default(""),
   MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
   MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   MCP_SECRETS_KEY: z.string().optional(),
+  TRUST_CLIENT_IP_HEADER: z.enum(["true", "false"]).default("false"),
   // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
   SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
@@ -49,6 +59,16 @@ export interface Config {
   logLevel: LogLevel;
   /** Browser origins allowed besides the server's own; `:*` at the end allows any port. */
   allowedOrigins: string[];
+  /**
+   * `PUBLIC_URL`: the origin clients reach Weft at, which OAuth tokens for `/mcp` are bound to;
+   * `undefined` takes each request's own origin.
+   */
+  publicUrl: string | undefined;
+  /**
+   * `ALLOWED_HOSTS`: the host names (any port) the deployment is reached by, lower-cased; `/mcp`
+   * refuses any other `Host`, and treats pages on these hosts as its own origins.
+   */
+  allowedHosts: string[];
   federation: {
     /** `MCP_ALLOW_LOCAL_URLS`: external servers on http://localhost and 127.0.0.1 are allowed. */
     allowLocalUrls: boolean;
@@ -58,6 +78,11 @@ export interface Config {
     /** `MCP_SECRETS_KEY`, base64: encrypts header secrets. Absent, servers with headers cannot be used. */
     secretsKey: string | undefined;
   };
+  /**
+   * `TRUST_CLIENT_IP_HEADER`: `CF-Connecting-IP` names the client (Cloudflare's edge set it).
+   * Otherwise a client may have written it, and no client address is known.
+   */
+  trustClientIpHeader: boolean;
   /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
   scoreCalibration: boolean;
 }
@@ -98,14 +123,37 @@ export function readConfig(env: Env): Config {
     allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicUrl: vars.PUBLIC_URL ? (publicOrigin(vars.PUBLIC_URL) ?? undefined) : undefined,
+    allowedHosts: vars.ALLOWED_HOSTS.split(",")
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
     federation: {
       allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
       toolListTtlSeconds: vars.MCP_TOOL_LIST_TTL_SECONDS,
       callTimeoutMs: vars.MCP_CALL_TIMEOUT_MS,
       secretsKey: vars.MCP_SECRETS_KEY || undefined,
     },
+    trustClientIpHeader: vars.TRUST_CLIENT_IP_HEADER === "true",
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The origin of a URL if Weft may be an OAuth authorization server there: https anywhere, plain
+ * http only on a loopback host (OAuth 2.1), and no path, query, credentials or fragment; else null.
+ */
+export function publicOrigin(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  const secure = url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
+  const bare = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+  return secure && bare ? url.origin : null;
 }
 
 // The bindings object is the same for every request an isolate serves, so it is parsed once.

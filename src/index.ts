@@ -1,8 +1,22 @@
 import { app } from "./app.ts";
+import { serveWithOAuth } from "./auth/oauth-server.ts";
+import { type Config, configFor } from "./config.ts";
 
 export { PendingActionObject as PendingAction } from "./actions/pending-action.ts";
 export { AuthLimiter } from "./auth/auth-limiter.ts";
 export { ConsultSession } from "./consult/consult-session.ts";
 export { LocalVectorIndex } from "./search/local-vector-index.ts";
 
-export default app;
+/** The Worker: the Hono app, with Weft's OAuth authorization server for `/mcp` in front of it. */
+export default {
+  fetch(request, env, ctx) {
+    let config: Config;
+    try {
+      config = configFor(env);
+    } catch {
+      // A misconfigured deployment is answered by the app, whose error handler says so as always.
+      return app.fetch(request, env, ctx);
+    }
+    return serveWithOAuth(request, env, ctx, app, config);
+  },
+} satisfies ExportedHandler<Env>;

@@ -43,8 +43,16 @@ export function can(user: Pick<UserContext, "role">, permission: Permission): bo
   return roleAllows(user.role, LEAST_ROLE[permission]);
 }
 
-/** Whether a caller may see and call a tool whose least role is `minRole` (everyone when absent). */
-export function mayUseTool(user: Pick<UserContext, "role">, minRole: Role | undefined): boolean {
+/**
+ * Whether a caller may see and call a tool whose least role is `minRole` (everyone when absent);
+ * a read-only caller only tools marked `readOnlyHint`.
+ */
+export function mayUseTool(
+  user: Pick<UserContext, "role" | "readOnly">,
+  minRole: Role | undefined,
+  annotations: { readOnlyHint?: boolean } = {},
+): boolean {
+  if (user.readOnly && annotations.readOnlyHint !== true) return false;
   return minRole === undefined || roleAllows(user.role, minRole);
 }
 

@@ -88,6 +88,8 @@ export interface ServerView {
     tool_count: number | null;
     latency_ms: number | null;
     tools_fetched_at: string | null;
+    /** Errors single tools answered with: they do not make the server `failing`. */
+    tool_errors: { count: number; last_error: string | null; last_error_at: string | null };
   };
   created_at: string;
   updated_at: string;

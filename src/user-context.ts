@@ -6,6 +6,8 @@ export interface UserContext {
   userId: string;
   tenantId: string;
   role: Role;
+  /** A credential allowed only to read (an OAuth grant for `weft:read`): only read-only tools. */
+  readOnly?: boolean;
 }
 
 /** Whether `role` may act as `required`: admin covers boss, boss covers staff. */

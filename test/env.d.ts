@@ -3,5 +3,11 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     TEST_SEED: string[];
     TEST_TREES: { file_name: string; content: string }[];
+    TEST_DOCS: { path: string; content: string }[];
+    TEST_NPM_SCRIPTS: string[];
+    TEST_REPO_PATHS: string[];
+    TEST_GIT_IGNORED: string[];
+    TEST_KNOWLEDGE_DOCS: { kb: string; filename: string; content: string }[];
+    TEST_KNOWLEDGE_FAQS: { name: string; description?: string; entries: Record<string, unknown>[] }[];
   }
 }

@@ -54,7 +54,19 @@ export function testServices(): Services {
 /** A tool context for `user`, as a face builds it, over freshly wired services. */
 export function testContext(
   user: UserContext,
-  { services = testServices(), requestId = "test" }: { services?: Services; requestId?: string } = {},
+  {
+    services = testServices(),
+    requestId = "test",
+    agentConfirm = null,
+  }: { services?: Services; requestId?: string; agentConfirm?: ToolContext["agentConfirm"] } = {},
 ): ToolContext {
-  return toolContext({ user, requestId, signal: new AbortController().signal, config: configFor(env), services });
+  return toolContext({
+    user,
+    requestId,
+    signal: new AbortController().signal,
+    config: configFor(env),
+    services,
+    origin: "http://weft.test",
+    agentConfirm,
+  });
 }

@@ -5,7 +5,7 @@ import type { ActionView, PendingAction } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 import type { Claim, Settlement } from "./pending-action.ts";
 import type { ActionService } from "./service.ts";
-import type { ActionOwner, Prepared } from "./types.ts";
+import type { ActionOwner, Confirmation, Prepared } from "./types.ts";
 
 const ACTION_ID = /^[0-9a-f]{64}$/;
 
@@ -67,16 +67,19 @@ export async function getAction({
 
 /**
  * Confirms the caller's action: the write runs once, with the executor of its kind; confirming
- * again (or at the same time) returns the same result.
+ * again (or at the same time) returns the same result. `confirmation` says which path said yes;
+ * the face decides that it may (a person's click, or a key that allows agents to confirm).
  */
 export async function confirmAction({
   actions,
   user,
   actionId,
+  confirmation,
 }: {
   actions: ActionService;
   user: UserContext;
   actionId: string;
+  confirmation: Confirmation;
 }): Promise<ActionView> {
   const stub = stubFor(actions, actionId);
   const owner = ownerOf(user);
@@ -91,7 +94,7 @@ export async function confirmAction({
   if (!claim.run) return claim.view;
   let settlement: Settlement;
   try {
-    settlement = await executor.execute({ actionId, owner, write: claim.write, now: new Date() });
+    settlement = await executor.execute({ actionId, owner, write: claim.write, now: new Date(), confirmation });
   } catch (error) {
     // Executors write in one transaction: a throw means nothing was written, so the action stays pending.
     log("error", "pending_action_write_failed", { action_id: actionId, kind, error });

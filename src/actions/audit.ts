@@ -9,6 +9,10 @@ export interface AuditEntry {
   kind: string;
   entity_id: string;
   values: unknown;
+  /** How it was confirmed (card, elicitation, confirm_page, agent_key); null for writes before this was recorded. */
+  confirmed_via: string | null;
+  /** The visible prefix of the key that confirmed it, for `agent_key`. */
+  confirmed_key_prefix: string | null;
   created_at: string;
 }
 
@@ -27,7 +31,7 @@ export async function listAudit({
   const after = cursor ? decodeCursor(cursor, 2).map(String) : null;
   const { results } = await actions.db
     .prepare(
-      `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.created_at
+      `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.confirmed_via, a.confirmed_key, a.created_at
          FROM business_audit a LEFT JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
         WHERE a.tenant_id = ?1 ${after ? "AND (a.created_at, a.id) < (?2, ?3)" : ""}
         ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit + 1}`,
@@ -41,6 +45,8 @@ export async function listAudit({
       kind: string;
       entity_id: string;
       values_json: string;
+      confirmed_via: string | null;
+      confirmed_key: string | null;
       created_at: string;
     }>();
   const items = results.map((r) => ({
@@ -51,6 +57,8 @@ export async function listAudit({
     kind: r.kind,
     entity_id: r.entity_id,
     values: JSON.parse(r.values_json) as unknown,
+    confirmed_via: r.confirmed_via,
+    confirmed_key_prefix: r.confirmed_key,
     created_at: r.created_at,
   }));
   return page(items, limit, (r) => [r.created_at, r.id]);

@@ -19,6 +19,16 @@ export interface Prepared<W extends object = object> {
   ambiguities: Ambiguity[];
 }
 
+/** The ways a person says yes to a prepared write, as the audit records them. */
+export const CONFIRMATION_PATHS = ["card", "elicitation", "confirm_page", "agent_key"] as const;
+export type ConfirmationPath = (typeof CONFIRMATION_PATHS)[number];
+
+/**
+ * How a write was confirmed: by its owner through a card, an elicitation or the confirm page, or
+ * by an agent with a key whose owner allowed that (`keyPrefix`, the key's visible prefix).
+ */
+export type Confirmation = { via: Exclude<ConfirmationPath, "agent_key"> } | { via: "agent_key"; keyPrefix: string };
+
 /** The outcome of executing a write: what was written, or why it may no longer be. */
 export type Execution = { ok: true; result: Record<string, unknown> } | { ok: false; message: string };
 
@@ -36,7 +46,8 @@ export interface Executor<W extends object = object> {
    * id). A call elsewhere that may have happened is not: its action is settled as failed instead.
    */
   idempotent: boolean;
-  execute(input: { actionId: string; owner: ActionOwner; write: W; now: Date }): Promise<Execution>;
+  /** Runs the write; its audit entry (in the same transaction) records `confirmation`. */
+  execute(input: { actionId: string; owner: ActionOwner; write: W; now: Date; confirmation: Confirmation }): Promise<Execution>;
 }
 
 /** Executors by kind; built once by the wiring. */
@@ -53,4 +64,9 @@ export function executorRegistry(executors: readonly Executor<never>[]): Executo
     registry.set(executor.kind, executor as Executor);
   }
   return registry;
+}
+
+/** The audit columns that say how a write was confirmed: `confirmed_via` and `confirmed_key`. */
+export function auditConfirmation(confirmation: Confirmation): [via: string, keyPrefix: string | null] {
+  return [confirmation.via, confirmation.via === "agent_key" ? confirmation.keyPrefix : null];
 }

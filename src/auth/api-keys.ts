@@ -40,7 +40,13 @@ export interface ApiKeySummary {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Whether agents may confirm prepared writes with this key (off until its owner, or an admin, turns it on). */
+  agent_confirm: boolean;
 }
+
+const SUMMARY_COLUMNS = "id, name, prefix, user_id, created_at, last_used_at, revoked_at, agent_confirm";
+type SummaryRow = Omit<ApiKeySummary, "agent_confirm"> & { agent_confirm: number };
+const summaryOf = (row: SummaryRow): ApiKeySummary => ({ ...row, agent_confirm: row.agent_confirm === 1 });
 
 /**
  * Resolves a presented key to its caller; `null` for unknown or revoked keys. A key verified in
@@ -59,14 +65,21 @@ export async function findUserByApiKey({
   if (cached) return { ...cached, fresh: false };
   const row = await db
     .prepare(
-      `SELECT k.id AS key_id, u.id AS user_id, u.tenant_id, u.role
+      `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role
          FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
         WHERE k.key_hash = ?1 AND k.revoked_at IS NULL`,
     )
     .bind(hash)
-    .first<{ key_id: string; user_id: string; tenant_id: string; role: Role }>();
+    .first<{ key_id: string; prefix: string; agent_confirm: number; user_id: string; tenant_id: string; role: Role }>();
   if (!row) return null;
-  const verified: VerifiedKey = { keyId: row.key_id, userId: row.user_id, tenantId: row.tenant_id, role: row.role };
+  const verified: VerifiedKey = {
+    keyId: row.key_id,
+    prefix: row.prefix,
+    agentConfirm: row.agent_confirm === 1,
+    userId: row.user_id,
+    tenantId: row.tenant_id,
+    role: row.role,
+  };
   apiKeyCache.set(hash, verified);
   return { ...verified, fresh: true };
 }
@@ -112,15 +125,15 @@ export async function createApiKey({
   }
   const key = generateApiKey();
   const id = crypto.randomUUID();
-  const summary = await returningRow<ApiKeySummary>(
+  const summary = await returningRow<SummaryRow>(
     db
       .prepare(
         `INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-       RETURNING id, name, prefix, user_id, created_at, last_used_at, revoked_at`,
+       RETURNING ${SUMMARY_COLUMNS}`,
       )
       .bind(id, tenantId, userId, name, visiblePrefix(key), await hashApiKey(key)),
   );
-  return { key, summary };
+  return { key, summary: summaryOf(summary) };
 }
 
 /**
@@ -131,12 +144,12 @@ export async function listApiKeys({ db, actor }: { db: D1Database; actor: UserCo
   const everyone = mayListWorkshopKeys(actor);
   const { results } = await db
     .prepare(
-      `SELECT id, name, prefix, user_id, created_at, last_used_at, revoked_at
+      `SELECT ${SUMMARY_COLUMNS}
          FROM api_keys WHERE tenant_id = ?1 AND (?2 OR user_id = ?3) ORDER BY created_at DESC, id`,
     )
     .bind(actor.tenantId, everyone ? 1 : 0, actor.userId)
-    .all<ApiKeySummary>();
-  return results;
+    .all<SummaryRow>();
+  return results.map(summaryOf);
 }
 
 /**
@@ -154,7 +167,64 @@ export async function revokeApiKey({
   actor: UserContext;
   keyId: string;
 }): Promise<ApiKeySummary> {
-  const unknown = notFound(`No API key '${keyId.slice(0, 100)}' among yours.`);
+  await checkManageable({ db, actor, keyId, doing: "revoke" });
+  const row = await db
+    .prepare(
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        WHERE id = ?1 AND tenant_id = ?2
+        RETURNING ${SUMMARY_COLUMNS}`,
+    )
+    .bind(keyId, actor.tenantId)
+    .first<SummaryRow>();
+  if (!row) throw unknownKey(keyId);
+  apiKeyCache.forget(row.id);
+  return summaryOf(row);
+}
+
+/**
+ * Lets agents confirm prepared writes with a key, or stops them: for the key's owner, or an admin
+ * of its workshop (`mayManageKeyOf`), with the same 404 and 403 as revoking. The route allows it
+ * only from a signed-in browser, so a key can never grant this to itself. Takes effect in this
+ * isolate at once, in others within `KEY_CACHE_TTL_MS`.
+ */
+export async function setAgentConfirm({
+  db,
+  actor,
+  keyId,
+  allowed,
+}: {
+  db: D1Database;
+  actor: UserContext;
+  keyId: string;
+  allowed: boolean;
+}): Promise<ApiKeySummary> {
+  await checkManageable({ db, actor, keyId, doing: "change" });
+  const row = await db
+    .prepare(`UPDATE api_keys SET agent_confirm = ?3 WHERE id = ?1 AND tenant_id = ?2 RETURNING ${SUMMARY_COLUMNS}`)
+    .bind(keyId, actor.tenantId, allowed ? 1 : 0)
+    .first<SummaryRow>();
+  if (!row) throw unknownKey(keyId);
+  apiKeyCache.forget(row.id);
+  return summaryOf(row);
+}
+
+const unknownKey = (keyId: string) => notFound(`No API key '${keyId.slice(0, 100)}' among yours.`);
+
+/**
+ * Refuses a key the caller may not manage: one they may not even list (another workshop's, or
+ * another person's for a non-admin) is unknown (404); one they see but may not manage is 403.
+ */
+async function checkManageable({
+  db,
+  actor,
+  keyId,
+  doing,
+}: {
+  db: D1Database;
+  actor: UserContext;
+  keyId: string;
+  doing: "revoke" | "change";
+}): Promise<void> {
   const target = await db
     .prepare(
       `SELECT k.user_id, u.role FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
@@ -162,19 +232,8 @@ export async function revokeApiKey({
     )
     .bind(keyId, actor.tenantId)
     .first<{ user_id: string; role: Role }>();
-  if (!target || (target.user_id !== actor.userId && !mayListWorkshopKeys(actor))) throw unknown;
+  if (!target || (target.user_id !== actor.userId && !mayListWorkshopKeys(actor))) throw unknownKey(keyId);
   if (!mayManageKeyOf(actor, { userId: target.user_id, tenantId: actor.tenantId, role: target.role })) {
-    throw forbidden(`You may not revoke this key: its owner's role '${target.role}' is above yours.`);
+    throw forbidden(`You may not ${doing} this key: its owner's role '${target.role}' is above yours.`);
   }
-  const row = await db
-    .prepare(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-        WHERE id = ?1 AND tenant_id = ?2
-        RETURNING id, name, prefix, user_id, created_at, last_used_at, revoked_at`,
-    )
-    .bind(keyId, actor.tenantId)
-    .first<ApiKeySummary>();
-  if (!row) throw unknown;
-  apiKeyCache.forget(row.id);
-  return row;
 }

@@ -2,8 +2,8 @@ import { AppError } from "../errors.ts";
 import type { AuthLimiter, LimitRule } from "./auth-limiter.ts";
 
 /**
- * Failed authentications allowed per window before 429: per client address (`CF-Connecting-IP`,
- * so several people behind one office router share it) and per key prefix (a runaway script
+ * Failed authentications allowed per window before 429: per client address (`clientAddress`, so
+ * several people behind one office router share it) and per key prefix (a runaway script
  * repeating a revoked key, or guesses at one known prefix).
  */
 export const FAILED_AUTH_LIMITS = {
@@ -27,7 +27,7 @@ export interface Subject {
 /** The subjects a request's failures count against: its address (when known) and its key prefix. */
 export function subjectsOf({ address, keyPrefix }: { address: string | undefined; keyPrefix: string | undefined }): Subject[] {
   const subjects: Subject[] = [];
-  if (address) subjects.push({ name: `address:${address.slice(0, 64)}`, rule: FAILED_AUTH_LIMITS.address, block: true });
+  if (address) subjects.push({ name: `address:${address}`, rule: FAILED_AUTH_LIMITS.address, block: true });
   // A prefix is only counted, never blocked in advance: anyone who knows a prefix could otherwise
   // lock its owner out by sending wrong keys that start the same way.
   if (keyPrefix) subjects.push({ name: `key:${keyPrefix}`, rule: FAILED_AUTH_LIMITS.keyPrefix, block: false });

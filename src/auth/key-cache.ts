@@ -4,7 +4,13 @@ import type { UserContext } from "../user-context.ts";
 export const KEY_CACHE_TTL_MS = 30_000;
 const MAX_ENTRIES = 1000;
 
-export type VerifiedKey = UserContext & { keyId: string };
+export type VerifiedKey = UserContext & {
+  keyId: string;
+  /** The key's visible prefix, as lists and the audit show it. */
+  prefix: string;
+  /** Whether the key's owner lets agents confirm prepared writes with it. */
+  agentConfirm: boolean;
+};
 
 interface Entry {
   key: VerifiedKey;
@@ -48,7 +54,7 @@ export class KeyCache {
     this.#entries.set(hash, { key, expiresAt: this.#now() + this.ttlMs });
   }
 
-  /** Forgets a key by its id (on revocation), so this isolate refuses it at once. */
+  /** Forgets a key by its id (on revocation, or a change of what it may do), so this isolate reads it again at once. */
   forget(keyId: string): void {
     for (const [hash, entry] of this.#entries) if (entry.key.keyId === keyId) this.#entries.delete(hash);
   }

@@ -4,7 +4,10 @@ import { forbidden, unauthorized } from "../errors.ts";
 import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts";
 import type { Role } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
+import { clientAddress } from "./client-address.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
+import { connectionUser } from "./oauth-connections.ts";
+import { SCOPES, verifiedGrantOf } from "./oauth-server.ts";
 import { originAllowed } from "./origin.ts";
 import { sessionToken } from "./session-cookie.ts";
 import { findWebSession } from "./web-sessions.ts";
@@ -13,7 +16,9 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Resolves `Authorization: Bearer <key>` to a `UserContext` on `c.var.user`. Missing, unknown and
+ * Resolves `Authorization: Bearer <key>` to a `UserContext` on `c.var.user`: an API key, or at
+ * `/mcp` an OAuth token the provider already verified, whose connection must still be live in D1
+ * (a token without `weft:write` makes the caller read-only). Missing, unknown and
  * revoked keys get 401 (the error handler adds `WWW-Authenticate: Bearer`, RFC 6750). Failed
  * attempts are counted per client address and key prefix; past the limits the answer is 429 with
  * `Retry-After`. A good key costs no limiter call and, when verified recently, no D1 lookup.
@@ -24,7 +29,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function bearerAuth() {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
-    const address = c.req.header("CF-Connecting-IP");
+    const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
     refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
     const header = c.req.header("Authorization");
     const cookie = header === undefined && c.req.path.startsWith("/api/") ? sessionToken(c) : undefined;
@@ -38,9 +43,18 @@ export function bearerAuth() {
         }
       }
       c.set("user", { userId: session.userId, tenantId: session.tenantId, role: session.role });
+      c.set("credential", { kind: "session" });
       return next();
     }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
+    const grant = verifiedGrantOf(c.executionCtx);
+    if (grant) {
+      const user = await connectionUser({ db: c.env.DB, props: grant.props });
+      if (!user) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
+      c.set("user", grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true });
+      c.set("credential", { kind: "oauth" });
+      return next();
+    }
     const key = header.match(BEARER)?.[1];
     const fail = async (subjects: Subject[], message: string): Promise<never> => {
       throw (await recordFailedAuth({ limiters: c.env.AUTH_LIMITER, subjects })) ?? unauthorized(message);
@@ -52,6 +66,7 @@ export function bearerAuth() {
     // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
     if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db: c.env.DB, keyId: user.keyId }));
     c.set("user", { userId: user.userId, tenantId: user.tenantId, role: user.role });
+    c.set("credential", { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm });
     await next();
   });
 }

@@ -2,13 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { forbidden } from "../errors.ts";
 
-/**
- * Whether a browser `Origin` may call: the server's own origin, or one of `allowed`, where a
- * pattern may end in `:*` for any port (`http://localhost:*`). Compared as exact strings, never
- * as prefixes, so `http://localhost.evil.example` matches nothing.
- */
-export function originAllowed(origin: string, requestUrl: string, allowed: readonly string[]): boolean {
-  if (origin === new URL(requestUrl).origin) return true;
+function matchesPattern(origin: string, allowed: readonly string[]): boolean {
   for (const pattern of allowed) {
     if (pattern === origin) return true;
     if (pattern.endsWith(":*")) {
@@ -21,15 +15,62 @@ export function originAllowed(origin: string, requestUrl: string, allowed: reado
 }
 
 /**
- * Refuses a request whose `Origin` header is present and not allowed (403): the defence against
- * DNS rebinding that the MCP spec asks of servers. Requests without `Origin` (agents, curl) pass.
- *
- * @example app.use("/mcp", checkOrigin())
+ * Whether a browser `Origin` may call: the server's own origin, or one of `allowed`, where a
+ * pattern may end in `:*` for any port (`http://localhost:*`). Compared as exact strings, never
+ * as prefixes, so `http://localhost.evil.example` matches nothing. The web face's check: its
+ * cookie is bound to the real host, so an origin a rebinding attacker names carries none.
  */
-export function checkOrigin() {
-  return createMiddleware<AppEnv>(async function checkOriginMiddleware(c, next) {
+export function originAllowed(origin: string, requestUrl: string, allowed: readonly string[]): boolean {
+  return origin === new URL(requestUrl).origin || matchesPattern(origin, allowed);
+}
+
+/**
+ * The hostname a `Host` header (or an origin's authority) names, lower-cased, without its port;
+ * IPv6 literals keep their brackets (`[::1]`). `null` for anything that is not a plain authority.
+ */
+export function hostnameOf(authority: string): string | null {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(authority.trim());
+  return match?.[1]?.toLowerCase() ?? null;
+}
+
+/** Whether `host` (a `Host` header) names one of the deployment's hosts, on any port. */
+export function hostAllowed(host: string | undefined, allowedHosts: readonly string[]): boolean {
+  const hostname = host === undefined ? null : hostnameOf(host);
+  return hostname !== null && allowedHosts.includes(hostname);
+}
+
+/**
+ * Whether a browser `Origin` may call `/mcp`: listed in `ALLOWED_ORIGINS`, or a page of the
+ * deployment itself (an http(s) origin whose host is in `ALLOWED_HOSTS`). Never compared with the
+ * request's own `Host`, which is what a DNS-rebinding attacker controls.
+ */
+export function originListed(origin: string, allowedHosts: readonly string[], allowedOrigins: readonly string[]): boolean {
+  if (matchesPattern(origin, allowedOrigins)) return true;
+  const scheme = /^https?:\/\//.exec(origin)?.[0];
+  return scheme !== undefined && hostAllowed(origin.slice(scheme.length), allowedHosts);
+}
+
+/**
+ * Refuses (403) a request whose `Host` is not one of the deployment's (`ALLOWED_HOSTS`), then one
+ * whose `Origin` is present and not listed: the defence against DNS rebinding that the MCP spec
+ * asks of servers. Requests without `Origin` (agents, curl) pass the second check.
+ *
+ * @example mcpRoutes.use(checkHostAndOrigin())
+ */
+export function checkHostAndOrigin() {
+  return createMiddleware<AppEnv>(async function checkHostAndOriginMiddleware(c, next) {
+    const { allowedHosts, allowedOrigins } = c.var.config;
+    // The URL's host is the Host header on the network; a request made in-process may carry only the URL.
+    const host = c.req.header("Host") ?? new URL(c.req.url).host;
+    if (!hostAllowed(host, allowedHosts)) {
+      throw forbidden(
+        allowedHosts.length === 0
+          ? "This deployment serves no host yet: set ALLOWED_HOSTS to the host names it is reached by."
+          : `Requests for host '${host.slice(0, 100)}' are not served here. Set ALLOWED_HOSTS to allow it.`,
+      );
+    }
     const origin = c.req.header("Origin");
-    if (origin !== undefined && !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
+    if (origin !== undefined && !originListed(origin, allowedHosts, allowedOrigins)) {
       throw forbidden(`Requests from origin '${origin.slice(0, 100)}' are not allowed. Set ALLOWED_ORIGINS to allow it.`);
     }
     await next();

@@ -6,6 +6,38 @@
  */
 export const SIGN_IN_LIMITS = { perUsernameAndAddress: 5, perUsername: 50, perAddress: 20, windowSeconds: 15 * 60 } as const;
 
+/** What one sign-in attempt is counted against, and which of those a success clears or gives back. */
+export interface SignInSubjects {
+  subjects: { key: string; limit: number }[];
+  userKeys: string[];
+  addressKey: string | undefined;
+}
+
+/**
+ * The subjects of an attempt to sign in as `username` from `address` (`undefined` when no address
+ * is known, see `clientAddress`). Without an address every client counts as one, `local`: the
+ * per-username-and-address limit then holds for the username from anywhere, and the per-address
+ * limit is left out, since on one shared address it would let anyone lock every user out.
+ */
+export function signInSubjects({ username, address }: { username: string; address: string | undefined }): SignInSubjects {
+  const name = username.toLowerCase();
+  const userKey = `user:${name}`;
+  // Its own prefix, address first: `user:<name>@<address>` would be the global key of a username
+  // spelt "<name>@<address>", whose guesser could then use up the owner's count at their address.
+  const userAtAddressKey = `user-at:${address ?? "local"}|${name}`;
+  const userSubjects = [
+    { key: userAtAddressKey, limit: SIGN_IN_LIMITS.perUsernameAndAddress },
+    { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
+  ];
+  if (address === undefined) return { subjects: userSubjects, userKeys: [userAtAddressKey, userKey], addressKey: undefined };
+  const addressKey = `addr:${address}`;
+  return {
+    subjects: [...userSubjects, { key: addressKey, limit: SIGN_IN_LIMITS.perAddress }],
+    userKeys: [userAtAddressKey, userKey],
+    addressKey,
+  };
+}
+
 /** Whether an attempt may go ahead, and if not, how many seconds until it may. */
 export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -60,10 +92,12 @@ export async function settleSuccessfulSignIn({
 }: {
   db: D1Database;
   userKeys: string[];
-  addressKey: string;
+  addressKey: string | undefined;
 }): Promise<void> {
   await db.batch([
     ...userKeys.map((key) => db.prepare(`DELETE FROM sign_in_attempts WHERE subject = ?1`).bind(key)),
-    db.prepare(`UPDATE sign_in_attempts SET attempts = attempts - 1 WHERE subject = ?1 AND attempts > 0`).bind(addressKey),
+    ...(addressKey === undefined
+      ? []
+      : [db.prepare(`UPDATE sign_in_attempts SET attempts = attempts - 1 WHERE subject = ?1 AND attempts > 0`).bind(addressKey)]),
   ]);
 }

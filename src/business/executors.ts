@@ -1,4 +1,4 @@
-import type { ActionOwner, Execution, Executor } from "../actions/types.ts";
+import { type ActionOwner, auditConfirmation, type Confirmation, type Execution, type Executor } from "../actions/types.ts";
 import { localDate } from "./local-time.ts";
 import { yuan } from "./money.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "./orders.ts";
@@ -16,7 +16,8 @@ export function pieceRecordExecutor(business: BusinessService): Executor<PieceRe
     kind: "piece_record",
     label: { zh: "计件登记", en: "Piece record" },
     idempotent: true,
-    execute: ({ actionId, owner, write }) => executePieceRecord({ db: business.db, actionId, owner, write }),
+    execute: ({ actionId, owner, write, confirmation }) =>
+      executePieceRecord({ db: business.db, actionId, owner, write, confirmation }),
   };
 }
 
@@ -26,7 +27,8 @@ export function orderExecutor(business: BusinessService): Executor<OrderWrite> {
     kind: "order",
     label: { zh: "新建订单", en: "New order" },
     idempotent: true,
-    execute: ({ actionId, owner, write, now }) => executeOrder({ db: business.db, actionId, owner, write, now }),
+    execute: ({ actionId, owner, write, now, confirmation }) =>
+      executeOrder({ db: business.db, actionId, owner, write, now, confirmation }),
   };
 }
 
@@ -35,11 +37,13 @@ async function executePieceRecord({
   actionId,
   owner,
   write,
+  confirmation,
 }: {
   db: D1Database;
   actionId: string;
   owner: ActionOwner;
   write: PieceRecordWrite;
+  confirmation: Confirmation;
 }): Promise<Execution> {
   const done = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
   if (done) return { ok: true, result: done };
@@ -78,13 +82,13 @@ async function executePieceRecord({
       .bind(write.orderId, owner.tenantId, id),
     db
       .prepare(
-        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json)
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key)
          SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'piece_record', id,
                 json_object('employee_id', employee_id, 'process_id', process_id, 'order_id', order_id, 'quantity', quantity,
-                            'unit_price_cents', unit_price_cents, 'work_date', work_date)
+                            'unit_price_cents', unit_price_cents, 'work_date', work_date), ?4, ?5
            FROM piece_records WHERE id = ?1`,
       )
-      .bind(id, owner.userId, actionId),
+      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation)),
   ]);
   const row = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
   if (!row) {
@@ -175,12 +179,14 @@ async function executeOrder({
   owner,
   write,
   now,
+  confirmation,
 }: {
   db: D1Database;
   actionId: string;
   owner: ActionOwner;
   write: OrderWrite;
   now: Date;
+  confirmation: Confirmation;
 }): Promise<Execution> {
   const id = `ord-${actionId}`;
   const year = localDate(now, write.timeZone).slice(0, 4);
@@ -210,13 +216,13 @@ async function executeOrder({
       ),
     db
       .prepare(
-        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json)
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key)
          SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'order', id,
                 json_object('order_no', order_no, 'customer', customer, 'style_id', style_id, 'quantity', quantity,
-                            'due_date', due_date, 'note', note)
+                            'due_date', due_date, 'note', note), ?4, ?5
            FROM orders WHERE id = ?1`,
       )
-      .bind(id, owner.userId, actionId),
+      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation)),
   ]);
   const row = await db
     .prepare("SELECT id, order_no, customer, quantity, due_date FROM orders WHERE action_id = ?1 AND tenant_id = ?2")

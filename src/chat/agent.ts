@@ -43,6 +43,8 @@ export interface ChatTurn {
   config: Config;
   /** The services the app wired for this request. */
   services: ToolServices;
+  /** The origin people reach Weft at, for links back to it (the confirm page). */
+  origin: string;
   waitUntil: (promise: Promise<unknown>) => void;
   user: UserContext;
   requestId: string;
@@ -141,6 +143,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
     signal,
     config: turn.config,
     services: turn.services,
+    origin: turn.origin,
     emit: (part) => write?.(part),
   });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).

@@ -16,7 +16,7 @@ const UIMessageSchema = z.object({
  * is ignored: only its last message, which must be the user's, is taken.
  */
 export const ChatRequestSchema = z
-  .object({
+  .strictObject({
     id: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,100}$/, "a chat id is 1-100 letters, digits, '-' or '_'")

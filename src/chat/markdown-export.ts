@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai";
 import type { ConfirmCardData } from "../shapes.ts";
 import type { ChatSummary } from "./history.ts";
+import { DECIDE_LINE_EN, DECIDE_LINE_ZH } from "./offline/tool-replies.ts";
 
 function fence(value: unknown): string {
   const json = JSON.stringify(value, null, 2) ?? "";
@@ -10,8 +11,25 @@ function fence(value: unknown): string {
   return `${ticks}json\n${json}\n${ticks}`;
 }
 
-function partAsMarkdown(part: UIMessage["parts"][number]): string | null {
-  if (part.type === "text") return part.text;
+// What a decided card's outcome is called where the reply asked to decide it.
+const DECIDED_ZH: Record<string, string> = {
+  confirmed: "已确认",
+  cancelled: "已取消",
+  expired: "已过期，没有写入",
+  failed: "没有写入",
+};
+
+// The reply's line asking to decide a card, once the card is decided: what happened instead.
+function decidedText(text: string, card: ConfirmCardData | null): string {
+  if (!card || card.status === "pending") return text;
+  const result = card.result ? `：${card.result}` : "";
+  return text
+    .replace(DECIDE_LINE_ZH, `${DECIDED_ZH[card.status] ?? card.status}${result}。`)
+    .replace(DECIDE_LINE_EN, `${card.status[0]?.toUpperCase()}${card.status.slice(1)}${card.result ? `: ${card.result}` : ""}.`);
+}
+
+function partAsMarkdown(part: UIMessage["parts"][number], card: ConfirmCardData | null): string | null {
+  if (part.type === "text") return decidedText(part.text, card);
   if (part.type === "data-confirm-card") {
     const card = part.data as ConfirmCardData;
     const lines = (card.preview ?? []).map((f) => `> - ${f.label}: ${f.value}`);
@@ -31,7 +49,9 @@ function partAsMarkdown(part: UIMessage["parts"][number]): string | null {
 export function chatAsMarkdown(chat: ChatSummary, messages: UIMessage[]): string {
   const body = messages.map((message) => {
     const who = message.role === "user" ? "## You" : "## Weft";
-    const parts = message.parts.map(partAsMarkdown).filter((p): p is string => p !== null && p !== "");
+    const decided = message.parts.find((p) => p.type === "data-confirm-card");
+    const card = decided ? ((decided as { data: ConfirmCardData }).data ?? null) : null;
+    const parts = message.parts.map((p) => partAsMarkdown(p, card)).filter((p): p is string => p !== null && p !== "");
     return `${who}\n\n${parts.join("\n\n")}`;
   });
   return `# ${chat.title}\n\n_Created ${chat.created_at}, last updated ${chat.updated_at}_\n\n${body.join("\n\n")}\n`;

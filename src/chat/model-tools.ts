@@ -30,9 +30,9 @@ function inputSchemaOf(t: Tool): JsonSchema {
 }
 
 /** What the model reads after preparing a write: what will happen, and that the user decides. */
-export function pendingForModel(action: PendingAction) {
+export function pendingForModel(action: PendingAction, confirmUrl: string) {
   return {
-    ...pendingActionPayload(action),
+    ...pendingActionPayload(action, confirmUrl),
     note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
   };
 }
@@ -77,7 +77,7 @@ export function modelTools({
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);
           if (outcome.kind === "pending_action") {
             onPending(outcome.action);
-            return pendingForModel(outcome.action);
+            return pendingForModel(outcome.action, ctx.confirmUrl(outcome.action.actionId));
           }
           return outcome.structured;
         },

@@ -43,6 +43,7 @@ chatRoutes.post(
       env: c.env,
       config: c.var.config,
       services: c.var.services,
+      origin: new URL(c.req.url).origin,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       user: c.var.user,
       requestId: c.var.requestId,

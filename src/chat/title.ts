@@ -1,3 +1,5 @@
+import { withoutUnprintable } from "../printable.ts";
+
 const TITLE_GRAPHEMES = 30;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -9,7 +11,7 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
  * @example chatTitle("帮我查一下这个月的工资") // "帮我查一下这个月的工资"
  */
 export function chatTitle(text: string, max = TITLE_GRAPHEMES): string {
-  const folded = text.replace(/\s+/g, " ").trim();
+  const folded = withoutUnprintable(text).replace(/\s+/g, " ").trim();
   const graphemes: string[] = [];
   for (const { segment } of segmenter.segment(folded)) {
     if (graphemes.length === max) return `${graphemes.join("").trimEnd()}…`;

@@ -40,7 +40,7 @@ export async function beginConsultation({
   if (catalog.order.length === 0) {
     throw new AppError(
       "no_trees",
-      "No consultation trees are loaded yet. An admin uploads them (see the README, 'Decision trees').",
+      "No consultation trees are loaded yet. An admin uploads them (see docs/consultations.md, 'Decision trees').",
     );
   }
   const record = startSession(catalog, userQuery);

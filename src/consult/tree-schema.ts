@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { printableName } from "../validation.ts";
 
 /** Option ids with built-in meaning at every node; a tree may list `back` and `end`, never the third. */
 export const BACK = "back";
@@ -18,7 +19,7 @@ const OptionSchema = z.strictObject({
 });
 
 const NodeSchema = z.strictObject({
-  title: z.string().min(1).optional(),
+  title: z.string().superRefine(printableName).min(1).optional(),
   response: z.string().min(1),
   options: z.array(OptionSchema).default([]),
   triggers: z.array(z.string().min(1)).default([]),
@@ -27,7 +28,7 @@ const NodeSchema = z.strictObject({
 /** A decision tree as authors write it in `knowledge/trees/` (JSON or YAML). */
 export const TreeFileSchema = z.strictObject({
   id: Id,
-  title: z.string().min(1),
+  title: z.string().superRefine(printableName).min(1),
   description: z.string().default(""),
   language: z.enum(["zh", "en"]).optional(),
   root: z.string().min(1),

@@ -7,9 +7,16 @@ import { OAuthBearer } from "./oauth-bearer.ts";
 import { freshOAuth } from "./oauth-refresh.ts";
 import { scrubError, scrubValue, secretsOf } from "./redact.ts";
 import { openHeaders } from "./secrets.ts";
-import { type CachedTool, markToolsStale, recordFailure, recordSuccess, type ServerRecord } from "./server-store.ts";
+import {
+  type CachedTool,
+  markToolsStale,
+  recordFailure,
+  recordSuccess,
+  recordToolError,
+  type ServerRecord,
+} from "./server-store.ts";
 import type { FederationService } from "./service.ts";
-import { upstreamError } from "./upstream-error.ts";
+import { isAnsweredRpcError, upstreamError } from "./upstream-error.ts";
 import { checkOutboundUrl } from "./url-guard.ts";
 
 const MAX_TOOLS = 500;
@@ -46,17 +53,21 @@ export interface ContactPlan {
   limits: Omit<FetchLimits, "allowLocal">;
   /** The user a tool call is made for, or `null` for the workshop's own work (tool lists); see `SessionScope`. */
   caller: string | null;
+  /** The tool the contact calls, if it calls one: an error that tool answers with is its own, not the server's. */
+  tool?: string;
 }
 
 /**
  * Connects to a server and runs `use`, recording health either way (latency and transport on
- * success, a safe message on failure). A tool-list-changed notification marks the cache stale.
+ * success, a safe message on failure). A JSON-RPC error answered to a call of `plan.tool` is
+ * counted as that tool's error instead, leaving health alone: the server was reached, and its
+ * other tools may work. A tool-list-changed notification marks the cache stale.
  * Header values, tokens and session ids are masked in whatever comes back.
  */
 export async function contact<T>(
   service: FederationService,
   server: ServerRecord,
-  { limits, caller }: ContactPlan,
+  { limits, caller, tool }: ContactPlan,
   use: (client: Client, options: { timeout: number }) => Promise<T>,
   recordTools?: (value: T) => CachedTool[],
 ): Promise<Contact<T>> {
@@ -100,8 +111,13 @@ export async function contact<T>(
   } catch (caught) {
     const error = scrubError(caught, secrets());
     const message = error instanceof Error ? error.message : "unknown failure";
-    log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
-    await recordFailure({ ...where, message });
+    if (tool !== undefined && isAnsweredRpcError(error)) {
+      log("warn", "mcp_tool_failed", { server_id: server.id, tenant_id: server.tenantId, tool, error });
+      await recordToolError({ ...where, message: `${tool}: ${message}` });
+    } else {
+      log("warn", "mcp_server_failed", { server_id: server.id, tenant_id: server.tenantId, error });
+      await recordFailure({ ...where, message });
+    }
     throw error;
   }
 }

@@ -226,7 +226,11 @@ export async function withUpstream<T>(
       throw error;
     }
   } catch (error) {
-    throw asUpstreamFailure(error, new URL(upstream.url).host, limits.totalTimeoutMs);
+    throw asUpstreamFailure(error, {
+      host: new URL(upstream.url).host,
+      totalMs: limits.totalTimeoutMs,
+      elapsedMs: Date.now() - started,
+    });
   }
 }
 
@@ -236,14 +240,30 @@ export async function withUpstream<T>(
  */
 class SessionGone extends Error {}
 
+/**
+ * How much sooner than the budget the SDK's own timeout may fire: its timer is set from the budget
+ * left when a request starts, so it fires when the whole budget is spent, give or take the clock.
+ */
+const TIMER_SLACK_MS = 100;
+
+/** Where a failed contact was going, and how long it had run against its budget. */
+export interface FailedContact {
+  host: string;
+  totalMs: number;
+  elapsedMs: number;
+}
+
 /** Any failure of a contact as an `AppError` a person can read; the original stays the cause, for logs. */
-export function asUpstreamFailure(error: unknown, host: string, totalMs: number): AppError {
+export function asUpstreamFailure(error: unknown, { host, totalMs, elapsedMs }: FailedContact): AppError {
   const found = findAppError(error);
   if (found) return found;
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout)
+    // The SDK reports its own timeout as -32001, the code a server may also answer with (JSON-RPC
+    // leaves -32000 to -32099 to servers): only a contact that used up its budget timed out.
+    if (error.code === ErrorCode.RequestTimeout && elapsedMs >= totalMs - TIMER_SLACK_MS) {
       return upstreamError(`${host} did not answer within ${totalMs} ms.`, { cause: error });
-    return upstreamError(`${host} answered with an error: ${error.message.slice(0, 300)}`, { retryable: false, cause: error });
+    }
+    return answeredError(error, host);
   }
   // Only the transports' own errors carry an HTTP status in `code`; other errors with a numeric
   // code (a DOMException's, say) say nothing about what the server answered, and an SSE error
@@ -268,6 +288,19 @@ export function asUpstreamFailure(error: unknown, host: string, totalMs: number)
     );
   }
   return upstreamError(`${host} could not be used as an MCP server.`, { cause: error });
+}
+
+/**
+ * A JSON-RPC error the server answered, with its code. Retrying cannot help when the server refused
+ * the request itself; only its internal error (-32603) is its own trouble, which may pass.
+ */
+function answeredError(error: McpError, host: string): AppError {
+  const message = error.message.replace(/^MCP error -?\d+: /, "").slice(0, 300);
+  return upstreamError(`${host} answered with JSON-RPC error ${error.code}: ${message}`, {
+    rpcCode: error.code,
+    retryable: error.code === ErrorCode.InternalError,
+    cause: error,
+  });
 }
 
 function findAppError(error: unknown): AppError | undefined {

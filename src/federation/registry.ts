@@ -27,6 +27,7 @@ export function serverView(server: ServerRecord): ServerView {
       tool_count: server.toolCount,
       latency_ms: server.latencyMs,
       tools_fetched_at: server.toolsFetchedAt,
+      tool_errors: { count: server.toolErrorCount, last_error: server.lastToolError, last_error_at: server.lastToolErrorAt },
     },
     created_at: server.createdAt,
     updated_at: server.updatedAt,

@@ -31,6 +31,10 @@ export interface ServerRecord {
   lastError: string | null;
   lastErrorAt: string | null;
   latencyMs: number | null;
+  /** Errors single tools answered with (`recordToolError`), which leave the server's health alone. */
+  toolErrorCount: number;
+  lastToolError: string | null;
+  lastToolErrorAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -56,6 +60,9 @@ export interface Row {
   last_error: string | null;
   last_error_at: string | null;
   latency_ms: number | null;
+  tool_error_count: number;
+  last_tool_error: string | null;
+  last_tool_error_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -82,6 +89,9 @@ export function fromRow(row: Row): ServerRecord {
     lastError: row.last_error,
     lastErrorAt: row.last_error_at,
     latencyMs: row.latency_ms,
+    toolErrorCount: row.tool_error_count,
+    lastToolError: row.last_tool_error,
+    lastToolErrorAt: row.last_tool_error_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -254,6 +264,30 @@ export async function recordFailure({
 }): Promise<void> {
   await db
     .prepare(`UPDATE mcp_servers SET last_error = ?, last_error_at = ${NOW} WHERE id = ? AND tenant_id = ?`)
+    .bind(message.slice(0, 500), id, tenantId)
+    .run();
+}
+
+/**
+ * Records an error one tool answered with (an `isError` result or a JSON-RPC error to its call):
+ * counted apart, since the server was reached and its other tools may work.
+ */
+export async function recordToolError({
+  db,
+  tenantId,
+  id,
+  message,
+}: {
+  db: D1Database;
+  tenantId: string;
+  id: string;
+  message: string;
+}): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE mcp_servers SET tool_error_count = tool_error_count + 1, last_tool_error = ?, last_tool_error_at = ${NOW}
+       WHERE id = ? AND tenant_id = ?`,
+    )
     .bind(message.slice(0, 500), id, tenantId)
     .run();
 }

@@ -1,35 +1,45 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../app-env.ts";
+import { agentConfirmOf } from "../auth/credential.ts";
 import { bearerAuth } from "../auth/middleware.ts";
-import { checkOrigin, originAllowed } from "../auth/origin.ts";
+import { checkHostAndOrigin, originListed } from "../auth/origin.ts";
 import { servicesForFace } from "../services.ts";
 import { toolContext } from "../tools/context.ts";
 import { type Toolset, toolsFor } from "../tools/registry.ts";
 import { EXTERNAL_TOOL_PREFIX } from "../tools/tool-names.ts";
-import { checkEnvelope, type JsonRpcError, jsonRpcError, requestIdOf } from "./envelope.ts";
+import { checkEnvelope, JSONRPC_ERRORS, type JsonRpcError, jsonRpcError } from "./envelope.ts";
+import { serveMcp } from "./handler.ts";
 import { buildMcpServer } from "./server.ts";
 
 /** Largest `/mcp` request body; tool arguments are small, and a cap bounds the work of parsing. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
-/** `/mcp`: Streamable HTTP, stateless, JSON responses, behind the origin and API-key checks. */
+/** `/mcp`: Streamable HTTP, stateless, JSON responses, behind the host, origin and API-key checks. */
 export const mcpRoutes = new Hono<AppEnv>();
 
+// Host and Origin first: a request for a host that is not the deployment's gets nothing else.
+mcpRoutes.use(checkHostAndOrigin());
 // Browser clients (MCP Inspector's direct mode, web agents) need CORS; only allowed origins get it.
 mcpRoutes.use(
   cors({
-    origin: (origin, c) => (originAllowed(origin, c.req.url, c.var.config.allowedOrigins) ? origin : null),
+    origin: (origin, c) => (originListed(origin, c.var.config.allowedHosts, c.var.config.allowedOrigins) ? origin : null),
     allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
-    allowHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+    allowHeaders: [
+      "Authorization",
+      "Content-Type",
+      "Accept",
+      "Mcp-Protocol-Version",
+      "Mcp-Session-Id",
+      "Mcp-Method",
+      "Mcp-Name",
+      "Last-Event-ID",
+    ],
     exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate", "X-Request-Id"],
     maxAge: 86400,
   }),
 );
-mcpRoutes.use(checkOrigin());
 mcpRoutes.use(bearerAuth());
 
 mcpRoutes.post(
@@ -43,66 +53,49 @@ mcpRoutes.post(
     try {
       body = JSON.parse(await c.req.text());
     } catch {
-      return c.json(jsonRpcError(null, ErrorCode.ParseError, "Parse error: the body is not valid JSON."), 400);
+      return c.json(jsonRpcError(null, JSONRPC_ERRORS.parseError, "Parse error: the body is not valid JSON."), 400);
     }
     const problem: JsonRpcError | null = checkEnvelope(body);
     if (problem) return c.json(problem, 400);
     const ctx = toolContext({
       user: c.var.user,
       config: c.var.config,
+      origin: new URL(c.req.url).origin,
+      agentConfirm: agentConfirmOf(c.var.credential),
       requestId: c.var.requestId,
       signal: c.req.raw.signal,
       // /mcp re-exposes only the external servers a boss marked for it.
       services: servicesForFace(c.var.services, "mcp"),
     });
     const needed = toolsNeeded(body);
-    const toolset = needed === "none" ? NO_TOOLS : await toolsFor(ctx, { external: needed === "all" });
-    const server = buildMcpServer(toolset, ctx);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
-    return Array.isArray(body) && body.filter((m) => requestIdOf(m) !== null).length === 1 ? asArrayOfOne(response) : response;
+    return serveMcp(c.req.raw, body, async () => {
+      const toolset = needed === "none" ? NO_TOOLS : await toolsFor(ctx, { external: needed === "all" });
+      return buildMcpServer(toolset, ctx);
+    });
   },
 );
-
-/**
- * A batch is answered with an array (JSON-RPC 2.0, §6), even when it holds one request: the
- * transport answers a single response as a bare object, which a client that sent an array does
- * not expect. A transport's refusal of the whole request (406, 415, ...) answers no request of the
- * batch, and stays the single error it is.
- */
-async function asArrayOfOne(response: Response): Promise<Response> {
-  if (response.status !== 200 || !(response.headers.get("Content-Type") ?? "").startsWith("application/json")) return response;
-  const answer: unknown = await response.json();
-  const headers = new Headers(response.headers);
-  headers.delete("Content-Length");
-  return Response.json(Array.isArray(answer) ? answer : [answer], { status: response.status, headers });
-}
 
 const NO_TOOLS: Toolset = { tools: [], unavailable: [], notes: [] };
 
 /**
  * Which of the caller's tools a request needs. External tools cost a D1 read and perhaps a contact
- * with their servers, so only `initialize` (whose instructions name left-out servers), `tools/list`
- * and calls of external tools (all named `mcp_…`, a prefix no tool of Weft's has) ask for them; a
- * call of Weft's own tool needs only those, and a ping nothing.
+ * with their servers, so only `initialize` and `server/discover` (whose instructions name left-out
+ * servers), `tools/list` and calls of external tools (all named `mcp_…`, a prefix no tool of
+ * Weft's has) ask for them; a call of Weft's own tool or a prompt needs only those, and anything
+ * else (`ping`, resources) nothing.
  */
 function toolsNeeded(body: unknown): "none" | "own" | "all" {
-  let needed: "none" | "own" | "all" = "none";
-  for (const message of Array.isArray(body) ? body : [body]) {
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-    if (method === "initialize" || method === "tools/list") return "all";
-    if (method === "tools/call") {
-      if (typeof params?.name === "string" && params.name.startsWith(EXTERNAL_TOOL_PREFIX)) return "all";
-      needed = "own";
-    }
-  }
-  return needed;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (method === "initialize" || method === "server/discover" || method === "tools/list") return "all";
+  // Prompts are offered by the tools they use, which are Weft's own.
+  if (method === "prompts/list" || method === "prompts/get") return "own";
+  if (method !== "tools/call") return "none";
+  return typeof params?.name === "string" && params.name.startsWith(EXTERNAL_TOOL_PREFIX) ? "all" : "own";
 }
 
 // A stateless server has no stream to offer and no session to end (spec: 405 is the answer).
 mcpRoutes.on(["GET", "DELETE"], "/", (c) =>
-  c.json(jsonRpcError(null, ErrorCode.ConnectionClosed, "Method not allowed: this MCP server is stateless; use POST."), 405, {
+  c.json(jsonRpcError(null, -32000, "Method not allowed: this MCP server is stateless; use POST."), 405, {
     Allow: "POST",
   }),
 );

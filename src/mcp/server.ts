@@ -1,19 +1,21 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
+  type CacheHint,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  McpServer,
   type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
+  ProtocolError,
+  ProtocolErrorCode,
+} from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import { statusOf } from "../errors.ts";
 import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
 import type { Toolset } from "../tools/registry.ts";
 import { runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
+import { ICONS, toolIcons } from "./icons.ts";
 import { renderPendingAction } from "./pending-action.ts";
+import { servePrompts } from "./prompts.ts";
+import { searchResultLinks, serveDocuments } from "./resources.ts";
 
 const MAX_NAME_IN_ERROR = 64;
 /** Where `tools/list` names the external servers left out, and a failed call its HTTP status and retryability. */
@@ -26,39 +28,64 @@ const INSTRUCTIONS =
   "the user and confirm only when they say so.";
 
 /**
- * A fresh MCP server for one request, exposing exactly the tools the caller may use. A left-out
- * external server is told in the instructions and in `tools/list`'s `_meta`, and a call to one of
- * its tools answers `upstream_failed` (retryable) rather than "unknown tool". Stateless:
- * anything that must outlive the request lives in Durable Objects, addressed by ids in arguments.
- * The low-level `Server` is used because tools may arrive as JSON Schema (external servers) and
- * because input checking belongs to `runTool`, the same for every face.
+ * Cache hints for 2026-07-28 clients (2025-era answers carry none). Every list depends on the
+ * caller's workshop and role, so none is `public`; tools (a boss edits an external server),
+ * prompts (trees are uploaded) and resources (documents are uploaded) can change at any moment,
+ * so their lists are not to be reused; the resource template and the server's description change
+ * only with a deployment.
  */
-export function buildMcpServer({ tools, unavailable, notes }: Toolset, ctx: ToolContext): Server {
-  const server = new Server(
-    { name: "weft", title: "Weft", version: pkg.version },
+const CACHE_HINTS: Record<string, CacheHint> = {
+  "tools/list": { ttlMs: 0, cacheScope: "private" },
+  "prompts/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+  "resources/templates/list": { ttlMs: 3_600_000, cacheScope: "private" },
+};
+
+/**
+ * A fresh MCP server (SDK v2) for one request, exposing exactly the tools the caller may use, the
+ * workshop's documents as resources and its consultations and two tasks as prompts. A
+ * left-out external server is told in the instructions and in `tools/list`'s `_meta`, and a call
+ * to one of its tools answers `upstream_failed` (retryable) rather than "unknown tool". Stateless:
+ * anything that must outlive the request lives in Durable Objects, addressed by ids in arguments.
+ * Tools are served by handlers of their own on the low-level server rather than `registerTool`,
+ * because external tools arrive as JSON Schema and because input checking belongs to `runTool`,
+ * the same for every face.
+ */
+export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
+  const { tools, unavailable, notes } = toolset;
+  const mcp = new McpServer(
+    { name: "weft", title: "Weft", version: pkg.version, icons: ICONS.weft },
     {
       capabilities: { tools: { listChanged: false } },
       instructions: [INSTRUCTIONS, ...notes].join("\n"),
+      cacheHints: CACHE_HINTS,
     },
   );
+  const server = mcp.server;
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
   const known = new Map([...unavailable.map((tool) => [tool.name, tool] as const), ...listed]);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  server.setRequestHandler("tools/list", async () => ({
     tools: tools.map(describe),
     ...(notes.length ? { _meta: { [LEFT_OUT_META]: notes } } : {}),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler("tools/call", async (request) => {
     const tool = known.get(request.params.name);
     if (!tool) {
       // The MCP spec lists an unknown tool as a protocol error, not a tool result.
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Unknown tool '${request.params.name.slice(0, MAX_NAME_IN_ERROR)}'. Available tools: ${[...listed.keys()].join(", ")}.`,
       );
     }
-    return render(await runTool(tool, ctx, request.params.arguments ?? {}));
+    const result = render(await runTool(tool, ctx, request.params.arguments ?? {}), ctx);
+    // A search result links each document it quotes, so a client can open the whole of it.
+    if (tool.name === "knowledge_search" && !result.isError) result.content.push(...searchResultLinks(result.structuredContent));
+    return server.projectCallToolResult(result, outputJsonSchema(tool) ?? undefined);
   });
-  return server;
+  serveDocuments(mcp, ctx);
+  servePrompts(mcp, ctx, toolset);
+  return mcp;
 }
 
 const descriptors = new WeakMap<Tool, McpTool>();
@@ -73,6 +100,7 @@ function describe(tool: Tool): McpTool {
       name: tool.name,
       title: tool.title,
       description: tool.description,
+      icons: toolIcons(tool.name),
       inputSchema: inputSchema as McpTool["inputSchema"],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool["outputSchema"] } : {}),
       annotations: { title: tool.title, ...tool.annotations },
@@ -82,7 +110,7 @@ function describe(tool: Tool): McpTool {
   return descriptor;
 }
 
-function render(outcome: ToolOutcome): CallToolResult {
+function render(outcome: ToolOutcome, ctx: ToolContext): CallToolResult {
   if (!outcome.ok) {
     return {
       isError: true,
@@ -90,7 +118,8 @@ function render(outcome: ToolOutcome): CallToolResult {
       _meta: { [ERROR_META]: { code: outcome.code, status: statusOf(outcome.code), retryable: outcome.retryable } },
     };
   }
-  if (outcome.kind === "pending_action") return renderPendingAction(outcome.action);
+  if (outcome.kind === "pending_action")
+    return renderPendingAction(outcome.action, ctx.confirmUrl(outcome.action.actionId), ctx.agentConfirm !== null);
   return {
     structuredContent: outcome.structured,
     // The JSON is always a text block too, for clients that ignore structuredContent.

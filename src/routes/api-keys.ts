@@ -1,13 +1,16 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
+import { createApiKey, listApiKeys, revokeApiKey, setAgentConfirm } from "../auth/api-keys.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
-import { CreateApiKeySchema } from "./api-keys.schema.ts";
+import { forbidden } from "../errors.ts";
+import { CreateApiKeySchema, UpdateApiKeySchema } from "./api-keys.schema.ts";
 import { validate } from "./validate.ts";
 
 /**
  * `/api/keys`: everyone lists, creates and revokes their own API keys; an admin also those of
  * the people in their workshop (see `mayManageKeyOf`). Secrets are shown once, at creation.
+ * `PATCH /api/keys/:id` lets agents confirm writes with a key (or not): only from a signed-in
+ * browser, so no key can give itself that right.
  */
 export const apiKeyRoutes = new Hono<AppEnv>();
 
@@ -27,4 +30,12 @@ apiKeyRoutes.post("/", validate("json", CreateApiKeySchema), async (c) => {
 apiKeyRoutes.delete("/:id", async (c) => {
   const key = await revokeApiKey({ db: c.env.DB, actor: c.var.user, keyId: c.req.param("id") });
   return c.json(key);
+});
+
+apiKeyRoutes.patch("/:id", validate("json", UpdateApiKeySchema), async (c) => {
+  if (c.var.credential.kind !== "session") {
+    throw forbidden("Whether a key may confirm writes is set by a person signed in to Weft's settings, not with an API key.");
+  }
+  const { agent_confirm } = c.req.valid("json");
+  return c.json(await setAgentConfirm({ db: c.env.DB, actor: c.var.user, keyId: c.req.param("id"), allowed: agent_confirm }));
 });

@@ -1,20 +1,18 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { originAllowed } from "../auth/origin.ts";
-import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.ts";
 import { clearSessionCookie, sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
-import { countSignInAttempt, SIGN_IN_LIMITS, settleSuccessfulSignIn } from "../auth/sign-in-limiter.ts";
-import { createWebSession, endWebSession, findUserByUsername, findWebUser } from "../auth/web-sessions.ts";
+import { signInWithPassword } from "../auth/sign-in.ts";
+import { endWebSession, findWebUser } from "../auth/web-sessions.ts";
 import { AppError, forbidden, unauthorized } from "../errors.ts";
 import { LoginSchema } from "./auth.schema.ts";
 import { validate } from "./validate.ts";
 
 /** `/api/auth`: password sign-in for people in the browser, who they are, and sign-out. */
 export const authRoutes = new Hono<AppEnv>();
-
-const BAD_CREDENTIALS = "Wrong username or password.";
 
 authRoutes.use(
   bodyLimit({
@@ -36,37 +34,8 @@ authRoutes.use(async function checkBrowserOrigin(c, next) {
 
 authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
-  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
-  const userKey = `user:${username.toLowerCase()}`;
-  // Its own prefix, address first: `user:<name>@<address>` would be the global key of a username
-  // spelt "<name>@<address>", whose guesser could then use up the owner's count at their address.
-  const userAtAddressKey = `user-at:${address}|${username.toLowerCase()}`;
-  const addressKey = `addr:${address}`;
-  const verdict = await countSignInAttempt({
-    db: c.env.DB,
-    subjects: [
-      { key: userAtAddressKey, limit: SIGN_IN_LIMITS.perUsernameAndAddress },
-      { key: userKey, limit: SIGN_IN_LIMITS.perUsername },
-      { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
-    ],
-  });
-  if (!verdict.allowed) {
-    c.header("Retry-After", String(verdict.retryAfterSeconds));
-    throw new AppError(
-      "rate_limited",
-      `Too many sign-in attempts. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} minutes.`,
-      {
-        details: { retry_after_seconds: verdict.retryAfterSeconds },
-      },
-    );
-  }
-  const found = await findUserByUsername({ db: c.env.DB, username: username.toLowerCase() });
-  // An unknown username costs the same hashing as a known one, so timing does not tell them apart.
-  const ok = await verifyPassword(password, found?.password_hash ?? DUMMY_PASSWORD_HASH);
-  if (!found?.password_hash || !ok) throw unauthorized(BAD_CREDENTIALS);
-  const { password_hash: _, ...user } = found;
-  const token = await createWebSession({ db: c.env.DB, user });
-  await settleSuccessfulSignIn({ db: c.env.DB, userKeys: [userAtAddressKey, userKey], addressKey });
+  const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
+  const { user, token } = await signInWithPassword({ db: c.env.DB, username, password, address });
   setSessionCookie(c, token);
   return c.json({ user });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ACTION_STATUSES } from "../actions/types.ts";
+import { printableName } from "../validation.ts";
 
 /** `GET /api/chats`: a page of the caller's chats, optionally filtered by words of the title. */
 export const ListChatsQuerySchema = z.object({
@@ -10,7 +11,7 @@ export const ListChatsQuerySchema = z.object({
 
 /** `PATCH /api/chats/:id`. */
 export const RenameChatSchema = z.strictObject({
-  title: z.string().trim().min(1).max(200),
+  title: z.string().superRefine(printableName).trim().min(1).max(200),
 });
 
 /** `POST /api/chats/:chatId/actions/:actionId`: what became of a confirm card's action. */

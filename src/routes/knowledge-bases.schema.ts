@@ -1,14 +1,18 @@
 import { z } from "zod";
+import { printableName } from "../validation.ts";
+
+/** A knowledge base's name, shown in lists, the chat's `@` menu and the `npm run dev` banner. */
+const KbName = z.string().superRefine(printableName).trim().min(1).max(100);
 
 export const CreateKnowledgeBaseSchema = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: KbName,
   description: z.string().max(1000).optional(),
   type: z.enum(["document", "faq"]).optional(),
 });
 
 export const UpdateKnowledgeBaseSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: KbName.optional(),
     description: z.string().max(1000).optional(),
   })
   .refine((body) => body.name !== undefined || body.description !== undefined, { message: "give a new name or description" });
@@ -16,12 +20,13 @@ export const UpdateKnowledgeBaseSchema = z
 export const DocumentUploadSchema = z.strictObject({
   filename: z
     .string()
+    .superRefine(printableName)
     .trim()
     .min(1)
     .max(255)
     .describe("The file name; its extension (.md, .txt, .html) gives the type unless content_type does."),
   content: z.string().describe("The document's text."),
-  title: z.string().trim().min(1).max(300).optional(),
+  title: z.string().superRefine(printableName).trim().min(1).max(300).optional(),
   content_type: z.string().max(100).optional(),
 });
 export type DocumentUpload = z.infer<typeof DocumentUploadSchema>;

@@ -14,7 +14,7 @@ import {
   listKnowledgeBases,
   updateKnowledgeBase,
 } from "../search/knowledge-bases.ts";
-import { describeIssues } from "../validation.ts";
+import { refusal } from "../validation.ts";
 import { faqRoutes } from "./faq.ts";
 import {
   BatchUploadSchema,
@@ -135,9 +135,7 @@ knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"
   for (const [index, raw] of documents.entries()) {
     const parsed = DocumentUploadSchema.safeParse(raw);
     if (!parsed.success) {
-      results.push(
-        failed(index, nameOf(raw), new AppError("invalid_input", `Invalid document: ${describeIssues(parsed.error)}`)),
-      );
+      results.push(failed(index, nameOf(raw), refusal("Invalid document", parsed.error, "invalid_input")));
       continue;
     }
     try {

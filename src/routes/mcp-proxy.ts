@@ -10,6 +10,8 @@ import { getServer } from "../federation/server-store.ts";
 import { toolContext } from "../tools/context.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { JsonSchemaTool } from "../tools/tool.ts";
+import { describeIssues } from "../validation.ts";
+import { ProxyArgumentsSchema } from "./mcp-servers.schema.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -33,18 +35,14 @@ mcpProxyRoutes.post(
   }),
   async function proxyCall(c) {
     try {
+      // Before anything reaches the server: a body that is no arguments object is the caller's mistake, whatever the server's state.
+      const args = await readArguments(c.req.raw);
       const service = c.var.services.federation;
       const user = c.var.user;
       const server = await getServer({ db: c.env.DB, tenantId: user.tenantId, id: c.req.param("id") });
       if (!server.enabled) throw new AppError("conflict", `The MCP server '${server.name}' is disabled.`);
       const cached = await findTool(service, server, c.req.param("tool_name"));
       if (!mayUse(user, cached)) throw forbidden("This tool may change things; it needs the 'boss' role.");
-      let args: unknown;
-      try {
-        args = await c.req.json();
-      } catch {
-        throw badRequest("The body must be a JSON object of the tool's parameters.");
-      }
       const tool: JsonSchemaTool = {
         kind: "json-schema",
         name: cached.name,
@@ -63,6 +61,7 @@ mcpProxyRoutes.post(
         signal: c.req.raw.signal,
         config: c.var.config,
         services: c.var.services,
+        origin: new URL(c.req.url).origin,
       });
       const outcome = await runTool(tool, ctx, args);
       if (!outcome.ok) throw new AppError(outcome.code, outcome.message, outcome.details ? { details: outcome.details } : {});
@@ -73,6 +72,21 @@ mcpProxyRoutes.post(
     }
   },
 );
+
+const NOT_AN_OBJECT = "The body must be a JSON object of the tool's parameters";
+
+/** The call's arguments: the body as a JSON object (400 naming what is wrong otherwise). */
+async function readArguments(request: Request): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    throw badRequest(`${NOT_AN_OBJECT}; it is not valid JSON.`);
+  }
+  const parsed = ProxyArgumentsSchema.safeParse(body);
+  if (!parsed.success) throw badRequest(`${NOT_AN_OBJECT}: ${describeIssues(parsed.error)}.`);
+  return parsed.data;
+}
 
 /** The same error with the proxy's `details`: Weft's own errors say `is_upstream: false`. */
 function withDetails(error: unknown): unknown {

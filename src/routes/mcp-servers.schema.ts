@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ownRecord, printableName } from "../validation.ts";
 
 // Headers Weft sets itself, or that would change how the request is framed or routed.
 const RESERVED_HEADERS = new Set([
@@ -33,8 +34,7 @@ const HeaderValueSchema = z
 
 /** Headers as a name → value record, under the limits every header set obeys. */
 function headerRecord<V extends z.ZodType>(value: V) {
-  return z
-    .record(HeaderNameSchema, value)
+  return ownRecord(HeaderNameSchema, value)
     .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` })
     .refine((headers) => new Set(Object.keys(headers).map((n) => n.toLowerCase())).size === Object.keys(headers).length, {
       message: "a header name appears twice (names are case-insensitive)",
@@ -47,6 +47,7 @@ const HeadersSchema = headerRecord(HeaderValueSchema).describe(
 
 const NameSchema = z
   .string()
+  .superRefine(printableName)
   .regex(/^[a-z0-9_-]{1,32}$/, "1-32 characters of a-z, 0-9, _ and -")
   .describe("Unique in the workshop; tools are served as mcp_{name}_{tool}.");
 const UrlSchema = z.string().min(1).max(2048).describe("The server's Streamable HTTP (or SSE) endpoint, https.");
@@ -79,4 +80,4 @@ export const UpdateServerSchema = z
 export type UpdateServer = z.infer<typeof UpdateServerSchema>;
 
 /** Flat JSON arguments for a proxied call: an object, checked against the tool's schema later. */
-export const ProxyArgumentsSchema = z.record(z.string(), z.unknown());
+export const ProxyArgumentsSchema = ownRecord(z.string(), z.unknown());

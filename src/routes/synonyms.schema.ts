@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { SYNONYM_LIMITS } from "../search/synonyms.ts";
+import { printableName } from "../validation.ts";
 
 const Word = z
   .string()
+  .superRefine(printableName)
   .trim()
   .min(1)
   .max(SYNONYM_LIMITS.wordLength)

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { AppError, badRequest } from "../errors.ts";
-import { describeIssues } from "../validation.ts";
+import { refusal } from "../validation.ts";
 import { mediaTypeOf, quoteContentType, readJsonBody } from "./json-body.ts";
 
 /**
@@ -22,10 +22,10 @@ export async function readUploadBody(c: Context<AppEnv>, maxBytes: number): Prom
   );
 }
 
-/** Checks an upload body against `schema`, naming each bad field in a 400. */
+/** Checks an upload body against `schema`, naming each bad field in a 400 (422 for a refused name alone). */
 export function parseUpload<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw badRequest(`Invalid body: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw refusal("Invalid body", parsed.error);
   return parsed.data;
 }
 

@@ -1,8 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
-import { badRequest } from "../errors.ts";
-import { describeIssues } from "../validation.ts";
+import { refusal } from "../validation.ts";
 import { readJsonBody } from "./json-body.ts";
 
 // Where a bad field was, as a client reads it: valid JSON with a bad field is not "invalid json".
@@ -23,13 +22,15 @@ const PLACES = new Map<string, string>([
  */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   const check = zValidator(target, schema, function onInvalid(result) {
-    if (!result.success) throw badRequest(`Invalid ${PLACES.get(target) ?? target}: ${describeIssues(result.error)}`);
+    if (!result.success) throw refusal(`Invalid ${PLACES.get(target) ?? target}`, result.error);
   });
   if (target !== "json") return check;
-  // The body is parsed here and cached by Hono, so `check` reads the same text without failing.
+  // The body is read and checked here rather than by `check`, which would parse the text again.
   const checkJson: typeof check = async function checkJson(c, next) {
-    await readJsonBody(c);
-    return check(c, next);
+    const parsed = await schema.safeParseAsync(await readJsonBody(c));
+    if (!parsed.success) throw refusal(`Invalid ${PLACES.get(target)}`, parsed.error);
+    c.req.addValidatedData("json", parsed.data as object);
+    await next();
   };
   return checkJson;
 }

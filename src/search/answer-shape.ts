@@ -1,7 +1,7 @@
 // What a question asks for, read from its wording, and whether a passage has that kind of answer;
 // and what kind of fact a passage states, whatever the question. Bag-of-words search cannot tell a
 // passage that answers "when" from one that only shares the topic; a passage with no date cannot
-// answer it. Measured on rgb-zh-dev (README).
+// answer it. Measured on rgb-zh-dev (docs/search-quality.md).
 
 // An English "when" asks only at the start: "What happened when the war ended?" does not ask for a date.
 const ASKS_WHEN =
@@ -72,7 +72,7 @@ const MOMENT =
 /**
  * What kind of fact a passage states, whatever the question: a quantity, a moment, each 0 or 1.
  * News that answers a question tends to report its fact as a number or a day; on-topic news that
- * does not answer it tends to comment on it (measured on rgb-zh-dev, README).
+ * does not answer it tends to comment on it (measured on rgb-zh-dev, docs/search-quality.md).
  */
 export function statedFacts(text: string): { quantity: number; moment: number } {
   return { quantity: QUANTITY.test(text) ? 1 : 0, moment: MOMENT.test(text) ? 1 : 0 };

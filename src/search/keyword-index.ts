@@ -161,7 +161,7 @@ export async function keywordSearch({
   // A small index is matched with every term in the same round trip as its statistics. In a large
   // one, terms in many chunks cost the most to score (their posting lists are the longest) and
   // weigh the least (low IDF), so they are left out of the match once the statistics are known:
-  // about 20% less time at 50k chunks for −0.004 keyword-only nDCG@10 on rgb-zh-dev (README).
+  // about 20% less time at 50k chunks for −0.004 keyword-only nDCG@10 on rgb-zh-dev (docs/benchmarks.md).
   // Which plan runs depends on the index alone, never on what this isolate has seen: calibration
   // reads the whole candidate list, so the same query must get the same candidates.
   const expectLarge = (chunkCounts.get(tenantId) ?? 0) >= PRUNE_FROM;

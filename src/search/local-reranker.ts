@@ -76,7 +76,7 @@ function answerNearTest(query: string, canonical: (text: string) => string = (t)
  * asked for near the question's words, plus a bonus when it holds that kind of answer anywhere.
  * Bag-of-words retrieval cannot tell "2021年中国电影市场总票房" from the same words in another
  * order or another year's sentence; phrase, number and answer-position matching can. Every signal
- * is linear in the passage. Measured with `npm run eval` (see the README).
+ * is linear in the passage. Measured with `npm run eval` (see docs/search-quality.md).
  */
 export function localRerankScore(query: string, candidate: RerankCandidate, canonical?: (text: string) => string): number {
   return localRerankScorer(query, canonical)(candidate);

@@ -19,7 +19,7 @@ interface Loaded {
 /**
  * The local stand-in for Vectorize: one Durable Object per tenant, vectors in its SQLite storage,
  * exact cosine search over an in-memory copy that is rebuilt after writes. Cost is linear in the
- * tenant's chunk count (see the README's bench figures).
+ * tenant's chunk count (see docs/benchmarks.md).
  */
 export class LocalVectorIndex extends DurableObject<Env> {
   private loaded: Loaded | null = null;

@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { withoutUnprintable } from "../printable.ts";
 import { countWork } from "../work-count.ts";
 import { firstTitle } from "./headings.ts";
 
@@ -48,7 +49,7 @@ export function parseDocument(filename: string, content: string, type: ContentTy
   if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError("unparseable_document", `'${filename}' contains no readable text.`);
   const htmlTitle = type === "html" ? decodeEntities(titleElement(content)).trim() : "";
   const heading = type !== "text" ? firstTitle(text) : undefined;
-  const title = htmlTitle || heading || filename.replace(/\.[^.]+$/, "");
+  const title = withoutUnprintable(htmlTitle || heading || "").trim() || filename.replace(/\.[^.]+$/, "");
   return { title, text };
 }
 

@@ -37,8 +37,6 @@ export const SEARCH_DEFAULTS = { mode: "hybrid", topK: 10, minScore: 0.5, rerank
 
 // Candidates each retriever contributes before fusion and reranking (Vectorize caps topK at 100).
 const POOL = 50;
-/** An FAQ answer this likely to fit the question goes first, ahead of document passages. */
-const CONFIDENT_FAQ = 0.8;
 
 /**
  * Searches the caller's knowledge bases, document and FAQ bases alike. Each mode's raw signal
@@ -48,7 +46,7 @@ const CONFIDENT_FAQ = 0.8;
  * list into the chance that the passage answers the query, the score results are ordered and
  * `minScore` is applied by, so it means the same in every mode. The workshop's synonyms widen the
  * keyword match and the lexical evidence. An FAQ entry counts once, by its best-matching
- * question, answers with its answer, and goes first when confident.
+ * question, and answers with its answer, ranked among document passages by the same score.
  */
 export async function searchKnowledge({
   db,
@@ -122,9 +120,6 @@ export async function searchKnowledge({
     // A stable sort: equal calibrated scores keep their raw order.
     scored = scored.map((s, i) => ({ ...s, score: calibrated[i] as number })).sort((a, b) => b.score - a.score);
   }
-  const confident = scored.filter((s) => isFaq(s.chunk) && s.score >= CONFIDENT_FAQ);
-  if (confident.length > 0) scored = [...confident, ...scored.filter((s) => !confident.includes(s))];
-
   const passing = scored.filter((s) => s.score >= request.minScore);
   return {
     total_count: passing.length,

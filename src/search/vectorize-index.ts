@@ -8,7 +8,7 @@ const MAX_TOP_K = 100;
 
 /**
  * `VectorIndex` on Vectorize. Each tenant is a namespace, so a query can never reach another
- * tenant's vectors; `kb_id` is metadata, filtered with `$in` (create its metadata index, see README).
+ * tenant's vectors; `kb_id` is metadata, filtered with `$in` (create its metadata index, see docs/deployment.md).
  */
 export class VectorizeVectorIndex implements VectorIndex {
   private readonly index: VectorizeIndex;

@@ -8,7 +8,7 @@ import type { ToolContext, ToolDataPart, ToolServices } from "./tool.ts";
  * so what the app wired, such as federation's loop protection, holds for every tool). `emit` is
  * the face's sink for data parts (the chat streams them; MCP leaves it out).
  *
- * @example const ctx = toolContext({ user: c.var.user, requestId: c.var.requestId, signal: c.req.raw.signal, config: c.var.config, services: c.var.services })
+ * @example const ctx = toolContext({ user: c.var.user, requestId: c.var.requestId, signal: c.req.raw.signal, config: c.var.config, services: c.var.services, origin: new URL(c.req.url).origin })
  */
 export function toolContext({
   user,
@@ -16,6 +16,8 @@ export function toolContext({
   signal,
   config,
   services,
+  origin,
+  agentConfirm = null,
   emit,
 }: {
   user: UserContext;
@@ -23,7 +25,19 @@ export function toolContext({
   signal: AbortSignal;
   config: Config;
   services: ToolServices;
+  /** The origin people reach this deployment at (the request's, once its Host has been checked). */
+  origin: string;
+  agentConfirm?: ToolContext["agentConfirm"];
   emit?: (part: ToolDataPart) => void;
 }): ToolContext {
-  return { user, requestId, signal, config, services, emit: emit ?? (() => {}) };
+  return {
+    user,
+    requestId,
+    signal,
+    config,
+    services,
+    agentConfirm,
+    confirmUrl: (actionId) => `${origin}/actions/${encodeURIComponent(actionId)}`,
+    emit: emit ?? (() => {}),
+  };
 }

@@ -55,10 +55,11 @@ export interface Toolset {
  * Both faces ask here; `external: false` skips the external servers, for a request that needs none.
  */
 export async function toolsFor(ctx: ToolContext, { external = true }: { external?: boolean } = {}): Promise<Toolset> {
-  const own: Tool[] = WEFT_TOOLS.filter((tool) => mayUseTool(ctx.user, tool.minRole));
+  const own: Tool[] = WEFT_TOOLS.filter((tool) => mayUseTool(ctx.user, tool.minRole, tool.annotations));
   const taken = new Set(own.map((tool) => tool.name));
   const toolset: Toolset = { tools: own, unavailable: [], notes: [] };
-  if (!external) return toolset;
+  // An external server's annotations are its own claim, so a read-only caller gets none of its tools.
+  if (!external || ctx.user.readOnly) return toolset;
   for (const server of await ctx.services.external.toolsFor(ctx.user, ctx.signal)) {
     const named = server.tools.map((tool): JsonSchemaTool => {
       const name = externalToolName(server.server, tool.name, taken);

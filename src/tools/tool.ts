@@ -42,6 +42,13 @@ export interface ToolContext {
   signal: AbortSignal;
   config: Config;
   services: ToolServices;
+  /**
+   * Set when the caller is an agent whose key's owner allowed it to confirm prepared writes
+   * (`confirm_action`); `null` otherwise: then a person confirms, on the card or the confirm page.
+   */
+  agentConfirm: { keyPrefix: string } | null;
+  /** Where a person confirms an action in the browser: the confirm page's absolute URL. */
+  confirmUrl(actionId: string): string;
   /** Emits a data part where the face supports it; a no-op elsewhere. */
   emit(part: ToolDataPart): void;
 }
@@ -89,10 +96,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: O
  * A pending action as an agent or model reads it (snake_case, like every tool result): each face
  * adds its own words on what to do next.
  */
-export function pendingActionPayload(action: PendingAction) {
+export function pendingActionPayload(action: PendingAction, confirmUrl: string) {
   return {
     status: "pending_confirmation" as const,
     action_id: action.actionId,
+    confirm_url: confirmUrl,
     summary: action.summary,
     preview: action.preview,
     ambiguities: action.ambiguities,

@@ -1,6 +1,6 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
-import type { ActionStatus, ServerView } from "../shapes.ts";
+import type { ActionStatus, ActionView, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
@@ -49,6 +49,17 @@ export interface NewMcpServer {
   auth: "headers" | "oauth";
 }
 
+/** An app someone allowed to reach `/mcp` for them over OAuth (`/api/oauth/connections`). */
+export interface Connection {
+  id: string;
+  user_id: string;
+  user_name: string;
+  client_name: string;
+  redirect_host: string;
+  access: "read" | "write";
+  created_at: string;
+}
+
 /** A new OAuth server's first sign-in: the provider's page to send the browser to, or why there is none. */
 export type SignInStart = { authorization_url: string; error?: undefined } | { authorization_url?: undefined; error: string };
 
@@ -89,8 +100,14 @@ export const api = {
   getChat: (id: string) => request<{ id: string; title: string; messages: unknown[] }>("GET", `/api/chats/${enc(id)}`),
   renameChat: (id: string, title: string) => request<unknown>("PATCH", `/api/chats/${enc(id)}`, { title }),
   deleteChat: (id: string) => request<unknown>("DELETE", `/api/chats/${enc(id)}`),
-  decideAction: (actionId: string, decision: "confirm" | "cancel") =>
-    request<Record<string, unknown>>("POST", `/api/actions/${enc(actionId)}/${decision}`),
+  getAction: (actionId: string) => request<ActionView>("GET", `/api/actions/${enc(actionId)}`),
+  /** Decides an action; `confirm_page` when the person said yes on the confirm page rather than a chat's card. */
+  decideAction: (actionId: string, decision: "confirm" | "cancel", via?: "confirm_page") =>
+    request<Record<string, unknown>>(
+      "POST",
+      `/api/actions/${enc(actionId)}/${decision}`,
+      via && decision === "confirm" ? { via } : undefined,
+    ),
   recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
     request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
   listMcpServers: () => request<{ servers: McpServer[] }>("GET", "/api/mcp/servers"),
@@ -99,6 +116,8 @@ export const api = {
   signInMcpServer: (id: string) => request<{ authorization_url: string }>("POST", `/api/mcp/servers/${enc(id)}/sign-in`),
   setMcpServerEnabled: (id: string, enabled: boolean) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, { enabled }),
   deleteMcpServer: (id: string) => request<unknown>("DELETE", `/api/mcp/servers/${enc(id)}`),
+  listConnections: () => request<{ connections: Connection[] }>("GET", "/api/oauth/connections"),
+  revokeConnection: (id: string) => request<unknown>("DELETE", `/api/oauth/connections/${enc(id)}`),
   testMcpServer: (id: string) =>
     request<{ server: McpServer; latency_ms: number; tools: { name: string }[] }>("POST", `/api/mcp/servers/${enc(id)}/refresh`),
 };

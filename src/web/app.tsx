@@ -1,5 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api, type User } from "./api.ts";
+import { ConfirmPage } from "./confirm-page.tsx";
+import { actionIdOfPath } from "./confirm-page-path.ts";
 import { applyLang, I18nContext, initialLang, type Lang, messagesFor } from "./i18n.ts";
 import { LoadBoundary } from "./load-failed.tsx";
 import { SignIn } from "./sign-in.tsx";
@@ -21,6 +23,8 @@ export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "checking" });
   // Back from an MCP server's OAuth provider: read once, shown to whoever signs in, never on a reload.
   const [signInReturn, setSignInReturn] = useState(() => readSignInReturn(location.search));
+  // A confirm page's link (`/actions/:id`) shows that action, after sign-in, instead of the chat.
+  const [pageActionId] = useState(() => actionIdOfPath(location.pathname));
 
   const setLang = useCallback((next: Lang) => {
     applyLang(next);
@@ -64,7 +68,8 @@ export function App() {
           onSignedIn={(user) => setAuth({ state: "signed-in", user })}
         />
       )}
-      {auth.state === "signed-in" && (
+      {auth.state === "signed-in" && pageActionId && <ConfirmPage actionId={pageActionId} onUnauthorized={onUnauthorized} />}
+      {auth.state === "signed-in" && !pageActionId && (
         <LoadBoundary>
           <Suspense fallback={<Checking />}>
             <ChatShell

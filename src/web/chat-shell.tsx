@@ -4,6 +4,7 @@ import { ApiError, api, type KnowledgeBase, type ModelInfo, type User } from "./
 import type { WeftMessage } from "./chat-types.ts";
 import { ChatView } from "./chat-view.tsx";
 import { useI18n } from "./i18n.ts";
+import { CloseIcon, MenuIcon } from "./icons.tsx";
 import { preloadMarkdown } from "./lazy-markdown.tsx";
 import { LoadBoundary } from "./load-failed.tsx";
 import { Sidebar } from "./sidebar.tsx";
@@ -44,6 +45,7 @@ export function ChatShell({
   const [knowledgeBases, setKnowledgeBases] = useState<KnowledgeBase[]>([]);
   const [model, setModel] = useState<ModelInfo | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [offlineNoticeClosed, setOfflineNoticeClosed] = useState(false);
   const canConfigure = user.role === "boss" || user.role === "admin";
   // Back from an MCP server's OAuth provider: a boss's settings page opens and says how it went;
   // anyone else (staff cannot open settings) is told above the chat.
@@ -116,11 +118,12 @@ export function ChatShell({
           aria-label={menuOpen ? t.closeMenu : t.menu}
           onClick={() => setMenuOpen((o) => !o)}
         >
-          ☰
+          <MenuIcon />
         </button>
         <h1>Weft</h1>
         <span className="who" title={user.tenant_name}>
-          {user.name} · {t.roles[user.role] ?? user.role} · {user.tenant_name}
+          {user.name} · {t.roles[user.role] ?? user.role}
+          <span className="tenant"> · {user.tenant_name}</span>
         </span>
         <button
           type="button"
@@ -145,10 +148,19 @@ export function ChatShell({
           {t.signOut}
         </button>
       </header>
-      {model?.offline && (
-        <p className="offline-notice" role="note" data-model={model.id} title={model.label}>
-          {t.offlineModel}
-        </p>
+      {model?.offline && !offlineNoticeClosed && (
+        <div className="offline-notice" role="note" data-model={model.id} title={model.label}>
+          <span>{t.offlineModel}</span>
+          <button
+            type="button"
+            className="icon"
+            aria-label={t.dismiss}
+            title={t.dismiss}
+            onClick={() => setOfflineNoticeClosed(true)}
+          >
+            <CloseIcon />
+          </button>
+        </div>
       )}
       {notice && (
         <div className="sign-in-notice shell-notice error-text" role="status">
@@ -160,6 +172,7 @@ export function ChatShell({
       )}
       <div className="body">
         <aside id="sidebar" className="sidebar">
+          <p className="tenant-in-menu">{user.tenant_name}</p>
           <Sidebar
             list={list}
             currentId={current.id}
@@ -178,6 +191,7 @@ export function ChatShell({
           ) : current.messages ? (
             <ChatView
               key={current.id}
+              role={user.role}
               chatId={current.id}
               initialMessages={current.messages}
               knowledgeBases={knowledgeBases}

@@ -3,6 +3,7 @@ import { DefaultChatTransport } from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, type KnowledgeBase } from "./api.ts";
 import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
+import { chatWords } from "./chat-words.ts";
 import { type ChosenKb, Composer } from "./composer.tsx";
 import { decideAction } from "./decide-action.ts";
 import { useI18n } from "./i18n.ts";
@@ -11,6 +12,8 @@ import { MessageView } from "./message-view.tsx";
 
 interface Props {
   chatId: string;
+  /** The signed-in person's role, for the suggestions an empty chat offers. */
+  role: string;
   initialMessages: WeftMessage[];
   knowledgeBases: KnowledgeBase[];
   /** Called when a reply ends, so the sidebar can show a new or retitled chat. */
@@ -33,8 +36,9 @@ function describeError(error: Error): { code?: string; message: string } {
 }
 
 /** One conversation: its messages as they stream, the composer, and the confirm-card round trip. */
-export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
-  const { t } = useI18n();
+export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
+  const { t, lang } = useI18n();
+  const words = chatWords(lang);
   const [chosen, setChosen] = useState<ChosenKb[]>([]);
   const transport = useMemo(
     () =>
@@ -92,7 +96,21 @@ export function ChatView({ chatId, initialMessages, knowledgeBases, onTurnEnd, o
   return (
     <div className="chat-view">
       <div className="messages" role="log" aria-live="polite">
-        {messages.length === 0 && <p className="empty">{t.emptyChat}</p>}
+        {messages.length === 0 && (
+          <div className="empty">
+            <p>{t.emptyChat}</p>
+            <p className="suggestions-title">{words.suggestionsTitle}</p>
+            <ul className="suggestions">
+              {(words.suggestions[role] ?? words.suggestions.staff ?? []).map((text) => (
+                <li key={text}>
+                  <button type="button" className="secondary suggestion" onClick={() => send(text)}>
+                    {text}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {messages.map((message, index) => {
           const last = index === messages.length - 1;
           return (

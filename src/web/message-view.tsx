@@ -1,5 +1,6 @@
 import { isToolUIPart } from "ai";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
+import { chatWords } from "./chat-words.ts";
 import { ConfirmCard } from "./confirm-card.tsx";
 import { useI18n } from "./i18n.ts";
 import { Markdown } from "./lazy-markdown.tsx";
@@ -47,10 +48,20 @@ function ConsultationOptions({
   );
 }
 
+// The offline model's line pointing at a card still to decide (src/chat/offline/tool-replies.ts).
+const ASKS_TO_DECIDE =
+  /请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。|Use Confirm or Cancel on the card above\. Nothing is written until you confirm\./;
+
 /** One message: text as Markdown (parsed incrementally while it streams), tool cards, confirm cards, consultations. */
 export function MessageView({ message, streaming, canAnswer, onOption, onDecide }: Props) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const mine = message.role === "user";
+  // Once its card is decided, the line asking to decide it says what happened instead.
+  const decided = message.parts.find((p) => p.type === "data-confirm-card" && p.data.status !== "pending");
+  const outcome =
+    decided?.type === "data-confirm-card"
+      ? `${chatWords(lang).cardOutcome[decided.data.status] ?? ""}${decided.data.status === "confirmed" || decided.data.status === "failed" ? (decided.data.result ?? "") : ""}`
+      : null;
   return (
     <article className={`message ${mine ? "from-user" : "from-assistant"}`} data-role={message.role} aria-busy={streaming}>
       <h3 className="sr-only">{mine ? t.you : t.assistant}</h3>
@@ -62,7 +73,12 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide 
               {part.text}
             </p>
           ) : (
-            <Markdown key={key} text={part.text} streaming={streaming} animating={streaming && part.state === "streaming"} />
+            <Markdown
+              key={key}
+              text={outcome ? part.text.replace(ASKS_TO_DECIDE, outcome) : part.text}
+              streaming={streaming}
+              animating={streaming && part.state === "streaming"}
+            />
           );
         }
         if (part.type === "data-confirm-card") {

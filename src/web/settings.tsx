@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { McpServer } from "./api.ts";
+import { ConnectedClients } from "./connected-clients.tsx";
 import { useI18n } from "./i18n.ts";
 import { AddServer, EditServer } from "./mcp-server-forms.tsx";
 import type { SignInReturn } from "./sign-in-return.ts";
@@ -132,7 +133,7 @@ function SignInNotice({
   );
 }
 
-/** The settings view for a boss or admin: the workshop's external MCP servers. */
+/** The settings view for a boss or admin: the workshop's external MCP servers, and the apps connected over OAuth. */
 export function Settings({
   onClose,
   onUnauthorized,
@@ -186,6 +187,7 @@ export function Settings({
         </ul>
       )}
       <AddServer add={hooks.add} />
+      <ConnectedClients onUnauthorized={onUnauthorized} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { ChatSummary } from "./api.ts";
 import { useI18n } from "./i18n.ts";
+import { DownloadIcon, PencilIcon, TrashIcon } from "./icons.tsx";
 import type { useChatList } from "./use-chat-list.ts";
 
 interface Props {
@@ -91,7 +92,7 @@ function ChatItem({
           setMode("rename");
         }}
       >
-        ✎
+        <PencilIcon />
       </button>
       <a
         className="icon"
@@ -100,7 +101,7 @@ function ChatItem({
         aria-label={`${t.export}: ${chat.title}`}
         title={t.export}
       >
-        ⤓
+        <DownloadIcon />
       </a>
       <button
         type="button"
@@ -109,7 +110,7 @@ function ChatItem({
         title={t.delete}
         onClick={() => setMode("delete")}
       >
-        🗑
+        <TrashIcon />
       </button>
     </li>
   );

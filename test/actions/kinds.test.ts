@@ -51,7 +51,9 @@ describe("the kinds of pending write", () => {
     if (!outcome.ok || outcome.kind !== "pending_action") throw new Error(JSON.stringify(outcome));
     const actionId = outcome.action.actionId;
     const confirms = await Promise.all(
-      Array.from({ length: 20 }, () => confirmAction({ actions: services.actions, user: users.boss, actionId })),
+      Array.from({ length: 20 }, () =>
+        confirmAction({ actions: services.actions, user: users.boss, actionId, confirmation: { via: "card" } }),
+      ),
     );
     for (const view of confirms)
       expect(view).toMatchObject({ status: "confirmed", kind: "stamp", result: { stamped: "合同 7 号" } });

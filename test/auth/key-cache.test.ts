@@ -4,7 +4,14 @@ import { KEY_CACHE_TTL_MS, KeyCache } from "../../src/auth/key-cache.ts";
 import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
-const staff = { keyId: "k1", userId: "u-staff", tenantId: "t-jinxiu", role: "staff" as const };
+const staff = {
+  keyId: "k1",
+  prefix: "dev-",
+  agentConfirm: false,
+  userId: "u-staff",
+  tenantId: "t-jinxiu",
+  role: "staff" as const,
+};
 
 describe("the verified-key cache", () => {
   it("answers within its lifetime and forgets after it, by its clock", () => {

@@ -126,6 +126,12 @@ const ROUTES: Row[] = [
     expected: [200, 404, 404, 404, 404, 404],
     run: async (c) => status(`/api/keys/${await staff2Key()}`, { method: "DELETE" })(c),
   },
+  {
+    // Whether a key may confirm writes is set from a signed-in browser only (test/actions/confirmation.test.ts).
+    name: "PATCH /api/keys/:id agent_confirm of a jinxiu staff member's key, with an API key",
+    expected: [403, 403, 403, 403, 403, 403],
+    run: async (c) => status(`/api/keys/${await staff2Key()}`, json("PATCH", { agent_confirm: true }))(c),
+  },
   { name: "GET /api/knowledge-bases", expected: [200, 200, 200, 200, 200, 200], run: status("/api/knowledge-bases") },
   {
     name: "POST /api/knowledge-bases",
@@ -255,6 +261,18 @@ const ROUTES: Row[] = [
     name: "POST /api/actions/:id/confirm of a jinxiu boss's action",
     expected: [404, 200, 404, 404, 404, 404],
     run: async (c) => status(`/api/actions/${await bossAction()}/confirm`, { method: "POST" })(c),
+  },
+  {
+    name: "POST /api/actions/:id/confirm of a jinxiu staff member's own action, with her key (agents may not confirm)",
+    expected: [404, 404, 403, 404, 404, 404],
+    run: async (c) => {
+      const result = await (await mcpClient(devKeys.staff)).callTool({
+        name: "prepare_piece_record",
+        arguments: { process: "上袖子", quantity: 1 },
+      });
+      const id = (result.structuredContent as { action_id: string }).action_id;
+      return status(`/api/actions/${id}/confirm`, { method: "POST" })(c);
+    },
   },
   {
     name: "POST /api/actions/:id/cancel of a jinxiu boss's action",

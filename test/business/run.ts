@@ -9,11 +9,14 @@ export const STAFF: UserContext = users.staff;
 export const STAFF2: UserContext = users.staff2;
 export const OTHER_BOSS: UserContext = users.otherBoss;
 
-/** Runs one of Weft's tools for `user` the way every face does, optionally with a fixed clock. */
+/**
+ * Runs one of Weft's tools for `user` the way every face does, optionally with a fixed clock, as
+ * an agent whose key may confirm writes (test/actions/confirmation.test.ts covers the others).
+ */
 export async function tool(user: UserContext, name: string, input: Record<string, unknown>, now?: Date): Promise<ToolOutcome> {
   const found = WEFT_TOOLS.find((t) => t.name === name);
   if (!found) throw new Error(`no tool ${name}`);
-  const ctx = testContext(user);
+  const ctx = testContext(user, { agentConfirm: { keyPrefix: "test-key" } });
   if (now) ctx.services.business.clock = () => now;
   return runTool(found, ctx, input);
 }

@@ -67,6 +67,11 @@ describe("the offline model over the business tools", () => {
       data: { status: "confirmed", result: "已登记" },
     });
     expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
+
+    // The export says what happened to the card where the reply asked to decide it.
+    const exported = await (await browserCall("/api/chats/biz-record/export", cookie)).text();
+    expect(exported).toContain("已确认：已登记。");
+    expect(exported).not.toContain("请在上面的确认卡片上点");
   });
 
   it("records a card's real status: a client cannot mark an unconfirmed write as confirmed", async () => {
@@ -111,11 +116,15 @@ describe("the offline model over the business tools", () => {
   it("puts business results into readable Chinese: labels, money in yuan, statuses by their label", async () => {
     const cookie = await signIn("boss", "boss123");
     const orders = textOf((await ask(cookie, "biz-read-orders", "生产中的订单有哪些")).message);
-    expect(orders).toMatch(/^订单（\d+）：\n- 订单号: /);
-    expect(orders).toContain("状态: 生产中");
+    expect(orders).toMatch(/^订单（\d+）：\n\n\| 订单号 \| 客户 \| 款式 \| 数量 \|/);
+    expect(orders).toContain("| 生产中 |");
     expect(orders).not.toContain("in_production");
+    // The totals are the table's last row.
+    expect(orders.split("\n").at(-1)).toMatch(/^\| \*\*合计\*\* \|/);
     const pay = textOf((await ask(cookie, "biz-read-pay", "张三这个月的工资")).message);
-    expect(pay).toMatch(/实发: ¥\d+\.\d{2}/);
+    expect(pay).toMatch(/^张三 \d{4}-\d{2} 实发 ¥[\d,]+\.\d{2}。\n\n工资单（1）：/);
+    const done = textOf((await ask(cookie, "biz-read-pieces", "张三这个月做了多少件")).message);
+    expect(done).toMatch(/^张三本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 [\d,]+ 件，计 ¥[\d,]+\.\d{2}。/);
   });
 
   it("asks for orders by due date, and says the dates are due dates", async () => {
@@ -133,8 +142,8 @@ describe("the offline model over the business tools", () => {
     // No demo order is due today (they are due 10 to 50 days on, or long past).
     const today = await ask(cookie, "biz-due-today", "今天要交的订单");
     const todayPart = toolPart(today.message, "query_orders");
-    expect(todayPart.input).toEqual({ due_from: todayPart.output.today, due_to: todayPart.output.today });
-    expect(textOf(today.message)).toBe(`今天（${todayPart.output.today}）没有到期的订单。`);
+    expect(todayPart.input).toEqual({ status: "open", due_from: todayPart.output.today, due_to: todayPart.output.today });
+    expect(textOf(today.message)).toBe(`今天（${todayPart.output.today}）没有要交的订单（没完成的订单里没有这几天到期的）。`);
   });
 
   it("asks for orders placed this month by the day they were placed, and says so", async () => {
@@ -152,7 +161,7 @@ describe("the offline model over the business tools", () => {
     expect(orders.every((o) => o.created_on >= created_from && o.created_on <= created_to)).toBe(true);
     expect(orders.some((o) => o.due_date > created_to || o.due_date < created_from)).toBe(true);
     expect(textOf(message)).toMatch(new RegExp(`^本月新增的订单（${created_from} 至 ${created_to}）：\n\n订单（\\d+）：`));
-    expect(textOf(message)).toContain(`下单日期: ${orders[0]?.created_on}`);
+    expect(textOf(message)).toContain(`| ${orders[0]?.created_on} |`);
   });
 
   it.each([

@@ -80,15 +80,23 @@ describe("POST /api/chat with the offline model", () => {
 
   it("says plainly what it can do when it has no answer", async () => {
     const cookie = await signIn("staff", "staff123");
-    const message = await assembled(await readChunks(await sendChat(cookie, "chat-help", "你好")));
+    const message = await assembled(await readChunks(await sendChat(cookie, "chat-help", "今天天气怎么样")));
     expect(textOf(message)).toContain("我是离线模型");
+    // A staff member is shown what they may ask: their own work, not a colleague's pay.
+    expect(textOf(message)).toContain("我这个月的工资");
+  });
+
+  it("greets a greeting in one line with what the person's role may ask", async () => {
+    const cookie = await signIn("staff", "staff123");
+    const message = await assembled(await readChunks(await sendChat(cookie, "chat-hello", "你好")));
+    expect(textOf(message)).toMatch(/^你好！还可以这样问我：\n\n- “我这个月做了多少件”/);
   });
 
   it("accepts an API key as well as the cookie", async () => {
     const res = await call("/api/chat", { method: "POST", key: keys.staff, body: chatBody("chat-key", "hello") });
     expect(res.status).toBe(200);
     const message = await assembled(await readChunks(res));
-    expect(textOf(message)).toContain("offline model");
+    expect(textOf(message)).toMatch(/^Hello! You could ask me:/);
   });
 
   it("refuses bad requests with a clear 4xx before streaming", async () => {
@@ -107,6 +115,9 @@ describe("POST /api/chat with the offline model", () => {
     expect((await post(empty)).status).toBe(400);
     expect((await post(chatBody("c1", "hi", { kbIds: ["kb-of-someone-else"] }))).status).toBe(404);
     expect((await post(chatBody("c1", "x".repeat(8001)))).status).toBe(400);
+    const unknown = await post(chatBody("c1", "hi", { zzz: 1 }));
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json<{ error: { message: string } }>()).error.message).toContain("zzz");
     expect((await call("/api/chat", { method: "POST", body: chatBody("c1", "hi") })).status).toBe(401);
     const foreign = await browserCall("/api/chat", cookie, {
       method: "POST",
@@ -116,6 +127,19 @@ describe("POST /api/chat with the offline model", () => {
     expect(foreign.status).toBe(403);
     // Nothing was stored by any of them.
     expect((await browserCall("/api/chats/c1", cookie)).status).toBe(404);
+  });
+
+  it("keeps a lone surrogate in a message as one U+FFFD, in the stored chat and its title", async () => {
+    const cookie = await signIn("boss", "boss123");
+    // Sent as JSON's escape for half of a surrogate pair, as from a client that cut a string mid-character.
+    const body = chatBody("lone-surrogate", "计件\uD800登记");
+    expect(body).toContain("\\ud800");
+    const res = await browserCall("/api/chat", cookie, { method: "POST", body });
+    expect(res.status).toBe(200);
+    await res.text();
+    const chat = await storedChat(cookie, "lone-surrogate", 2);
+    expect(chat.title).toBe("计件\uFFFD登记");
+    expect(chat.messages[0]?.parts).toEqual([{ type: "text", text: "计件\uFFFD登记" }]);
   });
 
   it("never lets one user write into or read another's chat", async () => {

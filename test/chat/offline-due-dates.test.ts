@@ -41,18 +41,18 @@ describe("due dates read from what a boss types", () => {
 
   it("keeps a year that is said with the month, in digits or as 今年/明年/去年", () => {
     expect(args("2026年3月到期的订单")).toEqual({ due_from: "2026-03-01", due_to: "2026-03-31" });
-    expect(args("2026年12月要交的订单", "2027-01-10")).toEqual({ due_from: "2026-12-01", due_to: "2026-12-31" });
-    expect(args("明年3月要交的订单")).toEqual({ due_from: "2027-03-01", due_to: "2027-03-31" });
+    expect(args("2026年12月要交的订单", "2027-01-10")).toEqual({ status: "open", due_from: "2026-12-01", due_to: "2026-12-31" });
+    expect(args("明年3月要交的订单")).toEqual({ status: "open", due_from: "2027-03-01", due_to: "2027-03-31" });
     expect(args("去年12月的订单")).toEqual({ due_from: "2025-12-01", due_to: "2025-12-31" });
     expect(args("今年3月的订单")).toEqual({ due_from: "2026-03-01", due_to: "2026-03-31" });
     // Without a year, a month is still the next such month from this one on.
-    expect(args("3月要交的订单")).toEqual({ due_from: "2027-03-01", due_to: "2027-03-31" });
+    expect(args("3月要交的订单")).toEqual({ status: "open", due_from: "2027-03-01", due_to: "2027-03-31" });
   });
 
   it("reads 上上周, 下下周, 上上个月 and 下下个月 as those, not as last or next week or month", () => {
     expect(args("下下周的订单")).toEqual({ due_from: "2026-12-07", due_to: "2026-12-13" });
     expect(args("上上周到期的订单")).toEqual({ due_from: "2026-11-09", due_to: "2026-11-15" });
-    expect(args("下下个月要交的订单", "2026-12-15")).toEqual({ due_from: "2027-02-01", due_to: "2027-02-28" });
+    expect(args("下下个月要交的订单", "2026-12-15")).toEqual({ status: "open", due_from: "2027-02-01", due_to: "2027-02-28" });
     expect(args("上上个月到期的订单", "2026-01-20")).toEqual({ due_from: "2025-11-01", due_to: "2025-11-30" });
   });
 
@@ -71,7 +71,7 @@ describe("the offline model's words for orders asked for by due date", () => {
   it("leads with the dates the orders are due in, so this month's orders are not read as created this month", () => {
     const output = { orders: [ORDER], totals: { orders: 1, quantity: 800 }, next_cursor: null, today: TODAY };
     const text = reply({ due_from: "2026-11-01", due_to: "2026-11-30" }, output);
-    expect(text).toMatch(/^本月（2026-11-01 至 2026-11-30）到期的订单：\n\n订单（1）：\n- 订单号: 2026-004/);
+    expect(text).toMatch(/^本月（2026-11-01 至 2026-11-30）到期的订单：\n\n订单（1）：\n\n\| 订单号 \|.*\n.*\n\| 2026-004 \|/);
     expect(reply({ due_from: "2026-11-30", due_to: "2026-12-06" }, output, false)).toMatch(
       /^Orders due next week \(2026-11-30 to 2026-12-06\):\n\norders \(1\):/,
     );
@@ -141,7 +141,7 @@ describe("orders asked for by the day they were placed", () => {
 
   it("keeps due words on due dates, and an order to be created on prepare_order", () => {
     expect(args("本月到期的订单")).toEqual({ due_from: "2026-11-01", due_to: "2026-11-30" });
-    expect(args("这周要交的新订单")).toEqual({ due_from: "2026-11-23", due_to: "2026-11-29" });
+    expect(args("这周要交的新订单")).toEqual({ status: "open", due_from: "2026-11-23", due_to: "2026-11-29" });
     expect(args("orders due this week")).toEqual({ due_from: "2026-11-23", due_to: "2026-11-29" });
     expect(args("这个月剩下的订单")).toEqual({ due_from: "2026-11-01", due_to: "2026-11-30" });
     expect(choice("今天新建一个订单")?.toolName).toBe("prepare_order");
@@ -176,7 +176,7 @@ describe("orders asked for by the day they were placed", () => {
     const reply = (input: unknown, out: unknown = output) =>
       toolReply({ toolName: "query_orders", input, output: out, isError: false, question: "", chinese: true });
     expect(reply({ created_from: "2026-11-01", created_to: "2026-11-30" })).toMatch(
-      /^本月新增的订单（2026-11-01 至 2026-11-30）：\n\n订单（1）：\n- 订单号: 2026-004/,
+      /^本月新增的订单（2026-11-01 至 2026-11-30）：\n\n订单（1）：\n\n\| 订单号 \|.*\n.*\n\| 2026-004 \|/,
     );
     const none = { ...output, orders: [], totals: { orders: 0, quantity: 0 } };
     expect(reply({ created_from: "2026-11-23", created_to: "2026-11-29" }, none)).toBe(

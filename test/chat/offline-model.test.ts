@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { extractiveAnswer } from "../../src/chat/offline/answers.ts";
+import { closestPassage, extractiveAnswer } from "../../src/chat/offline/answers.ts";
 import { findDate } from "../../src/chat/offline/dates.ts";
 import type { Decline } from "../../src/chat/offline/declines.ts";
 import { chooseTool, type ToolChoice } from "../../src/chat/offline/intents.ts";
@@ -148,16 +148,16 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["Which orders are in production?", "query_orders", { status: "in_production" }],
   // Orders are listed by due date: a period names the days they are due in (weeks from Monday).
   ["这个月的订单", "query_orders", { due_from: "2026-11-01", due_to: "2026-11-30" }],
-  ["本周要交的订单", "query_orders", { due_from: "2026-11-23", due_to: "2026-11-29" }],
+  ["本周要交的订单", "query_orders", { status: "open", due_from: "2026-11-23", due_to: "2026-11-29" }],
   ["下周到期的订单", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
-  ["下个星期要交的订单", "query_orders", { due_from: "2026-11-30", due_to: "2026-12-06" }],
-  ["明天要交的订单", "query_orders", { due_from: "2026-11-27", due_to: "2026-11-27" }],
+  ["下个星期要交的订单", "query_orders", { status: "open", due_from: "2026-11-30", due_to: "2026-12-06" }],
+  ["明天要交的订单", "query_orders", { status: "open", due_from: "2026-11-27", due_to: "2026-11-27" }],
   ["下个月到期的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["下月的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["上周到期的订单", "query_orders", { due_from: "2026-11-16", due_to: "2026-11-22" }],
-  ["今天要交货的订单", "query_orders", { due_from: "2026-11-26", due_to: "2026-11-26" }],
+  ["今天要交货的订单", "query_orders", { status: "open", due_from: "2026-11-26", due_to: "2026-11-26" }],
   // A month without its year is the next such month, as a due day without its year is.
-  ["12月要交的订单", "query_orders", { due_from: "2026-12-01", due_to: "2026-12-31" }],
+  ["12月要交的订单", "query_orders", { status: "open", due_from: "2026-12-01", due_to: "2026-12-31" }],
   ["三月到期的订单", "query_orders", { due_from: "2027-03-01", due_to: "2027-03-31" }],
   ["本月到期的生产中的订单", "query_orders", { status: "in_production", due_from: "2026-11-01", due_to: "2026-11-30" }],
   ["订单2026-001今天的进度", "query_orders", { order: "2026-001", order_no: "2026-001" }],
@@ -270,9 +270,13 @@ describe("the offline model's reading of requests", () => {
   it("reads what is to be delivered in a period to come as orders due then, not as piece records", () => {
     expect(toolOf(chooseTool("明天要交多少件", TODAY, null))).toEqual({
       toolName: "query_orders",
-      args: { due_from: "2026-11-27", due_to: "2026-11-27" },
+      args: { status: "open", due_from: "2026-11-27", due_to: "2026-11-27" },
     });
-    expect(toolOf(chooseTool("下周要交货的有哪些", TODAY, null))?.args).toEqual({ due_from: "2026-11-30", due_to: "2026-12-06" });
+    expect(toolOf(chooseTool("下周要交货的有哪些", TODAY, null))?.args).toEqual({
+      status: "open",
+      due_from: "2026-11-30",
+      due_to: "2026-12-06",
+    });
     expect(toolOf(chooseTool("下个月出货多少件", TODAY, null))?.args).toEqual({ due_from: "2026-12-01", due_to: "2026-12-31" });
     // Pieces of a period to come are still explained, not looked up.
     expect(chooseTool("明天做了多少件", TODAY, null)).toEqual({ decline: "future", what: "pieces", period: "tomorrow" });
@@ -413,7 +417,7 @@ describe("the offline LanguageModelV4", () => {
       ],
     });
     expect(result.content).toEqual([
-      { type: "text", text: expect.stringContaining("员工（1）：\n- 名称: 李娟，工号: A01，实发: ¥1200.00") },
+      { type: "text", text: "员工（1）：\n\n| 名称 | 工号 | 实发 |\n| --- | --- | ---: |\n| 李娟 | A01 | ¥1,200.00 |" },
     ]);
   });
 });
@@ -433,6 +437,20 @@ describe("the offline model's extractive answers", () => {
   });
 });
 
+describe("the offline model's answer to an English question about a Chinese guide", () => {
+  it("quotes the best-ranked passage and says the guide is in Chinese, rather than the fallback list", () => {
+    const passages = [
+      { title: "订单", heading: "新建订单", content: "在“订单”页面点击“新建订单”，填写客户、款式、数量和交货日期后保存。" },
+    ];
+    const answer = closestPassage("How do I create an order?", passages);
+    expect(answer).toContain("The workshop's guide is written in Chinese");
+    expect(answer).toContain("在“订单”页面点击“新建订单”");
+    expect(answer).toContain("- [1] 订单 › 新建订单");
+    expect(closestPassage("怎么新建订单", passages)).toBeNull();
+    expect(closestPassage("How do I create an order?", [])).toBeNull();
+  });
+});
+
 describe("the offline model's extractive answers, repeated text", () => {
   it("quotes a sentence two passages share once", () => {
     const answer = extractiveAnswer("订单进度怎么算", [
@@ -447,18 +465,35 @@ describe("the offline model's extractive answers, repeated text", () => {
 describe("the offline model's words for a tool's result", () => {
   const reply = (output: unknown) => toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
 
-  it("leads a list it shows only the start of with the totals over every row", () => {
+  it("ends a list it shows only the start of with the totals over every row, as its last row", () => {
     const records = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, quantity: i + 1, entered_by: "u-boss" }));
     const text = reply({ records, totals: { records: 23, pieces: 2673 }, next_cursor: "c" });
-    expect(text).toMatch(/^合计: 条数: 23，件数: 2673\n\n计件记录（只列出前 10 条）：\n- 数量: 1\n/);
+    expect(text).toMatch(/^计件记录（只列出前 10 条）：\n\n\| {3}\| 数量 \|\n\| --- \| ---: \|\n\| {2}\| 1 \|\n/);
+    expect(text.split("\n").at(-1)).toBe("| **合计（全部 23 条）** | 2,673 |");
     expect(text).not.toContain("共 20 条");
     expect(text).not.toContain("u-boss");
   });
 
-  it("gives a refused tool call's gist in Chinese before the agent-facing detail", () => {
-    const output = "forbidden: Staff can record pieces only for themselves. Leave out employee.";
-    const text = toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese: true });
-    expect(text).toBe(`没能完成：你的角色不能做这件事（员工只能查看和登记自己的记录）。\n\n详情：${output}`);
+  it("says a refused tool call in Chinese words with what to do, and no agent-facing English", () => {
+    const refused = (output: string, chinese = true) =>
+      toolReply({ toolName: "prepare_piece_record", output, isError: true, question: "", chinese });
+    expect(refused("forbidden: Staff can record pieces only for themselves. Leave out employee.")).toBe(
+      "员工只能给自己登记计件：不用说名字，例如“我今天上领子80件，帮我登记”。",
+    );
+    expect(refused("forbidden: Staff can see only their own records. Leave out employee.")).toContain("员工只能查看自己的记录");
+    expect(refused("unknown_name: No employee '王五' in this workshop. Close names: 王芳 (id e-3); 王强 (id e-4).")).toBe(
+      "没有找到“王五”。请检查名字，或者说全一点。相近的有：王芳、王强。",
+    );
+    expect(refused("invalid_input: Say whose pieces these are: employee is required when a boss records pieces.")).toContain(
+      "是谁做的？",
+    );
+    const invalid = refused(
+      "invalid_input: Invalid arguments for prepare_piece_record: process: Invalid input: expected string, received undefined",
+    );
+    expect(invalid).toContain("是哪道工序？");
+    expect(invalid).not.toMatch(/[A-Za-z]/);
+    expect(refused("internal: something odd")).toBe("没能完成这件事。请换个说法再试一次，或者告诉老板。");
+    expect(refused("forbidden: Only a boss can create orders.", false)).toBe("That did not work: Only a boss can create orders.");
   });
 
   // The chat shows the card with the tool call, above the reply (web/message-view.tsx renders parts in order).
@@ -536,13 +571,28 @@ describe("the offline model's words for a tool's result", () => {
 
   it("shows an order's progress as a percentage", () => {
     const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
-    expect(text).toBe("订单（1）：\n- 订单号: 2026-001，进度: 51%");
+    expect(text).toBe("订单（1）：\n\n| 订单号 | 进度 |\n| --- | ---: |\n| 2026-001 | 51% |");
   });
 
-  it("separates a row's fields with the comma of the reply's language", () => {
+  it("says statuses and yes-or-no values in words, in the reply's language", () => {
+    const output = {
+      employees: [
+        { name: "李娟", status: "active", has_login: true },
+        { name: "赵六", status: "left" },
+      ],
+      next_cursor: null,
+    };
+    const zh = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: true });
+    expect(zh).toContain("| 李娟 | 在职 |");
+    expect(zh).toContain("| 赵六 | 已离职 |");
+    expect(zh).not.toMatch(/active|left/);
+    const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
+    expect(en).toContain("| 李娟 | active |");
+  });
+
+  it("heads an English table in English, a style by its code and name", () => {
     const output = { orders: [{ order_no: "2026-001", quantity: 300, style: { code: "A01", name: "衬衫" } }], next_cursor: null };
     const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
-    expect(en).toContain("- order_no: 2026-001, quantity: 300, style: 衬衫");
-    expect(en).not.toContain("，");
+    expect(en).toBe("orders (1):\n\n| order no | quantity | style |\n| --- | ---: | --- |\n| 2026-001 | 300 | A01 衬衫 |");
   });
 });

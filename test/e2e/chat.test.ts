@@ -88,7 +88,7 @@ describe("the web chat on npm run dev", () => {
     const { cookie } = await signIn("staff2", "staff123");
     await reply(await send(cookie, "e2e-reseed", "你好"));
     await stored(cookie, "e2e-reseed", 2);
-    const seed = spawnSync(process.execPath, ["scripts/seed.mjs"], {
+    const seed = spawnSync(process.execPath, ["scripts/seed.ts"], {
       env: { ...process.env, WEFT_STATE_DIR: stateDir },
       encoding: "utf8",
       timeout: 60_000,

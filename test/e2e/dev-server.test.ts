@@ -73,7 +73,7 @@ describe("business records loaded by npm run dev", () => {
 
 describe("the demo seed", () => {
   it("refuses to run when ENVIRONMENT is production", () => {
-    const result = spawnSync(process.execPath, ["scripts/seed.mjs"], {
+    const result = spawnSync(process.execPath, ["scripts/seed.ts"], {
       env: { ...process.env, ENVIRONMENT: "production" },
       encoding: "utf8",
     });

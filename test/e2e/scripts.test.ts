@@ -13,7 +13,7 @@ function run(script: string, args: string[], env: Record<string, string>) {
 
 describe("npm run keys:create-admin", () => {
   it("creates a workshop's first admin whose key, shown once, works at once", async () => {
-    const result = run("scripts/create-admin.mjs", ["--tenant-id", "t-e2e", "--tenant-name", "测试车间", "--name", "管理员"], {
+    const result = run("scripts/create-admin.ts", ["--tenant-id", "t-e2e", "--tenant-name", "测试车间", "--name", "管理员"], {
       WEFT_STATE_DIR: stateDir,
     });
     expect(result.status, result.stderr).toBe(0);
@@ -28,13 +28,13 @@ describe("npm run keys:create-admin", () => {
 
 describe("npm run knowledge:push", () => {
   it("uploads the trees in knowledge/trees to a running Weft with an admin key", () => {
-    const result = run("scripts/knowledge-push.mjs", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-admin-key" });
+    const result = run("scripts/knowledge-push.ts", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-admin-key" });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Uploaded: .*garment-defects@[0-9a-f]{12}.*tech-investment@[0-9a-f]{12}/);
   });
 
   it("is refused, and says so, with a key that is not an admin's", () => {
-    const result = run("scripts/knowledge-push.mjs", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-boss-key" });
+    const result = run("scripts/knowledge-push.ts", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-boss-key" });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("Refused: garment-defects.yaml");
     expect(result.stderr).toContain("admin");
@@ -46,7 +46,7 @@ describe("the UI build npm run dev runs first", () => {
     const root = mkdtempSync(join(tmpdir(), "weft-fresh-"));
     try {
       const served = join(root, "dist", "web");
-      const build = `import("./scripts/build-web.mjs").then((m) => m.buildWeb({ served: ${JSON.stringify(served)} }))`;
+      const build = `import("./scripts/build-web.ts").then((m) => m.buildWeb({ served: ${JSON.stringify(served)} }))`;
       const result = run("--input-type=module", ["-e", build], {});
       expect(result.status, result.stderr).toBe(0);
       expect(readFileSync(join(served, "index.html"), "utf8")).toContain('<div id="root">');

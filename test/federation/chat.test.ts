@@ -20,6 +20,7 @@ async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
     env,
     config: configFor(env),
     services: testServices(),
+    origin: "http://weft.test",
     waitUntil: (p) => pending.push(p),
     user: BOSS,
     requestId: "fed-chat",

@@ -8,6 +8,8 @@ export const DOWN = "https://down.example.com/mcp";
 export const REDIRECTING = "https://redirect.example.com/mcp";
 export const CHANGING = "https://changing.example.com/mcp";
 export const SESSIONS = "https://sessions.example.com/mcp";
+/** The fake server with one more tool, `quota`, whose every call is answered with JSON-RPC error -32001 at once. */
+export const RPC_ERRORS = "https://rpc-errors.example.com/mcp";
 
 /** Requests the fake servers received, for assertions on what Weft sent. */
 export const received: Request[] = [];
@@ -83,16 +85,27 @@ function upstreamServer(): McpServer {
   return server;
 }
 
-async function answer(request: Request): Promise<Response> {
+const QUOTA_TOOL = {
+  name: "quota",
+  description: "Refused: over quota.",
+  inputSchema: { type: "object" },
+  annotations: { readOnlyHint: true },
+};
+
+async function answer(request: Request, { rpcErrors = false } = {}): Promise<Response> {
   const server = upstreamServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const body = request.method === "POST" ? await request.clone().json() : undefined;
-  const call = body as { method?: string; params?: { name?: string } } | undefined;
+  const call = body as { id?: number; method?: string; params?: { name?: string } } | undefined;
   if (call?.method === "tools/call" && call.params?.name) calledTools.push(call.params.name);
   if (call?.method) receivedMethods.push(call.method);
+  if (rpcErrors && call?.method === "tools/call" && call.params?.name === "quota") {
+    // -32001 is in JSON-RPC's range for servers' own errors, and also the SDK's code for its timeout.
+    return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: -32001, message: "Daily quota exceeded" } });
+  }
   const response = await transport.handleRequest(request, { parsedBody: body });
-  if (body && typeof body === "object" && (body as { method?: string }).method === "tools/list") {
+  if (call?.method === "tools/list") {
     // A tool whose schema has $defs and a cycle, as raw JSON Schema (McpServer only registers zod).
     const listed = (await response.json()) as { result: { tools: unknown[] } };
     listed.result.tools.push({
@@ -101,6 +114,7 @@ async function answer(request: Request): Promise<Response> {
       inputSchema: TREE_SCHEMA,
       annotations: { readOnlyHint: true },
     });
+    if (rpcErrors) listed.result.tools.push(QUOTA_TOOL);
     return Response.json(listed);
   }
   return response;
@@ -229,6 +243,7 @@ export function installFakeNetwork(more?: (request: Request) => Promise<Response
         new Promise<never>((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason))),
       ]);
     }
+    if (url.origin === "https://rpc-errors.example.com") return answer(request, { rpcErrors: true });
     if (url.origin === "https://changing.example.com") return answerChanging(request);
     if (url.origin === "https://sessions.example.com") return answerWithSession(request);
     if (url.origin === "https://down.example.com") throw new TypeError("connection refused");

@@ -90,69 +90,42 @@ describe("/mcp protocol details", () => {
     }
   });
 
-  it("refuses a batch whose requests share an id, before running any of them", async () => {
-    const res = await post(
-      JSON.stringify([
-        toolCall(7, "prepare_piece_record", { process: "上领子", quantity: 1 }),
-        { jsonrpc: "2.0", id: 7, method: "ping" },
-      ]),
-    );
-    expect(res.status).toBe(400);
-    const body = await res.json<RpcAnswer>();
-    expect(body.error?.code).toBe(-32600);
-    expect(body.error!.message).toContain("7");
-    // 1 and "1" are different ids in JSON-RPC.
-    const distinct = await post(
-      JSON.stringify([
-        { jsonrpc: "2.0", id: 1, method: "ping" },
-        { jsonrpc: "2.0", id: "1", method: "ping" },
-      ]),
-    );
-    expect(await distinct.json()).toHaveLength(2);
+  it("refuses every batch, even a batch of one, with -32600: batching left MCP in revision 2025-06-18", async () => {
+    for (const batch of [
+      [],
+      [toolCall(3, "list_knowledge_bases")],
+      [toolCall(7, "prepare_piece_record", { process: "上领子", quantity: 1 }), { jsonrpc: "2.0", id: 8, method: "ping" }],
+      [{ jsonrpc: "2.0", method: "notifications/initialized" }],
+    ]) {
+      const res = await post(JSON.stringify(batch));
+      expect(res.status).toBe(400);
+      const body = await res.json<RpcAnswer>();
+      expect(Array.isArray(body)).toBe(false);
+      expect(body).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(body.error!.message).toContain("2025-06-18");
+    }
   });
 
-  it("answers a batch of one request with an array of one", async () => {
-    const res = await post(JSON.stringify([toolCall(3, "list_knowledge_bases")]));
-    expect(res.status).toBe(200);
-    const answers = await res.json<RpcAnswer[]>();
-    expect(Array.isArray(answers)).toBe(true);
-    expect(answers).toHaveLength(1);
-    expect(answers[0]).toMatchObject({ id: 3, result: { structuredContent: expect.anything() } });
-  });
-
-  it("answers a batch of notifications only with 202 and no body, and one request beside a notification with an array", async () => {
-    const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
-    const quiet = await post(JSON.stringify([initialized]));
+  it("answers a notification with 202 and no body, and a 2025 ping with an empty result", async () => {
+    const quiet = await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     expect(quiet.status).toBe(202);
     expect(await quiet.text()).toBe("");
-    const mixed = await post(JSON.stringify([initialized, { jsonrpc: "2.0", id: 4, method: "ping" }]));
-    expect(mixed.status).toBe(200);
-    expect(await mixed.json()).toEqual([{ jsonrpc: "2.0", id: 4, result: {} }]);
+    const ping = await post(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping" }));
+    expect(ping.status).toBe(200);
+    expect(await ping.json()).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
   });
 
-  it("answers a batch of one the transport refuses outright with the transport's single error, not an array", async () => {
-    const res = await post(JSON.stringify([toolCall(3, "list_knowledge_bases")]), { Accept: "application/json" });
+  it("refuses a request that does not accept JSON with the transport's 406", async () => {
+    const res = await post(JSON.stringify(toolCall(3, "list_knowledge_bases")), { Accept: "text/html" });
     expect(res.status).toBe(406);
     const body = await res.json<RpcAnswer>();
-    expect(Array.isArray(body)).toBe(false);
-    expect(body).toMatchObject({ id: null, error: { code: -32000 } });
+    expect(body).toMatchObject({ error: { code: -32000 } });
   });
 
-  it("answers an empty batch with -32600", async () => {
-    const res = await post("[]");
-    expect(res.status).toBe(400);
-    expect((await res.json<RpcAnswer>()).error?.code).toBe(-32600);
-  });
-
-  it("answers a batch with an array, an unknown tool inside it as the same error as outside", async () => {
-    const alone = await (await post(JSON.stringify(toolCall(1, "no_such_tool")))).json<RpcAnswer>();
-    const res = await post(JSON.stringify([toolCall(1, "no_such_tool"), toolCall(2, "list_knowledge_bases")]));
-    expect(res.status).toBe(200);
-    const answers = await res.json<RpcAnswer[]>();
-    expect(Array.isArray(answers)).toBe(true);
-    const byId = new Map(answers.map((a) => [a.id, a]));
-    expect(byId.get(1)?.error).toEqual(alone.error);
-    expect(byId.get(2)?.result).toHaveProperty("structuredContent");
+  it("answers an unknown tool with -32602 naming the tools there are", async () => {
+    const body = await (await post(JSON.stringify(toolCall(1, "no_such_tool")))).json<RpcAnswer>();
+    expect(body).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect(body.error!.message).toContain("list_knowledge_bases");
   });
 
   it("refuses unknown tool arguments, naming them, so an agent learns of its typo", async () => {

@@ -39,6 +39,22 @@ async function search(body: Record<string, unknown>) {
   return (await res.json<{ results: Result[] }>()).results;
 }
 
+/** The first sections of knowledge/docs/车间系统使用手册/04-计件登记.md. */
+const PIECE_MANUAL = `# 计件登记
+
+## 员工怎么登记计件
+
+员工每天下班前在“计件”页面点击“登记”，依次选择订单、工序，填写完成的件数后提交。一次可以登记多条，例如上午做了 120 件合肩缝、下午做了 80 件上领子，就登记两条。
+
+## 用对话登记计件
+
+也可以在对话窗口里说“帮我登记：今天 2026-015 上领子 80 件”。助手会先弹出确认卡片，显示员工、订单、工序、件数和按当前单价算出的金额，确认无误后点“确认”才会保存。
+
+## 老板代登记
+
+老板可以替员工登记，例如员工请假前没来得及登记。代登记的记录会标明登记人，方便核对。
+`;
+
 const PASSWORD = {
   question: "忘记密码怎么办",
   similar_questions: ["密码找不回来了", "登不上去了"],
@@ -170,7 +186,7 @@ describe("FAQ search", () => {
     expect(new Set(results.map((r) => r.knowledge_id)).size).toBe(results.length);
   });
 
-  it("puts a confident FAQ answer first when searched together with document bases", async () => {
+  it("puts an FAQ answer that scores highest first when searched together with document bases", async () => {
     const faq = await newKb("常见问题-7", "faq");
     const docs = await newKb("文档库-7");
     await addEntry(faq, ORDER);
@@ -186,6 +202,27 @@ describe("FAQ search", () => {
     expect(results[0]).toMatchObject({ knowledge_title: ORDER.question, content: ORDER.answer });
     expect(results[0]?.score).toBeGreaterThanOrEqual(0.8);
     expect(results.some((r) => r.knowledge_filename === "orders.md")).toBe(true);
+  });
+
+  it("ranks FAQ answers and document passages by the score they show (计件怎么登记 on the demo knowledge)", async () => {
+    const faq = await newKb("常见问题-9", "faq");
+    const docs = await newKb("车间系统使用手册-9");
+    await addEntry(faq, {
+      question: "员工怎么登记计件",
+      similar_questions: ["怎么登记件数", "计件在哪里登记", "每天做的件数怎么录入"],
+      answer: "员工每天下班前在“计件”页面点击“登记”，依次选择订单、工序，填写完成的件数后提交。",
+    });
+    await call(`/api/knowledge-bases/${docs}/documents`, {
+      method: "POST",
+      key: keys.boss,
+      body: JSON.stringify({ filename: "04-计件登记.md", content: PIECE_MANUAL }),
+    });
+    const results = await search({ question: "计件怎么登记", knowledge_base_ids: [faq, docs], min_score: 0 });
+    // The FAQ answer scores high, and a passage of the manual higher: the passage comes first.
+    expect(results.find((r) => r.knowledge_title === "员工怎么登记计件")?.score).toBeGreaterThanOrEqual(0.8);
+    expect(results[0]?.knowledge_filename).toBe("04-计件登记.md");
+    const scores = results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
   it("serves FAQ answers over MCP through knowledge_search", async () => {

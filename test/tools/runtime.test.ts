@@ -193,7 +193,8 @@ describe("the MCP adapter", () => {
   }
 
   it("renders a pending action as structured content and text telling the agent to ask the user", async () => {
-    const client = await connect([prepareTool as unknown as Tool], contextFor(boss));
+    const ctx = { ...contextFor(boss), agentConfirm: { keyPrefix: "dev-" } };
+    const client = await connect([prepareTool as unknown as Tool], ctx);
     const result = await client.callTool({ name: "prepare_test_write", arguments: { pieces: 50 } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
@@ -209,6 +210,15 @@ describe("the MCP adapter", () => {
     expect(text).toContain("nothing has been written yet");
     expect(text).toContain('confirm_action with action_id "act-123"');
     expect(text).toMatch(/Never confirm on your own initiative/);
+  });
+
+  it("tells an agent whose key may not confirm to give the user the confirm page's link instead", async () => {
+    const client = await connect([prepareTool as unknown as Tool], contextFor(boss));
+    const result = await client.callTool({ name: "prepare_test_write", arguments: { pieces: 50 } });
+    expect(result.structuredContent).toMatchObject({ confirm_url: "http://weft.test/actions/act-123" });
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toContain("give them this link to confirm it, signed in to Weft: http://weft.test/actions/act-123");
+    expect(text).not.toContain("call confirm_action");
   });
 
   it("serves a JSON-Schema tool with its own schema, and calls it", async () => {

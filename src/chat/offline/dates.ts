@@ -1,4 +1,4 @@
-import { addMonths, type Period, weekRange } from "../../business/local-time.ts";
+import { addDays, addMonths, type Period, weekRange } from "../../business/local-time.ts";
 import { parseNumber } from "./numbers.ts";
 
 /** Periods still to come: what a due date may name, though no piece record or payslip has them yet. */
@@ -12,7 +12,7 @@ export type FuturePeriod = "tomorrow" | "next_week" | "next_month";
  */
 export type DateMention =
   | { kind: "period"; period: Period | FuturePeriod }
-  | { kind: "day"; date: string }
+  | { kind: "day"; date: string; yearless?: true }
   | { kind: "range"; from: string; to: string }
   | { kind: "month"; month: string; yearSaid?: true };
 
@@ -81,9 +81,57 @@ function yearMonth(text: string, today: string): DateMention | null {
   return { kind: "month", month: `${year}-${String(month).padStart(2, "0")}`, yearSaid: true };
 }
 
+// A day of a week ("上周五", "这周三", "星期一", "下礼拜二"); not the 一 of "这周一共" or "周一下".
+const WEEKDAY = /(上上|下下|上|下|这|本)?(?:个)?(?:周|星期|礼拜)([一二三四五六日天])(?![共起下些点十百千件个])/;
+const WEEKDAY_INDEX = "一二三四五六日";
+const WEEK_OFFSETS = new Map([
+  ["上上", -2],
+  ["上", -1],
+  ["这", 0],
+  ["本", 0],
+  ["下", 1],
+  ["下下", 2],
+]);
+
+// A weekday without a week ("周五做的") is the latest such day up to today: work is told after it is done.
+function weekday(text: string, today: string): DateMention | null {
+  const match = WEEKDAY.exec(text);
+  if (!match?.[2]) return null;
+  const index = match[2] === "天" ? 6 : WEEKDAY_INDEX.indexOf(match[2]);
+  const said = match[1] === undefined ? undefined : WEEK_OFFSETS.get(match[1]);
+  const date = addDays(weekRange(today, said ?? 0).from, index);
+  return { kind: "day", date: said === undefined && date > today ? addDays(date, -7) : date };
+}
+
+// A day with its month ("12月20日", "十一月二十号") or its year too ("2026-11-20", "2026年11月20日").
+const MONTH_DAY =
+  /(?:((?:19|20)\d{2})\s*年\s*)?([0-9]{1,2}|十[一二]?|[一二三四五六七八九])\s*月\s*([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号]/;
+const ISO_DAY = /(?<![\d-])(20\d{2})-(\d{1,2})-(\d{1,2})(?![\d-])/;
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+// Without its year the day is the latest such day up to today (work done, pay earned); a due date
+// reads it forward instead (`yearless` says so).
+function monthDay(text: string, today: string): DateMention | null {
+  const iso = ISO_DAY.exec(text);
+  if (iso) return { kind: "day", date: `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}` };
+  const match = MONTH_DAY.exec(text);
+  const month = match?.[2] ? parseNumber(match[2]) : null;
+  const day = match?.[3] ? parseNumber(match[3]) : null;
+  if (!match || !month || !day || month > 12 || day > 31) return null;
+  if (match[1]) return { kind: "day", date: `${match[1]}-${pad(month)}-${pad(day)}` };
+  const year = Number(today.slice(0, 4));
+  const thisYear = `${year}-${pad(month)}-${pad(day)}`;
+  return { kind: "day", date: thisYear <= today ? thisYear : `${year - 1}-${pad(month)}-${pad(day)}`, yearless: true };
+}
+
 /** The first date the text mentions, or `null`. */
 export function findDate(text: string, today: string): DateMention | null {
   const lower = text.toLowerCase();
+  const day = monthDay(text, today) ?? weekday(text, today);
+  if (day) return day;
   const far = twoAway(lower, today);
   if (far) return far;
   if (/今天|今日|\btoday\b/.test(lower)) return { kind: "period", period: "today" };

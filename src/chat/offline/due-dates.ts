@@ -31,7 +31,11 @@ function namedRange(period: Period | FuturePeriod, today: string): DateRange {
  * @example dueRange({ kind: "period", period: "next_week" }, "2026-11-26") // 2026-11-30 to 2026-12-06
  */
 export function dueRange(date: DateMention, today: string): DateRange {
-  if (date.kind === "day") return { from: date.date, to: date.date };
+  if (date.kind === "day") {
+    // "12月20日交货" said in November is this December's, as a due date without its year is.
+    const day = date.yearless && date.date < today ? `${Number(date.date.slice(0, 4)) + 1}${date.date.slice(4)}` : date.date;
+    return { from: day, to: day };
+  }
   if (date.kind === "period") return namedRange(date.period, today);
   if (date.kind === "range") return { from: date.from, to: date.to };
   if (date.yearSaid) return monthRange(date.month);
@@ -91,9 +95,14 @@ export function rangeWords(
 export function dueHeading(
   range: DateRange,
   today: string,
-  { chinese, found, filtered }: { chinese: boolean; found: boolean; filtered: boolean },
+  { chinese, found, filtered, open = false }: { chinese: boolean; found: boolean; filtered: boolean; open?: boolean },
 ): string {
   const { when } = rangeWords(range, today, chinese);
+  // Open orders only: what is still to hand over, not every order due then.
+  if (open && !filtered) {
+    if (chinese) return found ? `${when}要交、还没完成的订单：` : `${when}没有要交的订单（没完成的订单里没有这几天到期的）。`;
+    return found ? `Open orders due ${when}:` : `No open orders are due ${when}.`;
+  }
   if (chinese) {
     if (found) return `${when}到期的订单：`;
     return filtered ? `${when}到期的订单里没有符合条件的。` : `${when}没有到期的订单。`;

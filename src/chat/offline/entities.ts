@@ -3,12 +3,24 @@ const SURNAMES = new Set(
   "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
 );
 // Characters that end a name: time words, verbs and particles that follow names in requests.
-const AFTER_NAME = new Set("今昨前这本上下做的录记工计件个月在了和与把给是有多少老总师资，,。？?！! 0123456789");
+const AFTER_NAME = new Set(
+  "今昨前这本上下做的录记登报帮替要工计件个月在了和与把给是有多少老总师资呢吗啊呀，,。？?！! 0123456789",
+);
 // Numerals end a name too ("李娟三百件"), except as its own last character ("张三上领子").
 const NUMERALS = new Set("零〇一二两三四五六七八九十百千万");
-const COUNTED = /^[零〇一二两三四五六七八九十百千万0-9件个]?$/;
+const COUNTED = /^[零〇一二两三四五六七八九十百千万件个]?$/;
 // Words that start like a name but are not one.
-const NOT_NAMES = ["王老板", "老板", "高领", "方领", "高腰", "白色", "黄色", "金色"];
+const NOT_NAMES = [
+  "王老板",
+  "老板",
+  "高领",
+  "方领",
+  "高腰",
+  "白色",
+  "黄色",
+  "金色",
+  ..."一二三四五六日天末围".split("").map((d) => `周${d}`),
+];
 
 /** The first person named in Chinese ("给李娟记…", "张敏这个月的工资"), or in English ("for Li Juan"). */
 export function findPersonName(text: string): string | null {
@@ -73,6 +85,9 @@ const PROCESSES = [
   "拼接",
   "合肩",
 ].sort((a, b) => b.length - a.length);
+// The parts a process works on: "做了50件领子" names the process by its part, and the tools find
+// the one process that part belongs to ("领子" → "上领子"), or ask which when several do.
+const PARTS = ["领子", "袖子", "袖口", "纽扣", "扣子", "扣眼", "拉链", "口袋", "裤腰", "门襟", "下摆", "裤脚", "领口"];
 const PROCESS_START = new RegExp(`^[${[...new Set(PROCESSES.map((p) => p[0]))].join("")}]$`);
 const ENGLISH_PROCESSES =
   /\b(collar(?: attaching)?|sleeves?|zipper|buttons?|buttonholes?|hemming|overlock(?:ing)?|ironing|pressing|packing|cutting|sewing)\b/i;
@@ -80,9 +95,24 @@ const ENGLISH_PROCESSES =
 /** A process named in the text ("上领子", "锁边", "collar"), or the words before "工序". */
 export function findProcess(text: string): string | null {
   for (const process of PROCESSES) if (text.includes(process)) return process;
+  for (const part of PARTS) if (text.includes(part)) return part;
   const named = /[“"「]?([\u4e00-\u9fff]{2,5})[”"」]?\s*(?:这道)?工序/.exec(text);
-  if (named?.[1] && !/什么|哪些|所有|全部|这道|有的/.test(named[1])) return named[1];
+  if (named?.[1] && !/什么|哪些|哪道|所有|全部|这道|每道|各道|每个|有的/.test(named[1])) return named[1];
   return ENGLISH_PROCESSES.exec(text)?.[1]?.toLowerCase() ?? null;
+}
+
+const COUNT = "(?:\\d+|[零〇一二两三四五六七八九十百千万]+)\\s*件";
+// Words that follow a count without naming work ("50件，帮我记一下", "50件了吧").
+const NOT_WORK = /^(?:帮|给|记|录|登|报|了|的|吧|呢|啊|呀|左右|上下|以上|一共|总共|合计)/;
+
+/**
+ * The work named right after a count ("张三今天做了50件褶裥" → "褶裥"), unless the words there ask
+ * or tell something else.
+ */
+function processAfterCount(text: string): string | null {
+  const after = new RegExp(`${COUNT}([\\u4e00-\\u9fff]{2,4})`).exec(text)?.[1];
+  if (!after || NOT_WORK.test(after)) return null;
+  return after.replace(/(?:帮|给|记|录|登|了|吧|呢).*$/, "") || null;
 }
 
 /**
@@ -92,7 +122,9 @@ export function findProcess(text: string): string | null {
 export function findProcessBeforeCount(text: string, name: string | null): string | null {
   let rest = name ? text.replace(name, " ") : text;
   rest = rest.replace(/今天|昨天|前天|今日|昨日|这个月|本月|上个月|给|帮|替|记|录入|登记|做了|做|了/g, " ");
-  return /([\u4e00-\u9fff]{2,4})\s*(?:\d+|[零〇一二两三四五六七八九十百千万]+)\s*件/.exec(rest)?.[1] ?? null;
+  const before = new RegExp(`([\\u4e00-\\u9fff]{2,4})\\s*${COUNT}`).exec(rest)?.[1];
+  const after = processAfterCount(text);
+  return before ?? (after && after.length >= 2 ? after : null);
 }
 
 // Weft's own numbers: the year and its sequence, padded to three digits ("2026-015"). A number not
@@ -108,7 +140,8 @@ function looksLikeYearOrDay(sequence: string): boolean {
 
 /** An order number such as "JX-2024-001", "PO1234" or Weft's own "2026-015" (never a date's 2026-11). */
 export function findOrderNo(text: string): string | null {
-  const lettered = /\b([A-Z]{1,5}-?\d{2,}(?:-\d+)*)\b/.exec(text);
+  // Four digits at least: a style's code ("A01", "A-102") is not an order's number.
+  const lettered = /\b([A-Z]{1,5}-?\d{4,}(?:-\d+)*|[A-Z]{1,5}-\d{2,}(?:-\d+)+)\b/.exec(text);
   const own = [...text.matchAll(WEFT_ORDER_NO)].find((m) => !looksLikeYearOrDay(m[2] as string));
   if (lettered && own) return lettered.index < own.index ? (lettered[1] as string) : own[0];
   return lettered?.[1] ?? own?.[0] ?? null;
@@ -123,22 +156,81 @@ export function findOrderStatus(text: string): "pending" | "in_production" | "co
   return null;
 }
 
-/** The customer of a new order: "客户是华美", "给华美下一个订单", "for customer Acme". */
+// Kinds of garment a style is named by ("男式衬衫", "女式T恤").
+const GARMENTS = /衬衫|衬衣|T恤|恤|裤|裙|外套|夹克|卫衣|毛衣|大衣|风衣|西装|马甲|背心|polo|套装|睡衣|校服|工装|童装/i;
+// A style's code ("A01", "A-102", "ST2026"), standing alone.
+const STYLE_CODE = /(?<![A-Za-z0-9-])([A-Z]{1,3}-?\d{2,4})(?![A-Za-z0-9-])/;
+// What asks for the order, not who it is for: taken out of a part before it is read as a customer.
+const ORDER_ASK = /帮我|帮忙|麻烦|请|给我|新建|新增|创建|添加|录入|建|开|下|一个|一张|个|订单|单子|一下|吧/g;
+
+/**
+ * The customer of a new order: "客户是华美", "给华美下一个订单", "for customer Acme", or the part of
+ * a listed request that is neither a count, a date, a style nor the ask itself ("新建订单：海澜，A01
+ * 男式衬衫，800 件，12 月 20 日交货", "海澜要800件A01").
+ */
 export function findCustomer(text: string): string | null {
   const named = /客户[是为:：\s]*([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?=[,，、。;；\s]|的|下|订|款|要|交|$)/.exec(text);
   if (named?.[1]) return named[1];
   const forWhom = /给([\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:新建|下|建|开)(?:一个|一张|个)?订单/.exec(text);
   if (forWhom?.[1]) return forWhom[1];
-  return /\bcustomer\s+([A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)?)/.exec(text)?.[1] ?? null;
+  const english = /\bcustomer\s+([A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)?)/.exec(text)?.[1];
+  if (english) return english;
+  for (const part of text.split(/[：:，,、；;。！!？?\n]+/)) {
+    const lead = /^\s*([\u4e00-\u9fffA-Za-z&]{2,16}?)(?=要|的|订|$|\s|\d)/.exec(part.replace(ORDER_ASK, ""))?.[1];
+    if (
+      !lead ||
+      lead.length < 2 ||
+      GARMENTS.test(lead) ||
+      STYLE_CODE.test(lead) ||
+      /[件月日号交期款]|^(?:今|明|昨|本|这|下|上)/.test(lead)
+    )
+      continue;
+    return lead;
+  }
+  return null;
 }
 
-/** The style of a new order: "款式T恤", "款号 A-102", "style A-102". */
+/** The style of a new order: "款式T恤", "款号 A-102", "style A-102", a code alone ("A01"), or a garment ("男式衬衫"). */
 export function findStyle(text: string): string | null {
   const named = /款(?:式|号)[是为:：\s]*([A-Za-z0-9-]{2,20}|[\u4e00-\u9fffA-Za-z0-9]{2,10}?)(?=[,，、。;；\s]|的|数|交|$)/.exec(
     text,
   );
   if (named?.[1]) return named[1];
-  return /\bstyle\s+([\w-]{2,20})/i.exec(text)?.[1] ?? null;
+  const english = /\bstyle\s+([\w-]{2,20})/i.exec(text)?.[1];
+  if (english) return english;
+  const code = STYLE_CODE.exec(text.replace(/(?<![\d-])20\d{2}-\d{1,2}-\d{1,2}/g, " "))?.[1];
+  if (code) return code;
+  for (const part of text.split(/[：:，,、；;。\s]+/)) {
+    const garment =
+      /^[\u4e00-\u9fffA-Za-z]{0,6}?(?:衬衫|衬衣|T恤|裤|裙|外套|夹克|卫衣|毛衣|大衣|风衣|西装|马甲|背心|套装|睡衣|校服|工装)$/i.exec(
+        part.replace(ORDER_ASK, ""),
+      );
+    if (garment) return garment[0];
+  }
+  return null;
+}
+
+// Words before "的订单" that say which orders by something other than their customer.
+const NOT_CUSTOMER = /[这那哪所全我你他她新旧快到期交要产完成取消下建增近今明昨本上月周年些个删除改延推了过中待多少几每的天]/;
+
+/** The customer a list of orders is asked for by ("海澜的订单", "海澜那几张单子"). */
+export function findOrderCustomer(text: string): string | null {
+  const match = /([\u4e00-\u9fffA-Za-z&]{2,12})(?:的|那[几些]?张?)(?:订单|单子)/.exec(text);
+  const name = match?.[1]?.replace(/^(?:查一?下|看一?下|查|看|帮我|给我|列出|显示)/, "");
+  if (!name || name.length < 2 || NOT_CUSTOMER.test(name) || STYLE_CODE.test(name) || GARMENTS.test(name)) return null;
+  return name;
+}
+
+/** The style a list of orders is asked for by ("A01的订单", "男式衬衫的订单"). */
+export function findOrderStyle(text: string): string | null {
+  const match = /([A-Za-z0-9-]{2,12}|[\u4e00-\u9fffA-Za-z]{2,8})(?:的|那[几些]?张?)(?:订单|单子)/.exec(text)?.[1];
+  if (!match) return null;
+  if (STYLE_CODE.test(match) && /^[A-Z]/.test(match)) return match;
+  const garment =
+    /(?:男式|女式|男|女|儿童)?[\u4e00-\u9fff]{0,3}?(?:衬衫|衬衣|T恤|裤|裙|外套|夹克|卫衣|毛衣|大衣|风衣|西装|马甲|背心|套装|睡衣|校服|工装)$/.exec(
+      match,
+    );
+  return garment?.[0] ?? null;
 }
 
 /**

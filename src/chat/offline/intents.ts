@@ -1,12 +1,14 @@
-import type { DateRange } from "../../business/local-time.ts";
+import { addDays, type DateRange } from "../../business/local-time.ts";
 import { type DateMention, findDate, isFuture } from "./dates.ts";
 import type { Decline } from "./declines.ts";
 import { dueRange } from "./due-dates.ts";
 import {
   findCustomer,
   findDueDate,
+  findOrderCustomer,
   findOrderNo,
   findOrderStatus,
+  findOrderStyle,
   findPersonName,
   findProcess,
   findProcessBeforeCount,
@@ -44,17 +46,20 @@ function named(value: string | number | null, ...names: string[]): Record<string
 }
 
 const RECORD = /记录?|录入|登记|报(?:一下)?|记上|\b(?:record|log|enter|add)\b/i;
+// A plain ask to record, though the count is still to come.
+const RECORD_ASK = /帮我?(?:录入|登记|记)|^(?:录入|登记)|记一下|\brecord\b/i;
 // 怎么办 starts one only beside a defect ("次品怎么办"): alone ("工资单错了怎么办") it asks how to
 // handle something, which the passages answer, while a consultation would offer unrelated topics.
 const CONSULT =
   /咨询|诊断|排查|(?:次品|质量问题|做坏了?)[^，。？?]*怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|投资|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?|invest\w*)\b/i;
-const PAYROLL = /工资|薪水|薪资|工钱|计件工资|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
-const PIECES = /计件|件数|产量|做了多少|多少件|记录|\b(?:pieces?|piece records?|output)\b/i;
+const PAYROLL = /工资|薪水|薪资|工钱|计件工资|[挣赚]了?多少|收入|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
+const PIECES = /计件|件数|产量|做了多少|做了几|多少件|几件|记录|\b(?:pieces?|piece records?|output)\b/i;
 // "下订单" places one; "查一下订单" and "看下订单" only look.
-const NEW_ORDER = /(?:新建|新增|创建|(?<![一看查])下)(?:一个|一张|个)?订单|\b(?:create|new|place)\b.*\border\b/i;
+const NEW_ORDER =
+  /(?:新建|新增|创建|(?<![一看查])下)(?:一个|一张|个)?订单|(?<![新创])[建开](?:一个|一张|个)订单|\b(?:create|new|place)\b.*\border\b/i;
 const ORDERS = /订单|单子|交期|\borders?\b/i;
-const PROCESSES = /工序|单价|工价|\b(?:process(?:es)?|unit prices?|rates?)\b/i;
-const EMPLOYEES = /员工|工人|师傅|人员|花名册|\b(?:employees?|workers?|staff)\b/i;
+const PROCESSES = /工序|单价|工价|多少钱一件|一件多少钱|\b(?:process(?:es)?|unit prices?|rates?)\b/i;
+const EMPLOYEES = /员工|工人|师傅|人员|花名册|工号|\b(?:employees?|workers?|staff)\b/i;
 const SEARCH = /知识库|手册|文档|搜索|检索|\b(?:search|manual|docs?|documents?|knowledge base)\b/i;
 const HOW_TO = /怎么|如何|怎样|步骤|流程|规定|制度|为什么|什么是|\b(?:how (?:do|to|can|should)|what is|why)\b/i;
 // A yes-or-no question about the rules ("员工能看到别人的工资吗"), unless it politely asks for a lookup
@@ -78,6 +83,21 @@ const DELIVERY = /要交|交货|出货|到期|\bdue\b/i;
 // "orders placed this week"): with a date, orders placed then. 剩下的订单 are the ones left, not ones placed.
 const PLACED =
   /新增|新下|新建|新接|新的?(?:订单|单子)|下了|接了|(?<![剩余留])[下接]的(?:订单|单子)|\b(?:placed|created|new|received)\b/i;
+// Orders soon due ("快到期", "最近要交货", "马上要交的"): open ones due within the next week.
+const DUE_SOON =
+  /快到期|快要?到期|即将到期|马上(?:要)?(?:到期|交)|最近(?:要)?(?:交|到期)|快(?:要)?交(?:货|了)?|\bdue soon\b|\b(?:upcoming|soon)\b.*\bdue\b/i;
+const SOON_DAYS = 7;
+// What is still to deliver ("要交的订单"): orders done or cancelled have nothing left to hand over.
+const TO_DELIVER = /要交|待交|还没交/;
+// Subtotals asked for: "每个人做了多少", "各道工序", "每天".
+const GROUPS: [RegExp, string][] = [
+  [/每个人|每人|各人|每位|大家各|每个员工|各个员工|\beach (?:employee|worker)\b|\bper (?:employee|worker)\b/i, "employee"],
+  [/每道工序|各道工序|每个工序|各工序|\beach process\b|\bper process\b/i, "process"],
+  [/每张订单|各订单|每个订单|\beach order\b|\bper order\b/i, "order"],
+  [/每天|每日|\beach day\b|\bper day\b|\bdaily\b/i, "date"],
+];
+// A how-to about one's own records with a date ("我三月的工资怎么算的"): the records answer it.
+const OWN_RECORDS = /我|他|她|[张李王刘陈杨赵][^\s，。]{1,2}/;
 // Orders counted as 单 ("今天接了几单", "这周下了多少单"), not a 单价 or 单位.
 const ORDER_COUNT = /(?:几|多少)单(?![价位据元])/;
 // One order to be created now ("今天新建一个订单", "create a new order"), not those placed before.
@@ -113,10 +133,13 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const cues = text.replace(LOOKALIKES, " ");
   // A how-to question is answered from the passages retrieved for it, not from the records.
   const rulesQuestion = YES_NO.test(cues) && !LOOKUP.test(cues) && findOrderNo(text) === null;
-  const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text);
+  const recordsHow = date !== null && HOW_TO.test(text) && (PAYROLL.test(text) || PIECES.test(text)) && OWN_RECORDS.test(text);
+  const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text) && !recordsHow;
   const change = CHANGE.test(text) && !asksHow && !SEARCH.test(text) ? changed(text, cues) : null;
   if (change) return { decline: "change", what: change };
-  if (quantity !== null && RECORD.test(cues) && !PAYROLL.test(text)) {
+  // Without a count, only a plain ask to record ("帮我录入计件") is one: the model asks for the rest.
+  const recordAsked = quantity !== null || (RECORD_ASK.test(cues) && !asksHow && !/吗|？|\?|哪|多少|几/.test(text));
+  if (recordAsked && RECORD.test(cues) && !PAYROLL.test(text)) {
     if (isFuture(date)) return { decline: "future", what: "record", period: date.period };
     const work = process ?? findProcessBeforeCount(text, employee);
     return {
@@ -157,16 +180,29 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
     };
   }
   const delivery = date !== null && DELIVERY.test(text);
-  if (PIECES.test(text) && !ORDERS.test(text) && !delivery) {
+  const orderNo = findOrderNo(text);
+  // "2026-015 做到多少件了" asks an order's progress, not anyone's pieces.
+  const orderProgress = orderNo !== null && employee === null && !RECORD.test(cues);
+  if (PIECES.test(text) && !ORDERS.test(text) && !delivery && !orderProgress) {
     if (isFuture(date)) return { decline: "future", what: "pieces", period: date.period };
+    const group = GROUPS.find(([words]) => words.test(text))?.[1];
     return {
       toolName: "query_piece_records",
-      args: { ...employeeArgs, ...named(process, "process", "process_name"), ...dateArgs(date, []) },
+      args: {
+        ...employeeArgs,
+        ...named(process, "process", "process_name"),
+        ...named(orderNo, "order", "order_no"),
+        ...dateArgs(date, []),
+        ...named(group ?? null, "group_by"),
+      },
     };
   }
-  if (ORDERS.test(text) || delivery) {
-    const status = findOrderStatus(text);
-    const orderNo = findOrderNo(text);
+  if (DUE_SOON.test(text) && !date) {
+    // Overdue open orders are kept (no due_from): the reply lists them apart.
+    return { toolName: "query_orders", args: { status: "open", due_to: addDays(today, SOON_DAYS) } };
+  }
+  if (ORDERS.test(text) || delivery || orderProgress) {
+    const status = findOrderStatus(text) ?? (TO_DELIVER.test(text) ? "open" : null);
     // Orders are filtered by due date: "this month's orders" are those due this month. A date
     // beside one named order ("订单2026-001今天的进度") is not its due date.
     const due = date && orderNo === null ? dueRange(date, today) : null;
@@ -175,6 +211,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
       args: {
         ...named(orderNo, "order", "order_no"),
         ...named(status, "status"),
+        ...named(orderNo ? null : findOrderCustomer(text), "customer_contains"),
+        ...named(orderNo ? null : findOrderStyle(text), "style"),
         ...(due ? { due_from: due.from, due_to: due.to } : {}),
       },
     };

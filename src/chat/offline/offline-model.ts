@@ -8,9 +8,13 @@ import type {
 } from "@ai-sdk/provider";
 import { localDate } from "../../business/local-time.ts";
 import { readPassagesBlock } from "../passages.ts";
-import { capabilities, extractiveAnswer, isChinese } from "./answers.ts";
+import { capabilities, closestPassage, extractiveAnswer, isChinese } from "./answers.ts";
+import { currentRequest, type Turn } from "./conversation.ts";
 import { declineReply } from "./declines.ts";
+import { externalCall, type OfferedExternal } from "./external-tools.ts";
+import { greetingReply, roleIn } from "./greetings.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
+import { askFor } from "./questions.ts";
 import { toolReply } from "./tool-replies.ts";
 
 /** The id the UI and `GET /api/chat/model` know the offline model by. */
@@ -81,6 +85,39 @@ function openConsultation(prompt: Prompt, before: number): OpenConsultation | nu
   return null;
 }
 
+/** A tool the model is offered: the arguments it accepts, those it needs, and what each is. */
+interface OfferedTool {
+  accepts: Set<string>;
+  required: string[];
+  properties: Record<string, PropertySchema>;
+}
+
+type PropertySchema = OfferedExternal["properties"][string];
+
+// A step that calls `toolName` with `input`, or asks for what its schema requires and `input` lacks.
+function callOrAsk(toolName: string, tool: OfferedTool, input: Record<string, unknown>, chinese: boolean): Step {
+  const missing = tool.required.filter((name) => !(name in input));
+  if (missing.length === 0) return { kind: "tool", toolName, input };
+  const describe = (field: string) => {
+    const said = Object.hasOwn(tool.properties, field) ? tool.properties[field]?.description : undefined;
+    return typeof said === "string" ? said : undefined;
+  };
+  return { kind: "text", text: askFor(missing, chinese, describe) };
+}
+
+// The earlier turns: each user message and the model's words after it.
+function turnsBefore(prompt: Prompt, lastUser: number): Turn[] {
+  const turns: Turn[] = [];
+  for (const message of prompt.slice(0, lastUser)) {
+    if (message.role === "user") turns.push({ user: textOf(message), reply: "" });
+    else if (message.role === "assistant" && turns.length > 0) {
+      const turn = turns[turns.length - 1] as Turn;
+      turn.reply = `${turn.reply}${textOf(message)}`;
+    }
+  }
+  return turns;
+}
+
 /** What the offline model does this step: call one tool, or say something. */
 type Step = { kind: "tool"; toolName: string; input: Record<string, unknown> } | { kind: "text"; text: string };
 
@@ -88,12 +125,26 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const prompt = options.prompt;
   const lastUser = prompt.findLastIndex((m) => m.role === "user");
   const question = lastUser >= 0 ? textOf(prompt[lastUser] as Prompt[number]) : "";
-  const chinese = isChinese(question) || question === "";
-  const offered = new Map<string, Set<string>>();
+  const today = localDate(now, timeZone);
+  const instructions = prompt
+    .filter((m) => m.role === "system")
+    .map(textOf)
+    .join("\n");
+  const role = roleIn(instructions);
+  // Read with the turns before: an answer to a question back, a follow-up ("那李娟呢").
+  const standsAlone = (text: string) => {
+    const choice = chooseTool(text, today, null);
+    return choice !== null && "toolName" in choice;
+  };
+  const request = currentRequest(turnsBefore(prompt, lastUser), question, standsAlone);
+  const chinese = isChinese(request) || request === "";
+  const offered = new Map<string, OfferedTool>();
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
-    const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
-    offered.set(tool.name, new Set(Object.keys(properties)));
+    const schema = tool.inputSchema as { properties?: Record<string, PropertySchema>; required?: unknown };
+    const properties = schema.properties ?? {};
+    const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+    offered.set(tool.name, { accepts: new Set(Object.keys(properties)), required, properties });
   }
   const turn = prompt.slice(lastUser + 1);
   const results = turn.flatMap(resultsIn);
@@ -108,24 +159,27 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
       : "Writes are confirmed by you, with the Confirm (or Cancel) button on the card; I cannot confirm for you.";
     return { kind: "text", text };
   }
-  const choice = chooseTool(question, localDate(now, timeZone), openConsultation(prompt, lastUser));
-  const instructions = prompt
-    .filter((m) => m.role === "system")
-    .map(textOf)
-    .join("\n");
+  const greeting = greetingReply(question, role, chinese);
+  if (greeting) return { kind: "text", text: greeting };
+  // A registered server's tool named in the request ("echo hello", "调用 get-sum 2 和 3").
+  const externals = [...offered].map(([name, tool]) => ({ name, ...tool }));
+  const external = externalCall(request, externals);
+  const externalTool = external ? offered.get(external.toolName) : undefined;
+  if (external && externalTool) return callOrAsk(external.toolName, externalTool, external.input, chinese);
+  const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {
     // Where a change is made instead is in the guide: its passages follow, cited.
     const guide = choice.decline === "change" ? extractiveAnswer(question, passages) : null;
     return { kind: "text", text: [declineReply(choice, chinese), guide].filter(Boolean).join("\n\n") };
   }
-  const accepts = choice ? offered.get(choice.toolName) : undefined;
-  if (choice && accepts) {
-    const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => accepts.has(name)));
-    return { kind: "tool", toolName: choice.toolName, input };
+  const tool = choice ? offered.get(choice.toolName) : undefined;
+  if (choice && tool) {
+    const input = Object.fromEntries(Object.entries(choice.args).filter(([name]) => tool.accepts.has(name)));
+    return callOrAsk(choice.toolName, tool, input, chinese);
   }
-  const answer = extractiveAnswer(question, passages);
-  return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()]) };
+  const answer = extractiveAnswer(question, passages) ?? closestPassage(question, passages);
+  return { kind: "text", text: answer ?? capabilities(chinese, [...offered.keys()], role) };
 }
 
 function chunks(text: string): string[] {

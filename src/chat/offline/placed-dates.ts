@@ -11,6 +11,7 @@ import { dueRange, rangeWords } from "./due-dates.ts";
  * @example placedRange({ kind: "period", period: "this_week" }, "2026-11-26") // 2026-11-23 to 2026-11-29
  */
 export function placedRange(date: DateMention, today: string): DateRange | null {
+  if (date.kind === "day") return date.date > today ? null : { from: date.date, to: date.date };
   const range = date.kind === "month" ? monthRange(date.month) : dueRange(date, today);
   return range.from > today ? null : range;
 }

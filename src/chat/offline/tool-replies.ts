@@ -1,12 +1,16 @@
+import { EXTERNAL_TOOL_PREFIX } from "../../tools/tool-names.ts";
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
-import { dueHeading } from "./due-dates.ts";
+import { dueHeading, rangeWords } from "./due-dates.ts";
+import { externalText } from "./external-tools.ts";
 import { placedHeading } from "./placed-dates.ts";
+import { refusalWords } from "./questions.ts";
+import { type Cell, grouped, markdownTable } from "./tables.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, and the clock the tools report.
 // `entered_by` is a login's id too.
-const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by)$/;
+const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by|key)$/;
 
 // What the business tools' fields are called in Chinese replies.
 const LABELS = new Map([
@@ -45,23 +49,30 @@ const LABELS = new Map([
   ["range", "日期范围"],
   ["orders", "订单数"],
   ["employees", "人数"],
+  ["label", "分组"],
+  ["style_code", "款号"],
 ]);
 
-// The gist of the tool errors a person meets in the chat, in Chinese.
-const ERROR_GIST = new Map([
-  ["forbidden", "你的角色不能做这件事（员工只能查看和登记自己的记录）。"],
-  ["unknown_name", "没有找到这个名字，请检查员工、工序或订单的名字。"],
-  ["ambiguous_name", "有几个都对得上，请说得具体一些。"],
-  ["invalid_input", "信息不完整或格式不对。"],
-  ["invalid_option", "这个选项不在当前步骤里。"],
-  ["session_unknown", "找不到这次咨询，请重新开始。"],
-  ["session_expired", "这次咨询已过期，请重新开始。"],
-  ["session_complete", "这次咨询已经结束，请重新开始。"],
-  ["knowledge_base_not_found", "找不到所选的知识库。"],
-  ["upstream_failed", "外部服务暂时不可用，请稍后再试。"],
-  ["upstream_timeout", "外部服务没有及时响应，请稍后再试。"],
-  ["unavailable", "服务暂时不可用，请稍后再试。"],
-]);
+// The codes the tools answer with, in words: one table for every reply, so "active" never reaches a
+// Chinese reader and 在职 never an English one.
+const CODE_WORDS: Record<string, [zh: string, en: string]> = {
+  active: ["在职", "active"],
+  left: ["已离职", "left"],
+  pending: ["待生产", "pending"],
+  in_production: ["生产中", "in production"],
+  completed: ["已完成", "completed"],
+  cancelled: ["已取消", "cancelled"],
+  allowance: ["补贴", "allowance"],
+  deduction: ["扣款", "deduction"],
+  true: ["是", "yes"],
+  false: ["否", "no"],
+};
+
+/** A code the tools answer with (a status, a kind, a yes or no), in the reply's language; other values as they are. */
+export function codeWord(value: string, chinese: boolean): string {
+  const words = Object.hasOwn(CODE_WORDS, value) ? CODE_WORDS[value] : undefined;
+  return words ? words[chinese ? 0 : 1] : value;
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -90,7 +101,7 @@ const LIST_LABELS = new Map([
 ]);
 
 function label(key: string, chinese: boolean): string {
-  return chinese ? (LABELS.get(key) ?? key) : key;
+  return chinese ? (LABELS.get(key) ?? key) : key.replace(/_/g, " ");
 }
 
 // Chinese text takes the full-width comma; an English reply, the ASCII one.
@@ -103,7 +114,9 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   for (const [key, value] of Object.entries(item)) {
     // A status with a label for people is shown by its label alone.
     if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
-    const shown = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
+    const raw = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
+    const shown =
+      raw !== null && (key === "status" || key === "kind" || typeof value === "boolean") ? codeWord(raw, chinese) : raw;
     if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
     else if (isRecord(value)) {
       const inner = fields(value, chinese);
@@ -115,10 +128,9 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   return out;
 }
 
-function row(item: Json, chinese: boolean): string {
-  if (!isRecord(item)) return `- ${scalar(item) ?? JSON.stringify(item)}`;
-  return `- ${fields(item, chinese).join(comma(chinese))}`;
-}
+/** The line under a prepared write that asks to decide its card; once decided, it says what happened instead. */
+export const DECIDE_LINE_ZH = "请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
+export const DECIDE_LINE_EN = "Use Confirm or Cancel on the card above. Nothing is written until you confirm.";
 
 // What each kind of open choice asks a person, in place of the agent-facing message.
 const ASKS_ZH = new Map([
@@ -141,7 +153,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `已准备好：${summary}\n\n请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。`;
+      return `已准备好：${summary}\n\n${DECIDE_LINE_ZH}`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
@@ -156,7 +168,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
     ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
-    : "Use Confirm or Cancel on the card above. Nothing is written until you confirm.";
+    : DECIDE_LINE_EN;
   return `Prepared: ${summary}\n\n${next}`;
 }
 
@@ -184,34 +196,126 @@ function searchReply(question: string, output: Record<string, Json>, chinese: bo
   );
 }
 
-function listReply(output: Record<string, Json>, chinese: boolean): string {
+// A row's cells by field: statuses in words, figures grouped (2,752; ¥1,691.60), a nested record
+// by its name or its one value ("A01 男式衬衫", an order's number, a progress's percentage).
+function cellsOf(item: Record<string, Json>, chinese: boolean): Map<string, Cell> {
+  const cells = new Map<string, Cell>();
+  for (const [key, value] of Object.entries(item)) {
+    if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string") || Array.isArray(value)) continue;
+    if (typeof value === "number") {
+      cells.set(key, { text: key === "percent" ? `${value}%` : grouped(String(value)), figure: true });
+    } else if (isRecord(value) && typeof value.yuan === "string") {
+      cells.set(key, { text: `¥${grouped(value.yuan)}`, figure: true });
+    } else if (isRecord(value)) {
+      const inner = [...cellsOf(value, chinese)].filter(([k]) => k !== "employee_no" || typeof value.name !== "string");
+      const named = typeof value.code === "string" && typeof value.name === "string" ? `${value.code} ${value.name}` : null;
+      const one = inner.length === 1 ? (inner[0]?.[1] as Cell) : null;
+      cells.set(
+        key,
+        named ? { text: named, figure: false } : (one ?? { text: inner.map(([, c]) => c.text).join(" "), figure: false }),
+      );
+    } else if (value !== null) {
+      const text =
+        key === "status" || key === "kind" || typeof value === "boolean" ? codeWord(String(value), chinese) : String(value);
+      cells.set(key, { text, figure: false });
+    }
+  }
+  return cells;
+}
+
+// Totals under the columns they add up (a record's quantity is the totals' pieces); counts go in the label.
+function totalRow(totals: Record<string, Json>, columns: Map<string, Cell>[], chinese: boolean, cut: boolean) {
+  const has = (key: string) => columns.some((row) => row.has(key));
+  const cells = new Map<string, Cell>();
+  let count: number | null = null;
+  for (const [key, cell] of cellsOf(totals, chinese)) {
+    if (has(key)) cells.set(key, cell);
+    else if (key === "pieces" && has("quantity")) cells.set("quantity", cell);
+    else if (["records", "orders", "employees"].includes(key) && typeof totals[key] === "number") count = totals[key] as number;
+  }
+  const all = count !== null && cut ? (chinese ? `（全部 ${grouped(String(count))} 条）` : ` (all ${count})`) : "";
+  return { label: `${chinese ? "合计" : "Total"}${all}`, cells };
+}
+
+function listReply(output: Record<string, Json>, chinese: boolean, lead: string | null = null): string {
   const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
-  const totals = fields(Object.fromEntries(Object.entries(output).filter(([, value]) => !Array.isArray(value))), chinese);
-  const parts: string[] = [];
+  const rest = Object.fromEntries(Object.entries(output).filter(([key, value]) => !Array.isArray(value) && key !== "totals"));
+  const parts: string[] = lead ? [lead] : [];
   // A page of a longer list (`next_cursor`) or more rows than a reply shows: say only the first are
-  // listed, and lead with the totals, which cover every matching row and answer "how many".
+  // listed; the totals row covers every matching row and answers "how many".
   const partial = typeof output.next_cursor === "string";
-  let cutShort = false;
+  const totals = isRecord(output.totals) ? output.totals : null;
+  let tables = 0;
   for (const [key, items] of lists) {
     if (items.length === 0) continue;
-    const shown = items.slice(0, MAX_ITEMS).map((item) => row(item, chinese));
+    const rows = items
+      .slice(0, MAX_ITEMS)
+      .map((item) =>
+        isRecord(item)
+          ? cellsOf(item, chinese)
+          : new Map([["value", { text: scalar(item) ?? JSON.stringify(item), figure: false }]]),
+      );
     const cut = partial || items.length > MAX_ITEMS;
-    cutShort ||= cut;
     const name = chinese ? (LIST_LABELS.get(key) ?? key) : key;
     const head = cut
       ? chinese
-        ? `${name}（只列出前 ${shown.length} 条）：`
-        : `${name} (the first ${shown.length}):`
+        ? `${name}（只列出前 ${rows.length} 条）：`
+        : `${name} (the first ${rows.length}):`
       : chinese
         ? `${name}（${items.length}）：`
         : `${name} (${items.length}):`;
-    parts.push(`${head}\n${shown.join("\n")}`);
+    // The totals belong under the first list (the rows they add up), not under subtotals.
+    const total = tables === 0 && totals ? totalRow(totals, rows, chinese, cut) : null;
+    parts.push(`${head}\n\n${markdownTable(rows, (k) => label(k, chinese), total)}`);
+    tables++;
   }
-  if (parts.length === 0 && lists.length > 0) {
-    return chinese ? "没有找到符合条件的记录。" : "No matching records.";
+  if (tables === 0 && lists.length > 0) {
+    return lead ?? (chinese ? "没有找到符合条件的记录。" : "No matching records.");
   }
+  if (tables === 0 && totals) parts.push(fields(totals, chinese).join(comma(chinese)));
+  const others = fields(rest, chinese);
+  if (others.length > 0 && !lead) parts.push(others.join(comma(chinese)));
   // One paragraph a line: Markdown runs single line breaks together.
-  return (cutShort ? [...totals, ...parts] : [...parts, ...totals]).join("\n\n") || JSON.stringify(output);
+  return parts.join("\n\n") || JSON.stringify(output);
+}
+
+// The one line above a table of piece records or pay that answers the question itself:
+// "张三本月（2026-11-01 至 2026-11-26）做了 2,752 件，计 ¥1,691.60。"
+function leadLine(toolName: string, input: unknown, output: Record<string, Json>, chinese: boolean): string | null {
+  const asked = isRecord(input) ? input : {};
+  const totals = isRecord(output.totals) ? output.totals : null;
+  if (!totals) return null;
+  const yuan = (value: Json | undefined) => (isRecord(value) && typeof value.yuan === "string" ? `¥${grouped(value.yuan)}` : "");
+  const own = output.scope === "own";
+  if (toolName === "query_piece_records" && typeof totals.pieces === "number") {
+    const who =
+      typeof asked.employee === "string" ? asked.employee : own ? (chinese ? "你" : "You") : chinese ? "全车间" : "The workshop";
+    const range =
+      isRecord(output.range) &&
+      typeof output.range.from === "string" &&
+      typeof output.range.to === "string" &&
+      typeof output.today === "string"
+        ? rangeWords({ from: output.range.from, to: output.range.to }, output.today, chinese).when
+        : "";
+    const process = typeof asked.process === "string" ? asked.process : "";
+    const pieces = grouped(String(totals.pieces));
+    return chinese
+      ? `${who}${range}${process}做了 ${pieces} 件，计 ${yuan(totals.amount)}。`
+      : `${who} did ${pieces} pieces${process ? ` of ${process}` : ""} ${range}, worth ${yuan(totals.amount)}.`;
+  }
+  if (toolName === "query_payroll" && typeof output.month === "string") {
+    const slips = Array.isArray(output.payslips) ? output.payslips.filter(isRecord) : [];
+    const one = slips.length === 1 && isRecord(slips[0]?.employee) ? String(slips[0].employee.name) : null;
+    if (one)
+      return chinese
+        ? `${one} ${output.month} 实发 ${yuan(totals.net_pay)}。`
+        : `${one}'s net pay for ${output.month}: ${yuan(totals.net_pay)}.`;
+    const people = typeof totals.employees === "number" ? totals.employees : slips.length;
+    return chinese
+      ? `${output.month} 共 ${people} 人，实发合计 ${yuan(totals.net_pay)}。`
+      : `${output.month}: ${people} people, net pay in all ${yuan(totals.net_pay)}.`;
+  }
+  return null;
 }
 
 // The days a call filtered on, under `from` and `to` names: the due dates or the days placed.
@@ -227,16 +331,45 @@ function rangeOf(input: Record<string, Json>, from: string, to: string): { from:
 function ordersReply(input: unknown, output: Record<string, Json>, chinese: boolean): string {
   const list = listReply(output, chinese);
   if (!isRecord(input) || typeof output.today !== "string") return list;
+  if (input.status === "open" && typeof input.due_to === "string" && input.due_from === undefined) {
+    return dueSoonReply(input.due_to, output, output.today, chinese);
+  }
   const placed = rangeOf(input, "created_from", "created_to");
   const due = rangeOf(input, "due_from", "due_to");
   const range = placed ?? due;
   if (!range) return list;
   const found = Array.isArray(output.orders) && output.orders.length > 0;
-  const used = placed ? ["created_from", "created_to"] : ["due_from", "due_to"];
+  const open = input.status === "open";
+  const used = placed ? ["created_from", "created_to"] : ["due_from", "due_to", ...(open ? ["status"] : [])];
   const filtered = Object.keys(input).some((key) => !used.includes(key));
-  const options = { chinese, found, filtered };
+  const options = { chinese, found, filtered, open };
   const heading = placed ? placedHeading(range, output.today, options) : dueHeading(range, output.today, options);
   return found ? `${heading}\n\n${list}` : heading;
+}
+
+// Open orders due by a day ("快到期的"): those due from today on, soonest first, and those already
+// past their due date listed apart, as they need a word with the customer rather than a push.
+function dueSoonReply(dueTo: string, output: Record<string, Json>, today: string, chinese: boolean): string {
+  const all = Array.isArray(output.orders) ? output.orders.filter(isRecord) : [];
+  const due = (o: Record<string, Json>) => String(o.due_date ?? "");
+  const soon = all.filter((o) => due(o) >= today).sort((a, b) => due(a).localeCompare(due(b)));
+  const late = all.filter((o) => due(o) < today).sort((a, b) => due(a).localeCompare(due(b)));
+  const days = Math.round((Date.parse(dueTo) - Date.parse(today)) / 86_400_000);
+  const list = (orders: Record<string, Json>[]) => listReply({ orders, next_cursor: null }, chinese);
+  const parts = chinese
+    ? [
+        soon.length
+          ? `未来 ${days} 天内（${today} 至 ${dueTo}）要交的订单，最近的在前：\n\n${list(soon)}`
+          : `未来 ${days} 天内（${today} 至 ${dueTo}）没有要交的订单。`,
+      ]
+    : [
+        soon.length
+          ? `Open orders due in the next ${days} days (${today} to ${dueTo}), soonest first:\n\n${list(soon)}`
+          : `No open orders are due in the next ${days} days (${today} to ${dueTo}).`,
+      ];
+  if (late.length)
+    parts.push(chinese ? `已经过了交期、还没完成的：\n\n${list(late)}` : `Past their due date and still open:\n\n${list(late)}`);
+  return parts.join("\n\n");
 }
 
 /**
@@ -260,18 +393,15 @@ export function toolReply({
   question: string;
   chinese: boolean;
 }): string {
-  if (isError) {
-    const message = typeof output === "string" ? output : JSON.stringify(output);
-    if (!chinese) return `That did not work (${toolName}): ${message}`;
-    // Tool errors are written for agents, in English; a person reading Chinese gets the gist first.
-    const code = /^([a-z_]+): /.exec(message)?.[1];
-    const gist = code === undefined ? undefined : ERROR_GIST.get(code);
-    return gist ? `没能完成：${gist}\n\n详情：${message}` : `没能完成（${toolName}）：${message}`;
-  }
+  // Tool errors are written for agents, in English: a person gets them in their own words.
+  if (isError) return refusalWords(typeof output === "string" ? output : JSON.stringify(output), chinese);
+  // An external tool's own words, as its server gave them.
+  const external = toolName.startsWith(EXTERNAL_TOOL_PREFIX) ? externalText(output) : null;
+  if (external) return external;
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
   if (toolName === "query_orders") return ordersReply(input, output, chinese);
-  return listReply(output, chinese);
+  return listReply(output, chinese, leadLine(toolName, input, output, chinese));
 }

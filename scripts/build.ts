@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { buildWeb } from "./build-web.mjs";
-import { ROOT, requireNode22, wrangler } from "./lib.mjs";
+import { buildWeb } from "./build-web.ts";
+import { ROOT, requireNode22, wrangler } from "./lib.ts";
 
 requireNode22();
 await buildWeb();
@@ -18,7 +18,7 @@ const gzip = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(outdir, f
 // Workers limits on the compressed script: 3 MiB on the Free plan, 10 MiB on Paid.
 const FREE = 3 * 1024 * 1024;
 const PAID = 10 * 1024 * 1024;
-const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
 console.log(`Production bundle in ${outdir}: ${files.join(", ")}`);
 console.log(`  size ${mib(raw)}, gzip ${mib(gzip)}`);
 console.log(

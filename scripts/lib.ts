@@ -1,5 +1,5 @@
 // Helpers shared by the project's Node scripts (dev, e2e, build, create-admin).
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,7 @@ export function requireNode22() {
 }
 
 /** Runs wrangler to completion, echoing its output; exits the script if it fails. */
-export function wrangler(args, { quiet = false } = {}) {
+export function wrangler(args: string[], { quiet = false } = {}): string {
   const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: OFFLINE_ENV, stdio: quiet ? "pipe" : "inherit", encoding: "utf8" });
   if (result.status !== 0) {
     if (quiet) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
@@ -41,7 +41,7 @@ export function wrangler(args, { quiet = false } = {}) {
  * Starts a long-running process in this script's process group, so that Ctrl-C, or a test killing
  * the group, reaches it too; `stop` ends it when the script ends any other way.
  */
-export function start(command, args, options = {}) {
+export function start(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, args, { cwd: ROOT, env: OFFLINE_ENV, stdio: "inherit", ...options });
   process.on("exit", () => stop(child));
   return child;
@@ -51,7 +51,7 @@ export function start(command, args, options = {}) {
  * Runs SQL statements against the D1 database through a file (wrangler takes no parameters).
  * `target` is `["--local", ...]` or `["--remote", "--env", "production"]`.
  */
-export function executeSql(name, statements, target) {
+export function executeSql(name: string, statements: string[], target: string[]): void {
   const dir = join(ROOT, ".wrangler", "tmp");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}-${Date.now()}.sql`);
@@ -60,12 +60,12 @@ export function executeSql(name, statements, target) {
 }
 
 /** Stops a process started by `start`. */
-export function stop(child) {
+export function stop(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
 }
 
 /** Polls `url` until it answers 200 or `timeoutMs` passes. */
-export async function waitForOk(url, timeoutMs = 60_000) {
+export async function waitForOk(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer";
   while (Date.now() < deadline) {
@@ -74,7 +74,7 @@ export async function waitForOk(url, timeoutMs = 60_000) {
       if (res.ok) return;
       last = `HTTP ${res.status}: ${await res.text()}`;
     } catch (error) {
-      last = error.message;
+      last = error instanceof Error ? error.message : String(error);
     }
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -3,7 +3,7 @@
 // with --remote it writes to the production D1 (after `wrangler login`).
 import { parseArgs } from "node:util";
 import { generateApiKey, hashApiKey, visiblePrefix } from "../src/auth/api-keys.ts";
-import { executeSql, requireNode22 } from "./lib.mjs";
+import { executeSql, requireNode22 } from "./lib.ts";
 import { sqlQuote } from "./sql.ts";
 
 requireNode22();

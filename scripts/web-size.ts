@@ -4,18 +4,25 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { buildWeb } from "./build-web.mjs";
-import { requireNode22 } from "./lib.mjs";
-import { BUDGET_BYTES, SCREENS } from "./web-budget.ts";
+import { buildWeb } from "./build-web.ts";
+import { requireNode22 } from "./lib.ts";
+import { BUDGET_BYTES, SCREENS, type Screen } from "./web-budget.ts";
+
+/** An entry of Vite's build manifest: a module's chunk, its stylesheets and the chunks it imports statically. */
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
 
 requireNode22();
 const outDir = mkdtempSync(join(tmpdir(), "weft-web-size-"));
 try {
   await buildWeb({ outDir, manifest: true });
-  const manifest = JSON.parse(readFileSync(join(outDir, ".vite", "manifest.json"), "utf8"));
+  const manifest: Record<string, ManifestChunk> = JSON.parse(readFileSync(join(outDir, ".vite", "manifest.json"), "utf8"));
 
   /** The files a module needs before it runs: its chunk and stylesheets, and those of what it imports statically. */
-  const filesOf = (key, files) => {
+  const filesOf = (key: string, files: Set<string>): void => {
     const chunk = manifest[key];
     if (!chunk) {
       throw new Error(
@@ -27,12 +34,13 @@ try {
     for (const css of chunk.css ?? []) files.add(css);
     for (const imported of chunk.imports ?? []) filesOf(imported, files);
   };
-  const gzipOf = (file) => gzipSync(readFileSync(join(outDir, file))).length;
-  const kb = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+  const gzipOf = (file: string) => gzipSync(readFileSync(join(outDir, file))).length;
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
   let over = false;
-  for (const [screen, modules] of Object.entries(SCREENS)) {
-    const files = new Set();
+  for (const screen of Object.keys(SCREENS) as Screen[]) {
+    const modules: readonly string[] = SCREENS[screen];
+    const files = new Set<string>();
     for (const module of modules) filesOf(module, files);
     const bytes = [...files].reduce((sum, file) => sum + gzipOf(file), 0);
     const budget = BUDGET_BYTES[screen];

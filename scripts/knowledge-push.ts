@@ -1,7 +1,7 @@
 // npm run knowledge:push: uploads knowledge/trees to a deployed Weft.
 //   WEFT_URL=https://weft.example.workers.dev WEFT_ADMIN_KEY=wft_... npm run knowledge:push
-import { checkTrees, printReports } from "./knowledge-check.mjs";
-import { uploadTrees } from "./load-knowledge.mjs";
+import { checkTrees, printReports } from "./knowledge-check.ts";
+import { uploadTrees } from "./load-knowledge.ts";
 
 const baseUrl = process.env.WEFT_URL?.replace(/\/$/, "");
 const adminKey = process.env.WEFT_ADMIN_KEY;

@@ -1,11 +1,11 @@
 // npm run dev: build the browser UI, apply migrations, load demo data, start wrangler dev, load knowledge, serve.
 
-import { buildWeb } from "./build-web.mjs";
-import { ensureDevSecrets } from "./dev-vars.mjs";
-import { shipTrees } from "./knowledge-ship.mjs";
-import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.mjs";
-import { describeKnowledgeBases, loadDocuments, loadFaqs } from "./load-knowledge.mjs";
-import { seedDemoData } from "./seed.mjs";
+import { buildWeb } from "./build-web.ts";
+import { ensureDevSecrets } from "./dev-vars.ts";
+import { shipTrees } from "./knowledge-ship.ts";
+import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.ts";
+import { describeKnowledgeBases, loadDocuments, loadFaqs } from "./load-knowledge.ts";
+import { seedDemoData } from "./seed.ts";
 
 requireNode22();
 const port = process.env.PORT ?? "8787";
@@ -24,7 +24,8 @@ const trees = await shipTrees({ persistTo });
 
 // Quiet by default: warnings and errors only, from Weft and from wrangler (whose own per-request
 // lines are info). `LOG_LEVEL=info npm run dev` shows a line per request from both.
-const logLevel = ["debug", "info", "warn", "error"].includes(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : undefined;
+const requestedLevel = process.env.LOG_LEVEL ?? "";
+const logLevel = ["debug", "info", "warn", "error"].includes(requestedLevel) ? requestedLevel : undefined;
 const server = start(WRANGLER, [
   "dev",
   "--port",
@@ -59,5 +60,5 @@ Weft is running at http://localhost:${port}
   Decision trees (shipped): ${trees.join(", ") || "none"}
   Knowledge bases (the boss's workshop): ${knowledgeBases.join(", ") || "none"}
   Development keys:
-${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId).name})`).join("\n")}
+${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId)?.name})`).join("\n")}
 `);

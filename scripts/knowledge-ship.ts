@@ -2,12 +2,18 @@
 // workshop sees. Locally by default (npm run dev does it on every start); with --remote into the
 // production D1 (after `wrangler login`). Workshop admins upload their own trees through the API.
 import { parseArgs } from "node:util";
-import { checkTrees, printReports } from "./knowledge-check.mjs";
-import { executeSql, requireNode22 } from "./lib.mjs";
+import { checkTrees, printReports } from "./knowledge-check.ts";
+import { executeSql, requireNode22 } from "./lib.ts";
 import { shippedTreeStatements } from "./shipped-trees.ts";
 
 /** Validates and writes the shipped trees; an invalid one is reported and skipped. Returns `id@version`s. */
-export async function shipTrees({ persistTo, remote = false } = {}) {
+export async function shipTrees({
+  persistTo,
+  remote = false,
+}: {
+  persistTo?: string | undefined;
+  remote?: boolean;
+} = {}): Promise<string[]> {
   const reports = await checkTrees();
   const valid = printReports(reports);
   if (!valid) console.log("Invalid trees are skipped; the others are served.");
@@ -16,7 +22,7 @@ export async function shipTrees({ persistTo, remote = false } = {}) {
     const target = remote ? ["--remote", "--env", "production"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
     executeSql("shipped-trees", statements, target);
   }
-  return reports.filter((r) => r.tree).map((r) => `${r.tree.id}@${r.tree.version}`);
+  return reports.flatMap((r) => (r.tree ? [`${r.tree.id}@${r.tree.version}`] : []));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

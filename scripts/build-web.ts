@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { build } from "vite";
-import { ROOT } from "./lib.mjs";
+import { ROOT } from "./lib.ts";
 
 const SERVED = join(ROOT, "dist", "web");
 
@@ -11,7 +11,15 @@ const SERVED = join(ROOT, "dist", "web");
  * UI. `npm run web:size` builds elsewhere (`outDir`), with Vite's manifest of which chunk imports
  * which. `served` is the folder a server serves, dist/web unless a test says otherwise.
  */
-export async function buildWeb({ outDir, manifest = false, served = SERVED } = {}) {
+export async function buildWeb({
+  outDir,
+  manifest = false,
+  served = SERVED,
+}: {
+  outDir?: string;
+  manifest?: boolean;
+  served?: string;
+} = {}): Promise<void> {
   // Vite builds for whatever NODE_ENV says when it is set, and vitest sets "test": without this the
   // e2e tests' `npm run dev` would serve React's development build, a quarter larger than what ships.
   const nodeEnv = process.env.NODE_ENV;
@@ -40,7 +48,7 @@ export async function buildWeb({ outDir, manifest = false, served = SERVED } = {
  * Replaces `target`'s files with `source`'s, each by a rename (atomic on one file system), the pages
  * last so that they never name an asset not there yet; then removes what the new build lacks.
  */
-function publish(source, target) {
+function publish(source: string, target: string): void {
   const built = filesUnder(source);
   const pagesLast = [...built.filter((f) => !f.endsWith(".html")), ...built.filter((f) => f.endsWith(".html"))];
   for (const file of pagesLast) {
@@ -52,7 +60,7 @@ function publish(source, target) {
 }
 
 /** Every file under `dir`, as paths relative to it. */
-function filesUnder(dir) {
+function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)));

@@ -1,0 +1,122 @@
+import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { notFound } from "../errors.ts";
+import { roleAllows } from "../permissions.ts";
+import type { Role, UserContext } from "../user-context.ts";
+import { type Access, type OAuthProps, SCOPES } from "./oauth-server.ts";
+
+/** A client a person allowed to act for them at `/mcp`, as the settings list it. */
+export interface Connection {
+  id: string;
+  user_id: string;
+  user_name: string;
+  client_id: string;
+  client_name: string;
+  redirect_host: string;
+  access: Access;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The access a list of granted scopes amounts to: writes only when `weft:write` is among them. */
+export function accessOf(scope: readonly string[]): Access {
+  return scope.includes(SCOPES.write) ? "write" : "read";
+}
+
+/**
+ * Records a consent. The person's earlier connections of the same client end with it, as the
+ * provider replaces their grants (one grant per person, client and resource).
+ */
+export async function recordConnection({
+  db,
+  connection,
+}: {
+  db: D1Database;
+  connection: OAuthProps & { clientId: string; clientName: string; redirectHost: string; access: Access; expiresAt: string };
+}): Promise<void> {
+  const c = connection;
+  await db.batch([
+    db
+      .prepare(
+        `UPDATE oauth_connections SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+          WHERE user_id = ?1 AND client_id = ?2 AND revoked_at IS NULL`,
+      )
+      .bind(c.userId, c.clientId),
+    db
+      .prepare(
+        `INSERT INTO oauth_connections (id, tenant_id, user_id, client_id, client_name, redirect_host, scope, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+      )
+      .bind(c.connectionId, c.tenantId, c.userId, c.clientId, c.clientName, c.redirectHost, c.access, c.expiresAt),
+  ]);
+}
+
+/**
+ * The caller a verified OAuth grant acts as, with their role as it is now; `null` when the
+ * connection was revoked or has ended, or the person is gone. D1 answers, not KV, so a revocation
+ * holds from the next request on.
+ */
+export async function connectionUser({ db, props }: { db: D1Database; props: OAuthProps }): Promise<UserContext | null> {
+  const row = await db
+    .prepare(
+      `SELECT u.role FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+        WHERE c.id = ?1 AND c.user_id = ?2 AND c.tenant_id = ?3 AND c.revoked_at IS NULL
+          AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+    )
+    .bind(props.connectionId, props.userId, props.tenantId)
+    .first<{ role: Role }>();
+  return row ? { userId: props.userId, tenantId: props.tenantId, role: row.role } : null;
+}
+
+/** The live connections a caller may see: their own, and for an admin everyone's in their workshop. */
+export async function listConnections({ db, actor }: { db: D1Database; actor: UserContext }): Promise<Connection[]> {
+  const everyone = roleAllows(actor.role, "admin");
+  const { results } = await db
+    .prepare(
+      `SELECT c.id, c.user_id, u.name AS user_name, c.client_id, c.client_name, c.redirect_host, c.scope AS access,
+              c.created_at, c.expires_at
+         FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+        WHERE c.tenant_id = ?1 AND (?2 = 1 OR c.user_id = ?3) AND c.revoked_at IS NULL
+          AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        ORDER BY c.created_at DESC
+        LIMIT 200`,
+    )
+    .bind(actor.tenantId, everyone ? 1 : 0, actor.userId)
+    .all<Connection>();
+  return results;
+}
+
+/**
+ * Ends a connection the caller may see (their own, or as an admin one of their workshop's): at
+ * once in D1, which every request checks, then its grant and tokens in KV. Another workshop's
+ * connection is answered as unknown.
+ */
+export async function revokeConnection({
+  db,
+  oauth,
+  actor,
+  id,
+}: {
+  db: D1Database;
+  oauth: OAuthHelpers;
+  actor: UserContext;
+  id: string;
+}): Promise<void> {
+  const everyone = roleAllows(actor.role, "admin");
+  const row = await db
+    .prepare(
+      `UPDATE oauth_connections SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        WHERE id = ?1 AND tenant_id = ?2 AND (?3 = 1 OR user_id = ?4) AND revoked_at IS NULL
+        RETURNING user_id`,
+    )
+    .bind(id, actor.tenantId, everyone ? 1 : 0, actor.userId)
+    .first<{ user_id: string }>();
+  if (!row) throw notFound("No such connected client.");
+  let cursor: string | undefined;
+  do {
+    const page = await oauth.listUserGrants(row.user_id, { cursor, limit: 100 });
+    for (const grant of page.items) {
+      if (grant.metadata?.connectionId === id) await oauth.revokeGrant(grant.id, row.user_id);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+}

@@ -1,0 +1,94 @@
+import { EXTERNAL_TOOL_PREFIX } from "../../tools/tool-names.ts";
+
+/** An external tool as the model is offered it: its served name and its input's JSON Schema. */
+export interface OfferedExternal {
+  name: string;
+  properties: Record<string, PropertySchema>;
+  required: string[];
+}
+
+interface PropertySchema {
+  type?: unknown;
+  enum?: unknown;
+  description?: unknown;
+}
+
+// Words around a tool's name that ask for it to be called, not what to pass it.
+const FILLER =
+  /(?:请|帮我|用一下|调用|使用|用|的|工具|服务|说一下|说|讲|：|:|，|,|。|\b(?:please|call|use|run|with|the|tool|say|says|of|to)\b)/gi;
+// A cue that a named word is a tool to call ("用 echo", "调用 get-sum", "call echo").
+const CALL_CUE = /用|调用|\b(?:call|use|run)\b/i;
+const NUMBER = /-?\d+(?:\.\d+)?/g;
+
+function sanitize(word: string): string {
+  return word
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+    .replace(/_+/g, "_");
+}
+
+function typeOf(schema: PropertySchema | undefined): string {
+  const type = schema?.type;
+  return Array.isArray(type) ? String(type.find((t) => t !== "null") ?? "") : String(type ?? "");
+}
+
+/**
+ * The external tool a request names ("echo hello", "用 everything 的 echo 说你好", "调用 get-sum 2 和 3"),
+ * with the arguments read for its simple fields: numbers in the order the schema lists them, an
+ * enum's value said in the text, and the rest of the words for its one string field. A word is a
+ * tool's name when the request starts with it, names its server, or asks to call it.
+ */
+export function externalCall(
+  text: string,
+  tools: OfferedExternal[],
+): { toolName: string; input: Record<string, unknown> } | null {
+  const words = [...text.matchAll(/[A-Za-z][A-Za-z0-9_-]*/g)].map((m) => ({ raw: m[0], at: m.index }));
+  for (const word of words) {
+    const token = sanitize(word.raw);
+    if (token.length < 3) continue;
+    const tool = tools.find((t) => t.name.startsWith(EXTERNAL_TOOL_PREFIX) && t.name.endsWith(`_${token}`));
+    if (!tool) continue;
+    const server = tool.name.slice(EXTERNAL_TOOL_PREFIX.length, -token.length - 1);
+    const serverSaid = words.find((w) => w !== word && sanitize(w.raw) === server);
+    if (text.slice(0, word.at).trim() !== "" && !serverSaid && !CALL_CUE.test(text)) continue;
+    let rest = text.slice(0, word.at) + text.slice(word.at + word.raw.length);
+    if (serverSaid) rest = rest.replace(serverSaid.raw, " ");
+    return { toolName: tool.name, input: fill(tool, rest) };
+  }
+  return null;
+}
+
+// The arguments a simple schema takes from the words left once the tool's name is out.
+function fill(tool: OfferedExternal, rest: string): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const names = [...new Set([...tool.required, ...Object.keys(tool.properties)])];
+  const numbers = [...rest.matchAll(NUMBER)].map((m) => Number(m[0]));
+  let words = rest;
+  for (const name of names) {
+    const schema = Object.hasOwn(tool.properties, name) ? tool.properties[name] : undefined;
+    const type = typeOf(schema);
+    if (Array.isArray(schema?.enum)) {
+      const said = schema.enum.find((v) => typeof v === "string" && rest.includes(v));
+      if (said !== undefined) input[name] = said;
+    } else if ((type === "number" || type === "integer") && numbers.length > 0) {
+      const value = numbers.shift() as number;
+      if (type === "number" || Number.isInteger(value)) input[name] = value;
+      words = words.replace(String(value), " ");
+    }
+  }
+  const strings = names.filter((n) => typeOf(tool.properties[n]) === "string" && !Array.isArray(tool.properties[n]?.enum));
+  const said = words.replace(FILLER, " ").replace(/\s+/g, " ").trim();
+  const first = strings[0];
+  if (first && said) input[first] = said;
+  return input;
+}
+
+/** The text an external tool answered with (MCP content blocks), or `null` when it answered otherwise. */
+export function externalText(output: unknown): string | null {
+  const content = (output as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return null;
+  const texts = content.flatMap((c) =>
+    c && typeof c === "object" && c.type === "text" && typeof c.text === "string" ? [c.text] : [],
+  );
+  return texts.length > 0 ? texts.join("\n\n") : null;
+}

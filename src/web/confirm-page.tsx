@@ -1,0 +1,85 @@
+import { useCallback, useEffect, useState } from "react";
+import type { ActionView, ConfirmCardData } from "../shapes.ts";
+import { outcomeOfAnswer, outcomeOfError } from "./action-outcome.ts";
+import { ApiError, api } from "./api.ts";
+import { ConfirmCard } from "./confirm-card.tsx";
+import { useI18n } from "./i18n.ts";
+import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "./outcome-text.ts";
+
+type Loaded =
+  | { state: "loading" }
+  | { state: "missing" }
+  | { state: "failed"; message: string }
+  | { state: "ready"; card: ConfirmCardData };
+
+function cardOf(view: ActionView, result?: string): ConfirmCardData {
+  return {
+    actionId: view.action_id,
+    summary: view.summary,
+    preview: view.preview,
+    ambiguities: view.ambiguities,
+    expiresAt: view.expires_at,
+    status: view.status,
+    ...(result !== undefined ? { result } : view.error ? { result: view.error.message } : {}),
+  };
+}
+
+/**
+ * The confirm page, `/actions/:id`: an agent's prepared write shown to its owner after sign-in,
+ * with Confirm and Cancel. It is how a person says yes to what an MCP client prepared when the
+ * client cannot ask them itself; the link comes from the prepare result or from `confirm_action`.
+ */
+export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; onUnauthorized: () => void }) {
+  const { t, lang } = useI18n();
+  const text = lang === "zh" ? OUTCOME_TEXT_ZH : OUTCOME_TEXT_EN;
+  const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
+
+  useEffect(() => {
+    api
+      .getAction(actionId)
+      .then((view) => setLoaded({ state: "ready", card: cardOf(view) }))
+      .catch((error) => {
+        if (error instanceof ApiError && error.status === 401) return onUnauthorized();
+        if (error instanceof ApiError && error.status === 404) return setLoaded({ state: "missing" });
+        setLoaded({ state: "failed", message: error instanceof Error ? error.message : String(error) });
+      });
+  }, [actionId, onUnauthorized]);
+
+  const decide = useCallback(
+    async (id: string, decision: "confirm" | "cancel"): Promise<string | null> => {
+      try {
+        const outcome = outcomeOfAnswer(await api.decideAction(id, decision, "confirm_page"), decision, text);
+        setLoaded((now) => (now.state === "ready" ? { state: "ready", card: { ...now.card, ...outcome } } : now));
+        return null;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          onUnauthorized();
+          return null;
+        }
+        const outcome = outcomeOfError(error, text);
+        if (outcome.status === "pending") return outcome.result ?? t.confirmPage.tryAgain;
+        setLoaded((now) => (now.state === "ready" ? { state: "ready", card: { ...now.card, ...outcome } } : now));
+        return null;
+      }
+    },
+    [text, t, onUnauthorized],
+  );
+
+  return (
+    <main className="confirm-page">
+      <h1>{t.confirmPage.title}</h1>
+      <p className="muted">{t.confirmPage.intro}</p>
+      {loaded.state === "loading" && <p className="muted">…</p>}
+      {loaded.state === "missing" && <p role="alert">{t.confirmPage.missing}</p>}
+      {loaded.state === "failed" && (
+        <p className="error-text" role="alert">
+          {loaded.message}
+        </p>
+      )}
+      {loaded.state === "ready" && <ConfirmCard data={loaded.card} onDecide={decide} />}
+      <p>
+        <a href="/">{t.confirmPage.backToChat}</a>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,60 @@
+import { useCallback, useEffect, useState } from "react";
+import { ApiError, api, type Connection } from "./api.ts";
+import { useI18n } from "./i18n.ts";
+
+/**
+ * The apps allowed to use Weft for the person over OAuth (an admin sees the workshop's, each with
+ * whose it is), and revoking one.
+ */
+export function ConnectedClients({ onUnauthorized }: { onUnauthorized: () => void }) {
+  const { t } = useI18n();
+  const [connections, setConnections] = useState<Connection[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fail = useCallback(
+    (e: unknown) => {
+      if (e instanceof ApiError && e.status === 401) onUnauthorized();
+      else setError(e instanceof Error ? e.message : String(e));
+    },
+    [onUnauthorized],
+  );
+  const load = useCallback(() => {
+    api.listConnections().then((r) => setConnections(r.connections), fail);
+  }, [fail]);
+  useEffect(load, [load]);
+  const revoke = (id: string) => {
+    api.revokeConnection(id).then(load, fail);
+  };
+  return (
+    <section aria-labelledby="connected-title">
+      <h3 id="connected-title">{t.connectedClients}</h3>
+      <p className="muted">{t.connectedLead}</p>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {connections === null ? (
+        <p className="muted">{t.loading}</p>
+      ) : connections.length === 0 ? (
+        <p className="muted">{t.noConnections}</p>
+      ) : (
+        <ul className="mcp-list connected-clients">
+          {connections.map((c) => (
+            <li key={c.id} className="mcp-server" data-connection={c.id}>
+              <div>
+                <strong>{c.client_name}</strong>
+                {/* An admin's list holds other people's apps too: say whose. */}
+                {new Set(connections.map((x) => x.user_id)).size > 1 && <span> · {c.user_name}</span>} ·{" "}
+                {t.connectionAccess[c.access]}
+                <div className="muted">{t.connectedOn(c.created_at.slice(0, 10), c.redirect_host)}</div>
+              </div>
+              <button type="button" className="secondary" onClick={() => revoke(c.id)}>
+                {t.revoke}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+// The README's "first five minutes", as a newcomer follows it: each thing it says to ask, as the
+// person it says to sign in as, with the offline model, and its MCP call.
+
+import { env } from "cloudflare:workers";
+import type { UIMessage } from "ai";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sendChat } from "./chat/chat-api.ts";
+import { browserCall, signIn } from "./chat/sign-in.ts";
+import { assembled, readChunks, textOf } from "./chat/stream.ts";
+import { keys, logins } from "./fixtures.ts";
+import { callJson, mcpClient } from "./helpers.ts";
+
+type ToolPart = { type: string; state: string; input: Record<string, unknown>; output: Record<string, unknown> };
+
+async function ask(cookie: string, text: string) {
+  const chunks = await readChunks(await sendChat(cookie, crypto.randomUUID(), text));
+  return { chunks, message: await assembled(chunks) };
+}
+
+function toolPart(message: UIMessage, name: string): ToolPart {
+  const part = message.parts.find((p) => p.type === `tool-${name}`);
+  if (!part) throw new Error(`no ${name} call in ${JSON.stringify(message.parts).slice(0, 500)}`);
+  return part as unknown as ToolPart;
+}
+
+/** Loads knowledge/ as `npm run dev` does: through the REST API, as the demo workshop's boss. */
+beforeAll(async () => {
+  const boss = { key: keys.boss };
+  for (const kb of new Set(env.TEST_KNOWLEDGE_DOCS.map((doc) => doc.kb))) {
+    const created = await callJson("/api/knowledge-bases", { ...boss, method: "POST", body: JSON.stringify({ name: kb }) });
+    const documents = env.TEST_KNOWLEDGE_DOCS.filter((doc) => doc.kb === kb).map(({ filename, content }) => ({
+      filename,
+      content,
+    }));
+    const uploaded = await callJson(`/api/knowledge-bases/${created.body.id}/documents`, {
+      ...boss,
+      method: "POST",
+      body: JSON.stringify({ documents }),
+    });
+    expect(uploaded.status).toBe(200);
+  }
+  for (const { name, description = "", entries } of env.TEST_KNOWLEDGE_FAQS) {
+    const body = JSON.stringify({ name, description, type: "faq" });
+    const created = await callJson("/api/knowledge-bases", { ...boss, method: "POST", body });
+    const imported = await callJson(`/api/knowledge-bases/${created.body.id}/faq/import`, {
+      ...boss,
+      method: "POST",
+      body: JSON.stringify({ entries }),
+    });
+    expect(imported.status).toBe(200);
+  }
+});
+
+const readme = env.TEST_DOCS.find((page) => page.path === "README.md")?.content ?? "";
+
+describe("the README's first five minutes in the browser", () => {
+  it("names the demo sign-ins and keys the tests below use", () => {
+    for (const login of [logins.boss, logins.staff]) expect(readme).toContain(`\`${login.username}\` / \`${login.password}\``);
+    expect(readme).toContain(`Authorization: Bearer ${keys.staff}`);
+    expect(readme).toContain(`Authorization: Bearer ${keys.boss}`);
+    for (const question of [
+      "张三这个月做了多少件",
+      "我这个月的工资是多少",
+      "衣服跳针怎么办",
+      "给张三记50件上领子",
+      "怎么创建订单",
+      "计件工资怎么算",
+    ]) {
+      expect(readme).toContain(question);
+    }
+  });
+
+  it("张三这个月做了多少件, as the boss: his piece records this month, with totals", async () => {
+    const { message } = await ask(await signIn(logins.boss.username, logins.boss.password), "张三这个月做了多少件");
+    const query = toolPart(message, "query_piece_records");
+    expect(query.input).toEqual({ employee: "张三", period: "this_month" });
+    expect(query.state).toBe("output-available");
+    expect((query.output.totals as { pieces: number }).pieces).toBeGreaterThan(0);
+    expect(textOf(message)).toContain("合计");
+  });
+
+  it("我这个月的工资是多少, as staff: only her own pay", async () => {
+    const { message } = await ask(await signIn(logins.staff.username, logins.staff.password), "我这个月的工资是多少");
+    const payroll = toolPart(message, "query_payroll");
+    expect(payroll.state).toBe("output-available");
+    const rows = payroll.output.payslips as { employee: { name: string } }[];
+    expect(rows.map((row) => row.employee.name)).toEqual(["李娟"]);
+  });
+
+  it("衣服跳针怎么办 starts a consultation on skipped stitches with options to pick", async () => {
+    const { message } = await ask(await signIn(logins.boss.username, logins.boss.password), "衣服跳针怎么办");
+    const session = toolPart(message, "initiate_session");
+    expect(session.output).toMatchObject({ is_complete: false });
+    expect(String(session.output.current_step)).toContain("跳针");
+    expect((session.output.options as unknown[]).length).toBeGreaterThan(1);
+  });
+
+  it("给张三记50件上领子 shows a confirm card of 40.00 元 that writes only when confirmed", async () => {
+    const cookie = await signIn(logins.boss.username, logins.boss.password);
+    const { chunks } = await ask(cookie, "给张三记50件上领子");
+    const card = chunks.find((c) => c.type === "data-confirm-card") as { id: string; data: Record<string, unknown> };
+    expect(card.data).toMatchObject({ status: "pending", summary: expect.stringContaining("张三 上领子 50 件") });
+    expect(JSON.stringify(card.data.preview)).toContain("40.00");
+    const pending = await browserCall(`/api/actions/${card.id}`, cookie);
+    expect(await pending.json()).toMatchObject({ status: "pending" });
+    const confirmed = await browserCall(`/api/actions/${card.id}/confirm`, cookie, { method: "POST" });
+    expect(await confirmed.json()).toMatchObject({ action_id: card.id, status: "confirmed" });
+  });
+
+  it("怎么创建订单 answers from the workshop guide and cites it", async () => {
+    const { message } = await ask(await signIn(logins.boss.username, logins.boss.password), "怎么创建订单");
+    const answer = textOf(message);
+    expect(answer).toContain("新建订单");
+    expect(answer).toMatch(/\[1\]/);
+  });
+});
+
+describe("the README's first MCP call", () => {
+  it("knowledge_search 计件工资怎么算 with top_k 2: two passages with scores and sources", async () => {
+    const client = await mcpClient(keys.staff);
+    const result = await client.callTool({ name: "knowledge_search", arguments: { query: "计件工资怎么算", top_k: 2 } });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { results: { score: number; content: string }[] };
+    expect(structured.results).toHaveLength(2);
+    for (const hit of structured.results) expect(hit.score).toBeGreaterThanOrEqual(0.5);
+    expect(structured.results[0]?.content).toContain("计件工资");
+    const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+    expect(text).toContain("**Score:**");
+    expect(text).toContain("**Source:**");
+    await client.close();
+  });
+});
