@@ -24,12 +24,18 @@ const DIGITS = /\d+(?:\.\d+)?/g;
  * for "how many"), or when the question asks for neither; 0 otherwise.
  */
 export function answerShapeMatch(query: string, passage: string): number {
+  return answerShapeTest(query)(passage);
+}
+
+/** `answerShapeMatch` for one question, read once, over any number of passages. */
+export function answerShapeTest(query: string): (passage: string) => number {
   if (ASKS_WHEN.test(query)) {
-    if (!CJK.test(query)) return HAS_DATE_EN.test(passage) ? 1 : 0;
-    return HAS_DAY_ZH.test(passage) || (!YEAR.test(query) && HAS_YEAR_ZH.test(passage)) ? 1 : 0;
+    if (!CJK.test(query)) return (passage) => (HAS_DATE_EN.test(passage) ? 1 : 0);
+    const yearAsked = YEAR.test(query);
+    return (passage) => (HAS_DAY_ZH.test(passage) || (!yearAsked && HAS_YEAR_ZH.test(passage)) ? 1 : 0);
   }
-  if (ASKS_AMOUNT.test(query)) return HAS_NUMBER.test(passage) ? 1 : 0;
-  return 1;
+  if (ASKS_AMOUNT.test(query)) return (passage) => (HAS_NUMBER.test(passage) ? 1 : 0);
+  return () => 1;
 }
 
 /** Whether the question asks for a date or an amount, the kinds of answer `answerShapeMatch` can see. */
@@ -42,10 +48,17 @@ export function asksForShape(query: string): boolean {
  * query without numbers. "2022年特斯拉交付量" is not answered by a passage about 2021.
  */
 export function numberMatch(query: string, passage: string): number {
+  return numberTest(query)(passage);
+}
+
+/** `numberMatch` for one question, its numbers read once, over any number of passages. */
+export function numberTest(query: string): (passage: string) => number {
   const wanted = [...new Set(query.normalize("NFKC").match(DIGITS) ?? [])];
-  if (wanted.length === 0) return 1;
-  const present = new Set(passage.normalize("NFKC").match(DIGITS) ?? []);
-  return wanted.filter((n) => present.has(n)).length / wanted.length;
+  if (wanted.length === 0) return () => 1;
+  return (passage) => {
+    const present = new Set(passage.normalize("NFKC").match(DIGITS) ?? []);
+    return wanted.filter((n) => present.has(n)).length / wanted.length;
+  };
 }
 
 // A number with what it counts or measures ("12人", "1.5亿元", "三艘"), and a day or time of day

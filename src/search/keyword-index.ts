@@ -8,6 +8,8 @@ const MAX_QUERY_TERMS = 64;
 const COMMON_SHARE = 0.3;
 /** …once the tenant has this many chunks; smaller indexes are cheap to scan whole. */
 const PRUNE_FROM = 1000;
+/** Matches beyond `limit` read before the scope is checked (see `keywordSearch`). */
+const SCOPE_MARGIN = 50;
 // The last chunk count seen per tenant: it only saves a round trip (a stale count costs one match
 // more or one round trip more), never changes which plan answers.
 const chunkCounts = new Map<string, number>();
@@ -120,14 +122,36 @@ export async function keywordSearch({
   const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return [];
-  const matchStatement = (matchTerms: string[]) =>
+  const match = (matchTerms: string[]) => matchTerms.map((t) => `"${t}"`).join(" OR ");
+  // The whole table's best matches first, then only those joined to their chunks and checked
+  // against the scope: joining every match before sorting cost about as much again as the match
+  // (ties go by rowid either way, the order FTS5 yields rows in). The table is the tenant's, so a
+  // row out of scope is another knowledge base's (or one left behind by an older version); while
+  // `limit` of the first `limit + SCOPE_MARGIN` are in scope, they are the scope's best `limit`,
+  // else `scopedStatement` sorts the scope's own matches.
+  const bestStatement = (matchTerms: string[]) =>
+    db
+      .prepare(
+        `SELECT c.id AS id, -best.bm25 AS bm25
+           FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ?1
+                  ORDER BY bm25(${table}), rowid LIMIT ?4) best
+           LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))
+          ORDER BY best.bm25, best.rowid`,
+      )
+      .bind(match(matchTerms), tenantId, JSON.stringify(kbIds), limit + SCOPE_MARGIN);
+  const scopedStatement = (matchTerms: string[]) =>
     db
       .prepare(
         `SELECT c.id AS id, -bm25(${table}) AS bm25 FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid
           WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))
-          ORDER BY bm25(${table}) LIMIT ?4`,
+          ORDER BY bm25(${table}), ${table}.rowid LIMIT ?4`,
       )
-      .bind(matchTerms.map((t) => `"${t}"`).join(" OR "), tenantId, JSON.stringify(kbIds), limit);
+      .bind(match(matchTerms), tenantId, JSON.stringify(kbIds), limit);
+  const inScope = async (matchTerms: string[], best: { id: string | null; bm25: number }[]) => {
+    const found = best.filter((row): row is { id: string; bm25: number } => row.id !== null);
+    if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
+    return (await scopedStatement(matchTerms).all<{ id: string; bm25: number }>()).results;
+  };
   const statistics = [
     db
       .prepare(`SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`)
@@ -141,7 +165,7 @@ export async function keywordSearch({
   // Which plan runs depends on the index alone, never on what this isolate has seen: calibration
   // reads the whole candidate list, so the same query must get the same candidates.
   const expectLarge = (chunkCounts.get(tenantId) ?? 0) >= PRUNE_FROM;
-  const [vocab, count, direct] = await db.batch(expectLarge ? statistics : [...statistics, matchStatement(wanted)]);
+  const [vocab, count, direct] = await db.batch(expectLarge ? statistics : [...statistics, bestStatement(wanted)]);
   const df = new Map(((vocab?.results ?? []) as { term: string; doc: number }[]).map((r) => [r.term, r.doc]));
   const total = ((count?.results ?? [])[0] as { n: number } | undefined)?.n ?? 0;
   chunkCounts.set(tenantId, total);
@@ -151,12 +175,13 @@ export async function keywordSearch({
     const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
     const matchTerms = distinctive.length > 0 ? distinctive : present;
     if (matchTerms.length === 0) return [];
-    rows = (await matchStatement(matchTerms).all<{ id: string; bm25: number }>()).results;
+    rows = await inScope(matchTerms, (await bestStatement(matchTerms).all<{ id: string | null; bm25: number }>()).results);
   } else {
     // Matched already, unless the index was large when this isolate last looked and has shrunk since.
-    rows = direct
-      ? (direct.results as { id: string; bm25: number }[])
-      : (await matchStatement(wanted).all<{ id: string; bm25: number }>()).results;
+    const best = direct
+      ? (direct.results as { id: string | null; bm25: number }[])
+      : (await bestStatement(wanted).all<{ id: string | null; bm25: number }>()).results;
+    rows = await inScope(wanted, best);
   }
   // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
   // every query term, so a chunk missing the common ones still reads as a partial match.

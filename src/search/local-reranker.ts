@@ -1,7 +1,7 @@
-import { answerShapeMatch, asksForShape, numberMatch } from "./answer-shape.ts";
-import { querySentence } from "./query-sentence.ts";
+import { answerShapeTest, asksForShape, numberTest } from "./answer-shape.ts";
+import { queryUnits, sentenceFinder } from "./query-sentence.ts";
 import type { RerankCandidate, Reranker } from "./reranker.ts";
-import { askingMask, squash } from "./segment.ts";
+import { askingMask, normaliseText, squash } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -14,27 +14,34 @@ import type { Synonyms } from "./synonyms.ts";
  * `canonical` rewrites both texts first (synonyms to one word); identity by default.
  */
 export function phraseMatch(query: string, passage: string, canonical: (text: string) => string = (t) => t): number {
+  return phraseMatcher(query, canonical)(passage);
+}
+
+/** `phraseMatch` for one query, read once, over any number of passages. */
+export function phraseMatcher(query: string, canonical: (text: string) => string = (t) => t): (passage: string) => number {
   const q = canonical(squash(query));
-  const p = canonical(squash(passage));
-  if (q.length === 0) return 0;
+  if (q.length === 0) return () => 0;
   const asking = askingMask(q);
-  let covered = 0;
-  let i = 0;
-  while (i < q.length) {
-    let length = 0;
-    while (i + length < q.length && p.includes(q.slice(i, i + length + 1))) length++;
-    if (length >= 2) {
-      let from = i;
-      let to = i + length;
-      while (from < to && asking[from] === 1) from++;
-      while (to > from && asking[to - 1] === 1) to--;
-      covered += (to - from) ** 1.5;
-      i += length;
-    } else {
-      i += 1;
+  return (passage) => {
+    const p = canonical(squash(passage));
+    let covered = 0;
+    let i = 0;
+    while (i < q.length) {
+      let length = 0;
+      while (i + length < q.length && p.includes(q.slice(i, i + length + 1))) length++;
+      if (length >= 2) {
+        let from = i;
+        let to = i + length;
+        while (from < to && asking[from] === 1) from++;
+        while (to > from && asking[to - 1] === 1) to--;
+        covered += (to - from) ** 1.5;
+        i += length;
+      } else {
+        i += 1;
+      }
     }
-  }
-  return covered / q.length ** 1.5;
+    return covered / q.length ** 1.5;
+  };
 }
 
 // Weight of the answer-shape signal; the result is divided by 1 + it, to stay in [0, 1].
@@ -49,9 +56,18 @@ const NEAR = 0.25;
  * mention the question's entities but not its answer have their dates and numbers elsewhere.
  */
 export function answerNearQuery(query: string, passage: string, canonical?: (text: string) => string): number {
-  if (!asksForShape(query)) return 1;
-  const sentence = querySentence(query, passage, canonical);
-  return answerShapeMatch(query, sentence.text) * Math.sqrt(sentence.coverage);
+  return answerNearTest(query, canonical)(passage);
+}
+
+/** `answerNearQuery` for one query, its words read once, over any number of passages. */
+function answerNearTest(query: string, canonical: (text: string) => string = (t) => t): (passage: string) => number {
+  if (!asksForShape(query)) return () => 1;
+  const holding = sentenceFinder(queryUnits(query, canonical));
+  const shape = answerShapeTest(query);
+  return (passage) => {
+    const sentence = holding(canonical(normaliseText(passage)));
+    return shape(sentence.text) * Math.sqrt(sentence.coverage);
+  };
 }
 
 /**
@@ -63,10 +79,24 @@ export function answerNearQuery(query: string, passage: string, canonical?: (tex
  * is linear in the passage. Measured with `npm run eval` (see docs/search-quality.md).
  */
 export function localRerankScore(query: string, candidate: RerankCandidate, canonical?: (text: string) => string): number {
-  const lexical = 0.5 * candidate.score + 0.5 * phraseMatch(query, candidate.text, canonical);
-  const numbers = 0.5 + 0.5 * numberMatch(query, candidate.text);
-  const near = 1 - NEAR + NEAR * answerNearQuery(query, candidate.text, canonical);
-  return (lexical * numbers * near + SHAPE * answerShapeMatch(query, candidate.text)) / (1 + SHAPE);
+  return localRerankScorer(query, canonical)(candidate);
+}
+
+/**
+ * `localRerankScore` for one query over any number of candidates: what it reads of the query (its
+ * squashed form, numbers, kind of question, words) is read once rather than once a candidate.
+ */
+export function localRerankScorer(query: string, canonical?: (text: string) => string): (candidate: RerankCandidate) => number {
+  const phrase = phraseMatcher(query, canonical);
+  const numbers = numberTest(query);
+  const near = answerNearTest(query, canonical);
+  const shape = answerShapeTest(query);
+  return (candidate) => {
+    const lexical = 0.5 * candidate.score + 0.5 * phrase(candidate.text);
+    const numbersFactor = 0.5 + 0.5 * numbers(candidate.text);
+    const nearFactor = 1 - NEAR + NEAR * near(candidate.text);
+    return (lexical * numbersFactor * nearFactor + SHAPE * shape(candidate.text)) / (1 + SHAPE);
+  };
 }
 
 /** The local reranker: `localRerankScore` for each candidate, with the workshop's synonyms. */
@@ -74,7 +104,6 @@ export class LocalReranker implements Reranker {
   readonly model = "local-phrase-v3";
 
   async rerank(query: string, candidates: RerankCandidate[], synonyms?: Synonyms): Promise<number[]> {
-    const canonical = synonyms?.canonicaliserFor(query);
-    return candidates.map((c) => localRerankScore(query, c, canonical));
+    return candidates.map(localRerankScorer(query, synonyms?.canonicaliserFor(query)));
   }
 }

@@ -4,8 +4,15 @@ import type { VectorIndex, VectorItem, VectorMatch } from "./vector-index.ts";
 
 interface Loaded {
   ids: string[];
-  kbIds: string[];
-  matrix: Float32Array;
+  /** Each row's knowledge base, as an index into `kbNames`. */
+  kbOf: Int32Array;
+  kbNames: string[];
+  /**
+   * Column-major: dimension d of row r at d × rows + r. A query reads only the columns of its
+   * non-zero dimensions, each in one sequential pass; a local embedding of a short question has a
+   * few dozen of its 256.
+   */
+  columns: Float32Array;
   dimensions: number;
 }
 
@@ -52,26 +59,39 @@ export class LocalVectorIndex extends DurableObject<Env> {
     return ids.length;
   }
 
-  /** The `topK` nearest vectors by cosine similarity among the given knowledge bases. */
+  /**
+   * The `topK` nearest vectors by cosine similarity among the given knowledge bases, ties in the
+   * order the rows were stored. Each row's dot product adds its terms in dimension order, leaving
+   * out those of the query's zero dimensions (adding ±0 changes no sum), so it is the same number
+   * a row-by-row product gives.
+   */
   search(values: number[], topK: number, kbIds: string[]): VectorMatch[] {
     const loaded = this.load();
     const query = normalise(values);
-    if (loaded.ids.length === 0 || query.length !== loaded.dimensions) return [];
-    const allowed = new Set(kbIds);
-    const best: VectorMatch[] = [];
-    const { matrix, dimensions } = loaded;
-    for (let row = 0; row < loaded.ids.length; row++) {
-      if (!allowed.has(loaded.kbIds[row] as string)) continue;
-      let dot = 0;
-      const offset = row * dimensions;
-      for (let i = 0; i < dimensions; i++) dot += (matrix[offset + i] as number) * (query[i] as number);
-      if (best.length < topK || dot > (best.at(-1) as VectorMatch).score) {
-        best.push({ id: loaded.ids[row] as string, score: dot });
+    const rows = loaded.ids.length;
+    if (rows === 0 || query.length !== loaded.dimensions) return [];
+    const { columns, dimensions, kbOf } = loaded;
+    const dots = new Float64Array(rows);
+    for (let d = 0; d < dimensions; d++) {
+      const q = query[d] as number;
+      if (q === 0) continue;
+      const offset = d * rows;
+      for (let row = 0; row < rows; row++) dots[row] = (dots[row] as number) + (columns[offset + row] as number) * q;
+    }
+    const wanted = new Set(kbIds);
+    const allowed = loaded.kbNames.map((name) => wanted.has(name));
+    const best: { row: number; score: number }[] = [];
+    for (let row = 0; row < rows; row++) {
+      if (!allowed[kbOf[row] as number]) continue;
+      const dot = dots[row] as number;
+      if (best.length < topK || dot > (best.at(-1) as { score: number }).score) {
+        best.push({ row, score: dot });
+        // Stable: among equal scores the earlier row stays first.
         best.sort((a, b) => b.score - a.score);
         if (best.length > topK) best.pop();
       }
     }
-    return best.map((m) => ({ id: m.id, score: Math.max(0, Math.min(1, m.score)) }));
+    return best.map((m) => ({ id: loaded.ids[m.row] as string, score: Math.max(0, Math.min(1, m.score)) }));
   }
 
   /** How many vectors the tenant has. */
@@ -86,15 +106,18 @@ export class LocalVectorIndex extends DurableObject<Env> {
     );
     const all = rows.toArray();
     const dimensions = all[0]?.dims ?? 0;
-    const matrix = new Float32Array(all.length * dimensions);
+    const columns = new Float32Array(all.length * dimensions);
     const ids: string[] = [];
-    const kbIds: string[] = [];
-    all.forEach((row, i) => {
-      matrix.set(new Float32Array(row.vector), i * dimensions);
+    const kbOf = new Int32Array(all.length);
+    const kbIndex = new Map<string, number>();
+    all.forEach((row, r) => {
+      const vector = new Float32Array(row.vector);
+      for (let d = 0; d < dimensions; d++) columns[d * all.length + r] = vector[d] as number;
       ids.push(row.id);
-      kbIds.push(row.kb_id);
+      if (!kbIndex.has(row.kb_id)) kbIndex.set(row.kb_id, kbIndex.size);
+      kbOf[r] = kbIndex.get(row.kb_id) as number;
     });
-    this.loaded = { ids, kbIds, matrix, dimensions };
+    this.loaded = { ids, kbOf, kbNames: [...kbIndex.keys()], columns, dimensions };
     return this.loaded;
   }
 }

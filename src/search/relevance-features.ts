@@ -2,8 +2,8 @@
 // lexical evidence that it answers the query rather than sharing its topic. Pure functions of the
 // query and the candidate list, so scripts/fit-calibration.ts computes exactly what search serves.
 import { statedFacts } from "./answer-shape.ts";
-import { localRerankScore } from "./local-reranker.ts";
-import { queryUnits, sentenceHolding } from "./query-sentence.ts";
+import { localRerankScorer } from "./local-reranker.ts";
+import { queryUnits, sentenceFinder } from "./query-sentence.ts";
 import { normaliseText } from "./segment.ts";
 import { forEachUnit, textUnits, type UnitKey, unitKey } from "./units.ts";
 
@@ -83,6 +83,7 @@ export function relevanceFeatures(
   const headMean = head.reduce((sum, c) => sum + c.raw, 0) / HEAD;
   const lexical = LEXICAL.some((name) => wanted.has(name));
   const evidence = lexical ? lexicalEvidence(query, candidates, wanted, canonical) : undefined;
+  const phrase = wanted.has("phrase") ? localRerankScorer(query, canonical) : undefined;
   return candidates.map((c, i) => ({
     raw: c.raw,
     belowBest: c.raw - best,
@@ -93,7 +94,7 @@ export function relevanceFeatures(
     echo: evidence?.echo[i] ?? 0,
     quantity: evidence?.facts[i]?.quantity ?? 0,
     moment: evidence?.facts[i]?.moment ?? 0,
-    phrase: wanted.has("phrase") ? localRerankScore(query, { text: c.text, score: c.raw }, canonical) : 0,
+    phrase: phrase ? phrase({ text: c.text, score: c.raw }) : 0,
     keyword: c.keyword,
     keywordBelowBest: c.keyword - bestKeyword,
   }));
@@ -119,13 +120,14 @@ function lexicalEvidence(
   canonical: (text: string) => string,
 ): Evidence {
   const asked = queryUnits(query, canonical);
+  const answerSentence = sentenceFinder(asked);
   const texts = candidates.map((c) => canonical(normaliseText(c.text)));
   const facts = wanted.has("quantity") || wanted.has("moment") ? texts.map(statedFacts) : [];
   // The words of each answer sentence that the query lacks.
   const answers =
     wanted.has("agreement") || wanted.has("consensus") || wanted.has("echo")
       ? texts.map((text) => {
-          const sentence = textUnits(sentenceHolding(asked, text).text);
+          const sentence = textUnits(answerSentence(text).text);
           for (const u of asked) sentence.delete(u);
           return sentence;
         })

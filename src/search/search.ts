@@ -5,8 +5,7 @@ import { FAQ_CONTENT_TYPE } from "./faq.ts";
 import { keywordSearch } from "./keyword-index.ts";
 import { passageText } from "./passage-text.ts";
 import { resolveScope } from "./scope.ts";
-import { getSynonyms } from "./synonym-store.ts";
-import { Synonyms } from "./synonyms.ts";
+import { compiledSynonyms } from "./synonym-store.ts";
 
 export type SearchMode = "hybrid" | "vector" | "keyword";
 
@@ -60,12 +59,9 @@ export async function searchKnowledge({
   tenantId: string;
   request: SearchRequest;
 }): Promise<{ results: SearchResult[]; total_count: number }> {
-  const [kbIds, synonymSettings] = await Promise.all([
-    resolveScope({ db, tenantId, kbIds: request.kbIds }),
-    getSynonyms({ db, tenantId }),
-  ]);
+  const { kbIds, synonymStamp } = await resolveScope({ db, tenantId, kbIds: request.kbIds });
   if (kbIds.length === 0) return { results: [], total_count: 0 };
-  const synonyms = new Synonyms(synonymSettings.groups);
+  const synonyms = await compiledSynonyms({ db, tenantId, stamp: synonymStamp });
   const pool = Math.max(POOL, request.topK);
   const useKeyword = request.mode !== "vector";
   const useVector = request.mode !== "keyword";

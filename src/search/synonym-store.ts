@@ -1,6 +1,6 @@
 import { AppError } from "../errors.ts";
 import { DEFAULT_SYNONYMS } from "./default-synonyms.ts";
-import { normaliseGroups } from "./synonyms.ts";
+import { normaliseGroups, Synonyms } from "./synonyms.ts";
 
 /**
  * A workshop's synonym groups as stored and served, whether they are the shipped default, and
@@ -38,6 +38,51 @@ function toSettings(row: SynonymRow | null): SynonymSettings {
 export async function getSynonyms({ db, tenantId }: { db: D1Database; tenantId: string }): Promise<SynonymSettings> {
   const row = await db.prepare(`SELECT ${COLUMNS} FROM synonym_sets WHERE tenant_id = ?1`).bind(tenantId).first<SynonymRow>();
   return toSettings(row);
+}
+
+/**
+ * What identifies a stored synonym set, as SQL over `synonym_sets` for the workshop bound to ?1:
+ * its version, time and size, or null while the workshop has no row (the shipped default). Every
+ * stored change moves the version and the time, so a set compiled from a row with this stamp is
+ * that row's. Search reads it in the statement it needs anyway (`resolveScope`).
+ */
+export const SYNONYM_STAMP_SQL =
+  "(SELECT version || '@' || updated_at || '@' || length(groups_json) FROM synonym_sets WHERE tenant_id = ?1)";
+
+// Compiled sets by workshop, each with the stamp of the row it was compiled from: search would
+// otherwise read, parse and compile the groups (a regular expression of every word) every time.
+const compiled = new Map<string, { stamp: string | null; synonyms: Synonyms }>();
+/** Workshops whose compiled set an isolate keeps; the least recently used one goes first. */
+const COMPILED_WORKSHOPS = 256;
+
+/**
+ * The workshop's synonym groups compiled for search, as stored at `stamp` (`SYNONYM_STAMP_SQL`,
+ * read by the caller): from this isolate's cache when it compiled that row already, else read and
+ * compiled (at whatever the row holds by then) and kept.
+ */
+export async function compiledSynonyms({
+  db,
+  tenantId,
+  stamp,
+}: {
+  db: D1Database;
+  tenantId: string;
+  stamp: string | null;
+}): Promise<Synonyms> {
+  const kept = compiled.get(tenantId);
+  compiled.delete(tenantId);
+  if (kept && kept.stamp === stamp) {
+    compiled.set(tenantId, kept);
+    return kept.synonyms;
+  }
+  const row = await db
+    .prepare(`SELECT ${COLUMNS}, ${SYNONYM_STAMP_SQL} AS stamp FROM synonym_sets WHERE tenant_id = ?1`)
+    .bind(tenantId)
+    .first<SynonymRow & { stamp: string }>();
+  const synonyms = new Synonyms(toSettings(row).groups);
+  if (compiled.size >= COMPILED_WORKSHOPS) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(tenantId, { stamp: row?.stamp ?? null, synonyms });
+  return synonyms;
 }
 
 /**
