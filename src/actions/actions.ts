@@ -119,6 +119,35 @@ export async function cancelAction({
   return unwrap(await stubFor(actions, actionId).cancel(ownerOf(user)));
 }
 
+/** The confirm page of an action, where its owner says yes in the browser (served at `/actions/:id`). */
+export function confirmPageUrl(origin: string, actionId: string): string {
+  return `${origin}/actions/${encodeURIComponent(actionId)}`;
+}
+
+/**
+ * Refuses an agent's confirm for a credential that may not confirm, pointing to the confirm page.
+ * The action is looked up first, so the link is only ever given for the caller's own action.
+ */
+export async function refuseAgentConfirm({
+  actions,
+  user,
+  actionId,
+  origin,
+}: {
+  actions: ActionService;
+  user: UserContext;
+  actionId: string;
+  origin: string;
+}): Promise<never> {
+  const view = await getAction({ actions, user, actionId });
+  const confirmUrl = confirmPageUrl(origin, view.action_id);
+  throw new AppError(
+    "confirmation_required",
+    `A person must confirm this write: ask the user to open ${confirmUrl}, check the preview and press Confirm there. This key may not confirm writes on its own (its owner can allow that in Weft's settings).`,
+    { details: { action_id: view.action_id, confirm_url: confirmUrl } },
+  );
+}
+
 /** An action as a tool's pending result. */
 export function pendingResult(view: ActionView): PendingAction {
   return {

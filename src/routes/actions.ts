@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { cancelAction, confirmAction, getAction } from "../actions/actions.ts";
+import { cancelAction, confirmAction, getAction, refuseAgentConfirm } from "../actions/actions.ts";
 import type { Confirmation } from "../actions/types.ts";
 import type { AppEnv } from "../app-env.ts";
 import { agentConfirmOf } from "../auth/credential.ts";
 import { bearerAuth } from "../auth/middleware.ts";
-import { AppError, badRequest } from "../errors.ts";
+import { badRequest } from "../errors.ts";
 import { describeIssues } from "../validation.ts";
 import { ConfirmActionSchema } from "./actions.schema.ts";
 import { readJsonBody } from "./json-body.ts";
@@ -36,15 +36,7 @@ actionRoutes.post("/:id/confirm", async (c) => {
   if (c.var.credential.kind === "session") confirmation = { via };
   else {
     const agent = agentConfirmOf(c.var.credential);
-    if (!agent) {
-      const view = await getAction({ actions, user: c.var.user, actionId });
-      const confirmUrl = `${new URL(c.req.url).origin}/actions/${view.action_id}`;
-      throw new AppError(
-        "confirmation_required",
-        `A person must confirm this write on the confirm page (${confirmUrl}); this API key may not confirm writes.`,
-        { details: { action_id: view.action_id, confirm_url: confirmUrl } },
-      );
-    }
+    if (!agent) return refuseAgentConfirm({ actions, user: c.var.user, actionId, origin: new URL(c.req.url).origin });
     confirmation = { via: "agent_key", keyPrefix: agent.keyPrefix };
   }
   return c.json(await confirmAction({ actions, user: c.var.user, actionId, confirmation }));

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { confirmAction, getAction } from "../actions/actions.ts";
-import { AppError } from "../errors.ts";
+import { confirmAction, refuseAgentConfirm } from "../actions/actions.ts";
 import { ActionViewSchema, actionIdField } from "./action-view.ts";
 import { defineTool } from "./tool.ts";
 
@@ -26,14 +25,7 @@ export const confirmActionTool = defineTool({
   async run(ctx, input) {
     const actions = ctx.services.actions;
     if (!ctx.agentConfirm) {
-      // The action is looked up first, so a link is only ever given for the caller's own action.
-      const view = await getAction({ actions, user: ctx.user, actionId: input.action_id });
-      const confirmUrl = ctx.confirmUrl(view.action_id);
-      throw new AppError(
-        "confirmation_required",
-        `A person must confirm this write: ask the user to open ${confirmUrl}, check the preview and press Confirm there. This key may not confirm writes on its own (its owner can allow that in Weft's settings).`,
-        { details: { action_id: view.action_id, confirm_url: confirmUrl } },
-      );
+      return refuseAgentConfirm({ actions, user: ctx.user, actionId: input.action_id, origin: ctx.origin });
     }
     const view = await confirmAction({
       actions,

@@ -1,3 +1,4 @@
+import { confirmPageUrl } from "../actions/actions.ts";
 import type { Config } from "../config.ts";
 import type { UserContext } from "../user-context.ts";
 import type { ToolContext, ToolDataPart, ToolServices } from "./tool.ts";
@@ -37,7 +38,8 @@ export function toolContext({
     config,
     services,
     agentConfirm,
-    confirmUrl: (actionId) => `${origin}/actions/${encodeURIComponent(actionId)}`,
+    origin,
+    confirmUrl: (actionId) => confirmPageUrl(origin, actionId),
     emit: emit ?? (() => {}),
   };
 }

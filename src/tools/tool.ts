@@ -47,6 +47,8 @@ export interface ToolContext {
    * (`confirm_action`); `null` otherwise: then a person confirms, on the card or the confirm page.
    */
   agentConfirm: { keyPrefix: string } | null;
+  /** The origin people reach this deployment at. */
+  origin: string;
   /** Where a person confirms an action in the browser: the confirm page's absolute URL. */
   confirmUrl(actionId: string): string;
   /** Emits a data part where the face supports it; a no-op elsewhere. */
