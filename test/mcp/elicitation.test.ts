@@ -100,11 +100,10 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
   });
 
   it("asks an open question as a choice, then shows the whole preview again before writing", async () => {
-    const { client, asked } = await askingClient(keys.boss, (params) =>
-      params.requestedSchema?.properties.order
-        ? { action: "accept", content: { order: "o-jx-4" } }
-        : { action: "accept", content: {} },
-    );
+    const { client, asked } = await askingClient(keys.boss, (params) => ({
+      action: "accept",
+      content: params.requestedSchema?.properties.order ? { order: "o-jx-4" } : {},
+    }));
     const result = await client.callTool({
       name: "prepare_piece_record",
       arguments: { employee: "李娟", process: "拼接", quantity: 30 },
