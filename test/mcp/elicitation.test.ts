@@ -102,7 +102,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
   it("asks an open question as a choice, then shows the whole preview again before writing", async () => {
     const { client, asked } = await askingClient(keys.boss, (params) => ({
       action: "accept",
-      content: params.requestedSchema?.properties.order ? { order: "o-jx-4" } : {},
+      content: params.requestedSchema?.properties.order ? { order: "o-jx-4" } : ({} as Record<string, string>),
     }));
     const result = await client.callTool({
       name: "prepare_piece_record",
