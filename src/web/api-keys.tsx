@@ -45,19 +45,17 @@ export function ApiKeys({ user, onUnauthorized }: { user: User; onUnauthorized: 
       return false;
     }
   };
-  const act = (request: Promise<ApiKey>, after: (key: ApiKey) => void) => {
+  const act = (request: Promise<ApiKey>, after: (key: ApiKey) => void): Promise<void> => {
     setError(null);
-    request.then(after, fail);
+    return request.then(after, fail);
   };
 
   const whose = keys?.some((k) => k.user_id !== user.id) ?? false;
   return (
     <section className="settings-section" aria-labelledby="keys-title">
       <h3 id="keys-title">{w.apiKeys}</h3>
-      <p className="muted">
-        {w.keysLead}
-        {whose && ` ${w.workshopKeysLead}`}
-      </p>
+      <p className="muted">{w.keysLead}</p>
+      {whose && <p className="muted">{w.workshopKeysLead}</p>}
       <p className="muted" id={whyId}>
         {w.agentConfirmWhy}
       </p>
@@ -69,7 +67,7 @@ export function ApiKeys({ user, onUnauthorized }: { user: User; onUnauthorized: 
       {created && <NewKey created={created} onDone={() => setCreated(null)} />}
       <CreateKey create={create} />
       {keys === null ? (
-        <p className="muted">{t.loading}</p>
+        !error && <p className="muted">{t.loading}</p>
       ) : keys.length === 0 ? (
         <p className="muted">{w.noKeys}</p>
       ) : (
@@ -159,12 +157,18 @@ function KeyRow({
   apiKey: ApiKey;
   showOwner: boolean;
   describedBy: string;
-  setAgentConfirm: (allowed: boolean) => void;
+  setAgentConfirm: (allowed: boolean) => Promise<void>;
   revoke: () => void;
 }) {
   const { t, lang } = useI18n();
   const w = settingsWords(lang);
   const [confirming, setConfirming] = useState(false);
+  // The box shows the person's click at once; the list's value takes over once the server has answered.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const toggle = (allowed: boolean) => {
+    setAsked(allowed);
+    void setAgentConfirm(allowed).finally(() => setAsked(null));
+  };
   return (
     <li className="mcp-server api-key" data-key-id={k.id} data-agent-confirm={String(k.agent_confirm)}>
       <div className="mcp-title">
@@ -181,9 +185,10 @@ function KeyRow({
       <label className="check">
         <input
           type="checkbox"
-          checked={k.agent_confirm}
+          checked={asked ?? k.agent_confirm}
+          disabled={asked !== null}
           aria-describedby={describedBy}
-          onChange={(e) => setAgentConfirm(e.target.checked)}
+          onChange={(e) => toggle(e.target.checked)}
         />
         <span>{w.agentConfirm}</span>
       </label>

@@ -86,7 +86,7 @@ describe("settings for staff", () => {
       // Signed in by the consent's sign-in: the chat, then settings, fetching none of the workshop's part.
       const assets = recordAssets(page);
       await page.goto(baseUrl);
-      await expect.poll(() => page.locator(".topbar .who").textContent()).toContain("李娟");
+      await expect.poll(() => page.locator(".topbar .who").textContent(), { timeout: 15_000 }).toContain("李娟");
       await page.getByRole("button", { name: "设置" }).click();
       await page.getByRole("heading", { name: "设置", level: 2 }).waitFor();
       const keys = page.locator(".api-keys");
@@ -135,11 +135,13 @@ describe("settings for staff", () => {
       // Agents may confirm with it: toggled with the keyboard, shown in the list, held by the server.
       await allow.focus();
       await page.keyboard.press("Space");
-      await expect.poll(() => row.getAttribute("data-agent-confirm")).toBe("true");
+      await expect.poll(() => row.getAttribute("data-agent-confirm"), { timeout: 15_000 }).toBe("true");
       expect(await row.textContent()).toContain("代理可确认写入");
       await page.reload();
       await page.getByRole("button", { name: "设置" }).click();
-      await expect.poll(() => keys.locator("li", { hasText: name }).getAttribute("data-agent-confirm")).toBe("true");
+      await expect
+        .poll(() => keys.locator("li", { hasText: name }).getAttribute("data-agent-confirm"), { timeout: 15_000 })
+        .toBe("true");
       expect(await page.locator("body").textContent()).not.toContain(secret);
       const listed = (await (await keysOf(secret)).json()) as { keys: { name: string; agent_confirm: boolean }[] };
       expect(listed.keys.find((k) => k.name === name)?.agent_confirm).toBe(true);
@@ -207,4 +209,44 @@ describe("settings for a boss", () => {
       await page.getByRole("button", { name: "切换到中文" }).click();
     });
   }
+});
+
+describe("settings for an admin", () => {
+  it("shows the workshop's keys with whose each is, and lets the admin allow agents to confirm with a staff member's key", async () => {
+    // A key of 李娟's, made with her development key.
+    const name = `staff agent ${Date.now() % 1_000_000}`;
+    const made = await fetch(`${baseUrl}/api/keys`, {
+      method: "POST",
+      headers: { Authorization: "Bearer dev-staff-key", "Content-Type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
+    expect(made.status).toBe(201);
+    const { key: secret } = (await made.json()) as { key: string };
+
+    browser = await launchBrowser({ width: 1280, height: 800 }, "settings-admin-1280");
+    const { page, shot } = browser;
+    await page.goto(baseUrl);
+    await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
+    await page.getByLabel("用户名").fill("admin");
+    await page.getByLabel("密码").fill("admin123");
+    await page.keyboard.press("Enter");
+    await page.locator(".topbar").waitFor();
+    await page.getByRole("button", { name: "设置" }).click();
+    const row = page.locator(".api-keys li", { hasText: name });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("李娟");
+    expect(await page.locator(".api-keys li", { hasText: "王老板" }).count()).toBeGreaterThan(0);
+    expect(await page.locator("section[aria-labelledby='keys-title']").textContent()).toContain("本工作坊所有人的密钥");
+
+    await row.getByRole("checkbox", { name: "允许代理用这个密钥确认写入" }).check();
+    await expect.poll(() => row.getAttribute("data-agent-confirm"), { timeout: 15_000 }).toBe("true");
+    const listed = (await (await keysOf(secret)).json()) as { keys: { name: string; agent_confirm: boolean }[] };
+    expect(listed.keys.find((k) => k.name === name)?.agent_confirm).toBe(true);
+    await row.scrollIntoViewIfNeeded();
+    await shot("1-workshop-keys");
+    await row.getByRole("button", { name: "撤销" }).click();
+    await row.getByRole("button", { name: "撤销" }).click();
+    await row.waitFor({ state: "detached" });
+    expect((await keysOf(secret)).status).toBe(401);
+  });
 });

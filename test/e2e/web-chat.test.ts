@@ -255,7 +255,7 @@ describe("the web chat in Chromium", () => {
       await page.getByLabel(/^名称/).fill("typed");
       await page.keyboard.press("Escape");
       expect(await page.getByLabel(/^名称/).inputValue()).toBe("typed");
-      await page.getByRole("heading", { name: "外部 MCP 服务器" }).focus();
+      await page.getByRole("heading", { name: "设置", level: 2 }).focus();
       await page.keyboard.press("Escape");
       await expect.poll(() => page.locator(".settings").count()).toBe(0);
       await page.getByRole("button", { name: "退出登录" }).click();
