@@ -160,6 +160,16 @@ describe("settings for staff", () => {
       await appRow.getByRole("button", { name: "撤销" }).click();
       await appRow.waitFor({ state: "detached" });
       expect(await noWiderThan(page)).toBeLessThanOrEqual(viewport.width);
+
+      // The same in English.
+      await page.getByRole("button", { name: "Switch to English" }).click();
+      await page.getByRole("heading", { name: "API keys" }).waitFor();
+      expect(await devKey.getByRole("checkbox", { name: "Agents may confirm writes with this key" }).isChecked()).toBe(false);
+      expect(await devKey.textContent()).toContain("staff");
+      expect(await page.locator("body").textContent()).toContain("is off by default: a person should see the preview");
+      expect(await noWiderThan(page)).toBeLessThanOrEqual(viewport.width);
+      await shot("4-english");
+      await page.getByRole("button", { name: "切换到中文" }).click();
     });
   }
 });
