@@ -17,8 +17,11 @@ const VIEWPORTS = [
 
 let browser: Browser | undefined;
 afterEach(async () => {
+  // Every flow here runs under the page's Content-Security-Policy without breaking it.
+  const violations = browser?.takeCspViolations() ?? [];
   await browser?.close();
   browser = undefined;
+  expect(violations).toEqual([]);
 });
 
 /** Registers an OAuth client by Dynamic Client Registration, as a connector would. */
