@@ -98,7 +98,14 @@ export async function confirmAction({
   if (!claim.run) return claim.view;
   let settlement: Settlement;
   try {
-    settlement = await executor.execute({ actionId, owner, write: claim.write, now: new Date(), confirmation });
+    settlement = await executor.execute({
+      actionId,
+      owner,
+      write: claim.write,
+      summary: claim.summary,
+      now: new Date(),
+      confirmation,
+    });
   } catch (error) {
     // Executors write in one transaction: a throw means nothing was written, so the action stays pending.
     log("error", "pending_action_write_failed", { action_id: actionId, kind, error });

@@ -15,7 +15,7 @@ interface StoredAction extends Prepared {
 }
 
 /** What a confirm is told: run the write now, or how the action already ended. */
-export type Claim = { run: true; kind: string; write: object } | { run: false; view: ActionView };
+export type Claim = { run: true; kind: string; write: object; summary: string } | { run: false; view: ActionView };
 
 export interface ClaimOptions {
   leaseMs: number;
@@ -121,7 +121,7 @@ export class PendingActionObject extends DurableObject<Env> {
       }
     }
     await this.ctx.storage.put("action", { ...action, runningSince: new Date().toISOString() });
-    return success({ run: true, kind: action.kind, write: action.write });
+    return success({ run: true, kind: action.kind, write: action.write, summary: action.summary });
   }
 
   /** Records what running the write came to, and answers every confirm that waited for it. */

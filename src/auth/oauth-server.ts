@@ -7,6 +7,8 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import { type Config, publicOrigin } from "../config.ts";
 import { log } from "../log.ts";
+import { clientAddress } from "./client-address.ts";
+import { limitRegistration } from "./registration-limit.ts";
 
 /** Where Weft serves the OAuth endpoints it owns; the token and registration ones are the library's. */
 export const OAUTH_PATHS = {
@@ -127,7 +129,8 @@ export function oauthHelpers(origin: string, env: Env): OAuthHelpers {
 
 /**
  * Serves a request with Weft as the OAuth 2.1 authorization server of `/mcp` in front of `app`:
- * discovery metadata, registration, token and revocation are the library's; `/oauth/authorize`
+ * discovery metadata, registration (counted against `REGISTRATION_LIMITS` first), token and
+ * revocation are the library's; `/oauth/authorize`
  * and everything else is `app`'s. At `/mcp` a token of this server's shape is verified by the
  * provider and reaches `app` with its grant (see `verifiedGrantOf`); any other request (an API key,
  * no credentials) goes to `app` as before, and a 401 from it names the resource metadata, so a
@@ -148,6 +151,14 @@ export async function serveWithOAuth(
   if (atMcp && !(bearer && isIssuedTokenShape(bearer))) {
     const response = await app.fetch(request, env, ctx);
     return response.status === 401 ? withResourceMetadata(response, origin) : response;
+  }
+  if (pathname === OAUTH_PATHS.register && request.method === "POST") {
+    const address = clientAddress({
+      header: request.headers.get("CF-Connecting-IP") ?? undefined,
+      trusted: config.trustClientIpHeader,
+    });
+    const refused = await limitRegistration({ limiters: env.AUTH_LIMITER, address, origin: request.headers.get("Origin") });
+    if (refused) return refused;
   }
   const response = await providerFor(origin, app).fetch(request, env, ctx);
   return pathname === AUTHORIZATION_SERVER_METADATA && response.ok ? withMetadataDocuments(response) : response;
