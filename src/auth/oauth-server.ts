@@ -58,8 +58,8 @@ export function isIssuedTokenShape(token: string): boolean {
 }
 
 /** The origin Weft is an authorization server at for this request, or null where OAuth is off. */
-export function oauthOrigin(request: Request, config: Config): string | null {
-  return config.publicUrl ?? publicOrigin(new URL(request.url).origin);
+export function oauthOrigin(request: Request | URL, config: Config): string | null {
+  return config.publicUrl ?? publicOrigin(request instanceof URL ? request : new URL(request.url));
 }
 
 /** The URL of `/mcp`'s protected resource metadata (RFC 9728) at an origin. */
@@ -143,9 +143,11 @@ export async function serveWithOAuth(
   app: Handler,
   config: Config,
 ): Promise<Response> {
-  const origin = oauthOrigin(request, config);
+  // One parse of the URL a request: this runs in front of every request Weft serves.
+  const url = new URL(request.url);
+  const origin = oauthOrigin(url, config);
   if (!origin) return app.fetch(request, env, ctx);
-  const { pathname } = new URL(request.url);
+  const { pathname } = url;
   const atMcp = pathname === MCP_PATH || pathname.startsWith(`${MCP_PATH}/`);
   const bearer = request.headers.get("Authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
   if (atMcp && !(bearer && isIssuedTokenShape(bearer))) {
