@@ -22,6 +22,7 @@ import { toolsFor as registryTools, type Toolset } from "../tools/registry.ts";
 import type { ToolContext, ToolServices } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
 import { confirmCardPart } from "./confirm-cards.ts";
+import { searchQuery } from "./english-query.ts";
 import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from "./history.ts";
 import { chatInstructions } from "./instructions.ts";
 import { modelTools } from "./model-tools.ts";
@@ -111,7 +112,7 @@ async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<Passage[]> {
     db: ctx.services.search.db,
     backends: ctx.services.search.backends,
     tenantId: turn.user.tenantId,
-    request: { ...SEARCH_DEFAULTS, query: turn.message.text, kbIds: turn.kbIds, topK: PASSAGES },
+    request: { ...SEARCH_DEFAULTS, query: searchQuery(turn.message.text), kbIds: turn.kbIds, topK: PASSAGES },
   });
   return results.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
 }

@@ -193,7 +193,7 @@ function formMessage(action: PendingAction): string {
     action.summary,
     ...action.preview.map((field) => `${field.label}：${field.value}`),
     ...(action.ambiguities.length ? ["", "还需要您选择下面的项目；选好后会再给您看一次完整的预览。"] : []),
-    `有效期至 ${action.expiresAt}`,
+    `有效期至 ${action.expiresAt.slice(0, 16).replace("T", " ")} (UTC)`,
   ].join("\n");
 }
 

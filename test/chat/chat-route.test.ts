@@ -53,6 +53,16 @@ describe("POST /api/chat with the offline model", () => {
     expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 新建订单");
   });
 
+  it("answers an English question with the closest passage of the Chinese guide, saying so", async () => {
+    const kb = await knowledgeBase("英文提问用的手册");
+    const cookie = await signIn("boss", "boss123");
+    const message = await assembled(
+      await readChunks(await sendChat(cookie, "chat-en", "How do I create an order?", { kbIds: [kb] })),
+    );
+    expect(textOf(message)).toContain("The workshop's guide is written in Chinese");
+    expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 新建订单");
+  });
+
   it("runs a consultation tool and shows its step, with options the UI can offer as buttons", async () => {
     const cookie = await signIn("boss", "boss123");
     const chunks = await readChunks(await sendChat(cookie, "chat-consult", "衣服起皱怎么办"));
