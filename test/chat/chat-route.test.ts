@@ -78,6 +78,30 @@ describe("POST /api/chat with the offline model", () => {
     expect(step.state).toBe("output-available");
   });
 
+  it("sums up a consultation with each choice once after going back and choosing again", async () => {
+    const cookie = await signIn("boss", "boss123");
+    type Step = { session_id: string; response: string; options: { id: string; description: string }[]; is_complete: boolean };
+    // Each turn sends what the UI sends for a button: the option's description.
+    const turn = async (text: string): Promise<{ step: Step; input: unknown }> => {
+      const message = await assembled(await readChunks(await sendChat(cookie, "chat-consult-back", text)));
+      const part = message.parts.find((p) => p.type.endsWith("_session")) as { input: unknown; output: Step };
+      return { step: part.output, input: part.input };
+    };
+    const pick = (step: Step, words: string) => {
+      const option = step.options.find((o) => o.description.startsWith(words));
+      if (!option) throw new Error(`no option ${words} in ${JSON.stringify(step.options)}`);
+      return option.description;
+    };
+    let { step } = await turn("最近次品特别多怎么办");
+    ({ step } = await turn(pick(step, "缝线起皱")));
+    ({ step } = await turn(pick(step, "返回上一步")));
+    ({ step } = await turn(pick(step, "断线")));
+    const end = await turn(pick(step, "结束咨询"));
+    expect(end.input).toEqual({ session_id: step.session_id, selected_option_id: "end" });
+    expect(end.step.is_complete).toBe(true);
+    expect(end.step.response).toBe("咨询已结束。\n\n您的选择：\n- 断线");
+  });
+
   it("says plainly what it can do when it has no answer", async () => {
     const cookie = await signIn("staff", "staff123");
     const message = await assembled(await readChunks(await sendChat(cookie, "chat-help", "今天天气怎么样")));
