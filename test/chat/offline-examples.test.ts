@@ -146,6 +146,12 @@ const EXAMPLES: [string, string, Expected][] = [
   ["李娟上个月工资多少", "payroll", payroll({ employee: "李娟", month: "2026-10" })],
   ["我这个月的工资", "payroll", payroll({ month: "2026-11" })],
   ["张三这个月挣了多少钱", "payroll", payroll({ employee: "张三", month: "2026-11" })],
+  // Two periods compared (docs/chat.md): the first call is the period asked about.
+  ["张三上个月比这个月多做了多少件", "comparison", pieces({ employee: "张三", period: "last_month" })],
+  ["这个月比上个月多做了多少件", "comparison", pieces({ period: "this_month" })],
+  ["李娟这个月比上个月多挣了多少", "comparison", payroll({ employee: "李娟", month: "2026-11" })],
+  ["跟上个月比，张三这个月多做了多少件", "comparison", pieces({ employee: "张三", period: "this_month" })],
+  ["张三比上个月多做了多少件", "comparison", pieces({ employee: "张三", period: "this_month" })],
   ["有哪些订单快到期了", "due soon", orders(SOON)],
   ["快到期的订单", "due soon", orders(SOON)],
   ["最近要交货的订单有哪些", "due soon", orders(SOON)],

@@ -33,7 +33,8 @@ export interface OpenConsultation {
   options: { id: string; description: string }[];
 }
 
-function dateArgs(date: DateMention | null, dayNames: string[]): Record<string, unknown> {
+/** The date arguments of a query for a mention: a named period, a month, a range of days or one day. */
+export function dateArgs(date: DateMention | null, dayNames: string[]): Record<string, unknown> {
   if (!date) return {};
   if (date.kind === "period") return { period: date.period };
   if (date.kind === "month") return { month: date.month };
