@@ -65,9 +65,22 @@ export interface ConfirmCardData extends PendingAction {
   result?: string;
 }
 
+/**
+ * A passage an answer may cite as `[n] citation`: the browser matches the citation an answer names
+ * to one of these and opens the passage by its base and chunk id.
+ */
+export interface CitedSource {
+  /** Where the passage comes from, as the answer names it: `title › heading`. */
+  citation: string;
+  kb_id: string;
+  chunk_id: string;
+}
+
 /** The data parts the chat stream carries beyond text and tools, by the name after `data-`. */
 export type ChatDataParts = {
   "confirm-card": ConfirmCardData;
+  /** The passages the reply was given to cite: those retrieved for the question, or a search tool's results. */
+  sources: { sources: CitedSource[] };
 };
 
 /** An external MCP server as the workshop's settings show it: header names, never their values. */

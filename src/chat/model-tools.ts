@@ -52,17 +52,20 @@ class ToolFailure extends Error {
  * The registry's tools for this caller as the AI SDK's tool set: each described by its JSON
  * Schema and run through `runTool`, the same runtime MCP uses (input checked strictly there, so
  * the SDK does not check it a second way). A pending action goes to `onPending` (the confirm card)
- * and the model gets a note that the user decides; a failure becomes a tool error with the
- * runtime's safe message.
+ * and the model gets a note that the user decides; a result goes to `onResult` too (a search's
+ * results become the sources the reply cites); a failure becomes a tool error with the runtime's
+ * safe message.
  */
 export function modelTools({
   tools,
   ctx,
   onPending,
+  onResult,
 }: {
   tools: Tool[];
   ctx: ToolContext;
   onPending: (action: PendingAction) => void;
+  onResult?: (toolName: string, output: unknown) => void;
 }): ToolSet {
   const entries = tools
     .filter((t) => !USER_ONLY.has(t.name))
@@ -79,6 +82,7 @@ export function modelTools({
             onPending(outcome.action);
             return pendingForModel(outcome.action, ctx.confirmUrl(outcome.action.actionId));
           }
+          onResult?.(t.name, outcome.structured);
           return outcome.structured;
         },
       }),

@@ -53,6 +53,48 @@ describe("POST /api/chat with the offline model", () => {
     expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 新建订单");
   });
 
+  it("sends the sources an answer may cite, each openable as its passage by the citation the answer names", async () => {
+    const kb = await knowledgeBase("手册-来源");
+    const cookie = await signIn("staff", "staff123");
+    const chunks = await readChunks(await sendChat(cookie, "chat-sources", "怎么新建订单？", { kbIds: [kb] }));
+    // Right after the message starts, before any text.
+    expect(chunks.map((c) => c.type).slice(0, 2)).toEqual(["start", "data-sources"]);
+    const message = await assembled(chunks);
+    const part = message.parts.find((p) => p.type === "data-sources") as {
+      data: { sources: { citation: string; kb_id: string; chunk_id: string }[] };
+    };
+    const cited = part.data.sources.find((s) => textOf(message).includes(`[1] ${s.citation}`));
+    expect(cited).toMatchObject({ citation: "锦绣制衣系统使用手册 › 新建订单", kb_id: kb });
+    const res = await browserCall(`/api/knowledge-bases/${kb}/passages/${cited?.chunk_id}`, cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      kb_name: "手册-来源",
+      document_title: "锦绣制衣系统使用手册",
+      heading_path: "锦绣制衣系统使用手册 > 新建订单",
+      content: expect.stringContaining("选择客户，再填写款式和数量"),
+    });
+    // Stored with the reply, so a reloaded chat can open them too.
+    const stored = await storedChat(cookie, "chat-sources", 2);
+    expect(stored.messages[1]?.parts.find((p) => p.type === "data-sources")).toEqual(part);
+  });
+
+  it("sends a search tool's results as the sources of the answer it quotes", async () => {
+    const kb = await knowledgeBase("手册-搜索");
+    const cookie = await signIn("boss", "boss123");
+    const message = await assembled(
+      await readChunks(await sendChat(cookie, "chat-search-sources", "搜索 计件录入", { kbIds: [kb] })),
+    );
+    const search = message.parts.find((p) => p.type === "tool-knowledge_search") as { input: unknown } | undefined;
+    // The ask to search is not part of what is searched for.
+    expect(search?.input).toEqual({ query: "计件录入" });
+    const lists = message.parts.filter((p) => p.type === "data-sources") as unknown as {
+      data: { sources: { citation: string; kb_id: string }[] };
+    }[];
+    const fromSearch = lists.at(-1)?.data.sources ?? [];
+    expect(fromSearch.some((s) => s.citation === "锦绣制衣系统使用手册 › 计件录入" && s.kb_id === kb)).toBe(true);
+    expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 计件录入");
+  });
+
   it("runs a consultation tool and shows its step, with options the UI can offer as buttons", async () => {
     const cookie = await signIn("boss", "boss123");
     const chunks = await readChunks(await sendChat(cookie, "chat-consult", "衣服起皱怎么办"));

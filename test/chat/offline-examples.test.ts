@@ -78,7 +78,7 @@ const EXAMPLES: [string, string, Expected][] = [
   ["有哪些员工", "help", call("query_employees", {})],
   ["给李娟记上领子200件", "help", piece({ employee: "李娟", process: "上领子", quantity: 200 })],
   ["衣服起皱怎么办", "help", call("initiate_session", { user_query: "衣服起皱怎么办" })],
-  ["搜索知识库 如何新建订单", "help", call("knowledge_search", { query: "搜索知识库 如何新建订单" })],
+  ["搜索知识库 如何新建订单", "help", call("knowledge_search", { query: "如何新建订单" })],
   ["which orders are in production", "help", orders({ status: "in_production" })],
   ["how many pieces did Li Juan do today", "help", pieces({ employee: "Li Juan", period: "today" })],
   ["payroll for this month", "help", payroll({ month: "2026-11" })],
@@ -90,7 +90,7 @@ const EXAMPLES: [string, string, Expected][] = [
     "help",
     call("initiate_session", { user_query: "help me troubleshoot a garment defect" }),
   ],
-  ["search the manual for new orders", "help", call("knowledge_search", { query: "search the manual for new orders" })],
+  ["search the manual for new orders", "help", call("knowledge_search", { query: "new orders" })],
   // Recording pieces: word order.
   ["给张三记50件上领子", "word order", piece({ employee: "张三", process: "上领子", quantity: 50 })],
   ["张三上领子50件帮我记一下", "word order", piece({ employee: "张三", process: "上领子", quantity: 50 })],

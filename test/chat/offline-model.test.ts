@@ -113,7 +113,7 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   // 怎么办 alone asks how to handle something: the passages answer it, not a menu of consultation topics.
   ["工资单确认后发现错了怎么办", null, {}],
   ["忘记密码怎么办", null, {}],
-  ["搜索知识库：新建订单", "knowledge_search", { query: "搜索知识库：新建订单" }],
+  ["搜索知识库：新建订单", "knowledge_search", { query: "新建订单" }],
   ["怎么新建订单？", null, {}],
   ["员工能看到别人的工资吗", null, {}],
   ["单价改了以前的工资会变吗", null, {}],
