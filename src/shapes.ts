@@ -76,6 +76,18 @@ export interface CitedSource {
   chunk_id: string;
 }
 
+/** One stored passage (a chunk) as a reader opens it from a citation: where it is and what it says. */
+export interface PassageView {
+  id: string;
+  kb_id: string;
+  kb_name: string;
+  document_id: string;
+  document_title: string;
+  filename: string;
+  heading_path: string;
+  content: string;
+}
+
 /** The data parts the chat stream carries beyond text and tools, by the name after `data-`. */
 export type ChatDataParts = {
   "confirm-card": ConfirmCardData;

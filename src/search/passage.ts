@@ -1,16 +1,5 @@
 import { notFound } from "../errors.ts";
-
-/** One stored passage (a chunk) as a reader opens it from a citation: where it is and what it says. */
-export interface PassageView {
-  id: string;
-  kb_id: string;
-  kb_name: string;
-  document_id: string;
-  document_title: string;
-  filename: string;
-  heading_path: string;
-  content: string;
-}
+import type { PassageView } from "../shapes.ts";
 
 /**
  * A passage of the tenant's knowledge base by its chunk id, with its document's title and its

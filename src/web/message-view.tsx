@@ -1,4 +1,6 @@
 import { isToolUIPart } from "ai";
+import { useMemo } from "react";
+import type { CitedSource } from "../shapes.ts";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
 import { chatWords } from "./chat-words.ts";
 import { ConfirmCard } from "./confirm-card.tsx";
@@ -14,6 +16,8 @@ interface Props {
   canAnswer: boolean;
   onOption: (description: string) => void;
   onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
+  /** Opens a passage the answer cites, with the sentences it quotes from it. */
+  onCite: (source: CitedSource, quotes: string[]) => void;
 }
 
 function ConsultationOptions({
@@ -53,9 +57,11 @@ const ASKS_TO_DECIDE =
   /请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。|Use Confirm or Cancel on the card above\. Nothing is written until you confirm\./;
 
 /** One message: text as Markdown (parsed incrementally while it streams), tool cards, confirm cards, consultations. */
-export function MessageView({ message, streaming, canAnswer, onOption, onDecide }: Props) {
+export function MessageView({ message, streaming, canAnswer, onOption, onDecide, onCite }: Props) {
   const { t, lang } = useI18n();
   const mine = message.role === "user";
+  // The passages the answer may cite (retrieved, or a search tool's results): its citations open them.
+  const sources = useMemo(() => message.parts.flatMap((p) => (p.type === "data-sources" ? p.data.sources : [])), [message.parts]);
   // Once its card is decided, the line asking to decide it says what happened instead.
   const decided = message.parts.find((p) => p.type === "data-confirm-card" && p.data.status !== "pending");
   const outcome =
@@ -78,6 +84,8 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide 
               text={outcome ? part.text.replace(ASKS_TO_DECIDE, outcome) : part.text}
               streaming={streaming}
               animating={streaming && part.state === "streaming"}
+              sources={sources}
+              onCite={onCite}
             />
           );
         }
