@@ -2,6 +2,7 @@
 // knowledge base, where it sits, and its text with the sentences the answer quotes marked and in
 // view. A chunk of its own, fetched on the first citation opened.
 import { useEffect, useRef, useState } from "react";
+import "./source-panel.css";
 import type { CitedSource, PassageView } from "../shapes.ts";
 import { api } from "./api.ts";
 import { markQuotes } from "./citations.ts";

@@ -590,6 +590,20 @@ describe("the offline model's words for a tool's result", () => {
     expect(en).toContain("| 李娟 | active |");
   });
 
+  it("says an order's status in the reply's language, once, from the words the browser shares", () => {
+    const output = {
+      orders: [{ order_no: "2026-001", status: "in_production", status_label: "生产中" }],
+      next_cursor: null,
+    };
+    const zh = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
+    expect(zh).toContain("| 2026-001 | 生产中 |");
+    expect(zh.match(/生产中/g)).toHaveLength(1);
+    expect(zh).not.toContain("in_production");
+    const en = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: false });
+    expect(en).toContain("| 2026-001 | in production |");
+    expect(en).not.toMatch(/生产中|in_production/);
+  });
+
   it("heads an English table in English, a style by its code and name", () => {
     const output = { orders: [{ order_no: "2026-001", quantity: 300, style: { code: "A01", name: "衬衫" } }], next_cursor: null };
     const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
