@@ -182,6 +182,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
             const found = sourcesPart(searchResultsOf(name, output));
             if (found) writer.write(found);
           },
+          onForm: (toolCallId, form) => writer.write({ type: "data-tool-form", id: `form-${toolCallId}`, data: form }),
         }),
         stopWhen: isStepCount(MAX_STEPS),
         abortSignal: signal,

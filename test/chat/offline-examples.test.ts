@@ -321,9 +321,23 @@ describe("a registered server's tools, offline", () => {
     expect(await external(text)).toEqual(expected);
   });
 
-  it("asks for what a tool's schema requires and the words leave out, by the schema's description", async () => {
-    const reply = await external("调用 get-sum");
-    expect((reply as { says: string[] }).says[0]).toContain("a（First number）是什么？");
+  it("asks for the one plain value a tool's schema requires and the words leave out, by the schema's description", async () => {
+    const reply = await external("调用 echo");
+    expect((reply as { says: string[] }).says[0]).toContain("message（Message to echo）是什么？");
+  });
+
+  it("calls a tool with several arguments left out as it is, for the chat to give the person a form", async () => {
+    expect(await external("调用 get-sum")).toEqual(call("mcp_everything_get_sum", {}));
+    // One plain number left out is asked for in words.
+    const one = (await external("调用 get-sum 2")) as { says: string[] };
+    expect(one.says[0]).toContain("b（Second number）是什么？");
+  });
+
+  it("calls a tool as a submitted form asks, the arguments as written", async () => {
+    expect(await external('mcp_everything_get_sum {"a":2,"b":3.5}')).toEqual(call("mcp_everything_get_sum", { a: 2, b: 3.5 }));
+    // Not a tool offered, or not an object: read as any other words.
+    expect(await external('mcp_everything_nothing {"a":2}')).not.toHaveProperty("tool", "mcp_everything_nothing");
+    expect(await external("mcp_everything_get_sum [2, 3]")).not.toEqual(call("mcp_everything_get_sum", [2, 3] as never));
   });
 
   it("leaves Weft's own requests to Weft's tools, and English words that name no tool alone", async () => {

@@ -13,7 +13,7 @@ import { comparisonReply } from "./comparison-replies.ts";
 import { type Comparison, comparisonCalls, findComparison } from "./comparisons.ts";
 import { currentRequest, type Turn } from "./conversation.ts";
 import { declineReply } from "./declines.ts";
-import { externalCall, type OfferedExternal } from "./external-tools.ts";
+import { externalCall, formSubmission, needsForm, type OfferedExternal } from "./external-tools.ts";
 import { greetingReply, roleIn } from "./greetings.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { askFor } from "./questions.ts";
@@ -191,11 +191,20 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   }
   const greeting = greetingReply(question, role, chinese);
   if (greeting) return { kind: "text", text: greeting };
-  // A registered server's tool named in the request ("echo hello", "调用 get-sum 2 和 3").
+  // A form the chat showed for a tool's arguments, submitted: the call as the person filled it.
+  const submitted = formSubmission(question, (name) => offered.has(name));
+  if (submitted) return { kind: "tool", ...submitted };
+  // A registered server's tool named in the request ("echo hello", "调用 get-sum 2 和 3"). What it
+  // leaves out is asked for in words, or, for several arguments or ones that are not plain values,
+  // the call goes as it is and the chat gives the person a form built from the tool's schema.
   const externals = [...offered].map(([name, tool]) => ({ name, ...tool }));
   const external = externalCall(request, externals);
   const externalTool = external ? offered.get(external.toolName) : undefined;
-  if (external && externalTool) return callOrAsk(external.toolName, externalTool, external.input, chinese);
+  if (external && externalTool) {
+    const missing = externalTool.required.filter((name) => !Object.hasOwn(external.input, name));
+    if (needsForm(externalTool, missing)) return { kind: "tool", toolName: external.toolName, input: external.input };
+    return callOrAsk(external.toolName, externalTool, external.input, chinese);
+  }
   const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {

@@ -401,6 +401,11 @@ export function toolReply({
   if (external) return external;
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
+  if (output.status === "needs_input") {
+    return chinese
+      ? "这个工具需要的参数我没法从这句话里读全：请在上面的表单里填好，再点“调用”。"
+      : "I could not read all the arguments this tool needs from your message: fill them in the form above, then press Call.";
+  }
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
   if (toolName === "query_orders") return ordersReply(input, output, chinese);
