@@ -1,5 +1,5 @@
 import { isToolUIPart } from "ai";
-import { useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import type { CitedSource } from "../shapes.ts";
 import { DECIDE_LINES, decidedLine } from "../status-words.ts";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
@@ -7,6 +7,9 @@ import { ConfirmCard } from "./confirm-card.tsx";
 import { useI18n } from "./i18n.ts";
 import { Markdown } from "./lazy-markdown.tsx";
 import { ToolCard } from "./tool-card.tsx";
+
+// Fetched when a form first shows: most conversations never need one.
+const ToolForm = lazy(() => import("./tool-form.tsx"));
 
 interface Props {
   message: WeftMessage;
@@ -84,6 +87,13 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide,
         }
         if (part.type === "data-confirm-card") {
           return <ConfirmCard key={part.id ?? key} data={part.data} onDecide={onDecide} />;
+        }
+        if (part.type === "data-tool-form") {
+          return (
+            <Suspense key={part.id ?? key} fallback={null}>
+              <ToolForm data={part.data} enabled={canAnswer} onSubmit={onOption} />
+            </Suspense>
+          );
         }
         if (part.type === "source-url") {
           return (

@@ -333,6 +333,14 @@ describe("a registered server's tools, offline", () => {
     expect(one.says[0]).toContain("b（Second number）是什么？");
   });
 
+  it("calls the tool of the server the request names when two servers offer one of that name", async () => {
+    const { content } = await model.doGenerate({
+      prompt: [user("用 second 的 echo 说你好")],
+      tools: [...EVERYTHING, { ...(EVERYTHING[0] as LanguageModelV4FunctionTool), name: "mcp_second_echo" }],
+    });
+    expect(content.find((c) => c.type === "tool-call")).toMatchObject({ toolName: "mcp_second_echo" });
+  });
+
   it("calls a tool as a submitted form asks, the arguments as written", async () => {
     expect(await external('mcp_everything_get_sum {"a":2,"b":3.5}')).toEqual(call("mcp_everything_get_sum", { a: 2, b: 3.5 }));
     // Not a tool offered, or not an object: read as any other words.

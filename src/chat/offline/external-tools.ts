@@ -46,10 +46,16 @@ export function externalCall(
   for (const word of words) {
     const token = sanitize(word.raw);
     if (token.length < 3) continue;
-    const tool = tools.find((t) => t.name.startsWith(EXTERNAL_TOOL_PREFIX) && t.name.endsWith(`_${token}`));
-    if (!tool) continue;
-    const server = tool.name.slice(EXTERNAL_TOOL_PREFIX.length, -token.length - 1);
-    const serverSaid = words.find((w) => w !== word && sanitize(w.raw) === server);
+    // Two servers may offer a tool of one name: the one whose server the request names, else the first.
+    const named = tools
+      .filter((t) => t.name.startsWith(EXTERNAL_TOOL_PREFIX) && t.name.endsWith(`_${token}`))
+      .map((t) => {
+        const server = t.name.slice(EXTERNAL_TOOL_PREFIX.length, -token.length - 1);
+        return { tool: t, serverSaid: words.find((w) => w !== word && sanitize(w.raw) === server) };
+      });
+    const found = named.find((n) => n.serverSaid) ?? named[0];
+    if (!found) continue;
+    const { tool, serverSaid } = found;
     if (text.slice(0, word.at).trim() !== "" && !serverSaid && !CALL_CUE.test(text)) continue;
     let rest = text.slice(0, word.at) + text.slice(word.at + word.raw.length);
     if (serverSaid) rest = rest.replace(serverSaid.raw, " ");
