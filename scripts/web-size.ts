@@ -46,7 +46,7 @@ try {
     const budget = BUDGET_BYTES[screen];
     over ||= bytes > budget;
     console.log(
-      `${screen.padEnd(12)} ${kb(bytes).padStart(9)} gzip  (budget ${kb(budget)}, ${bytes} B)${bytes > budget ? "  OVER BUDGET" : ""}`,
+      `${screen.padEnd(16)} ${kb(bytes).padStart(9)} gzip  (budget ${kb(budget)}, ${bytes} B)${bytes > budget ? "  OVER BUDGET" : ""}`,
     );
   }
   if (over) {

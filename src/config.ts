@@ -141,18 +141,19 @@ export function readConfig(env: Env): Config {
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * The origin of a URL if Weft may be an OAuth authorization server there: https anywhere, plain
- * http only on a loopback host (OAuth 2.1), and no path, query, credentials or fragment; else null.
+ * The origin Weft may be an OAuth authorization server at: https anywhere, plain http only on a
+ * loopback host (OAuth 2.1); else null. Given as text (a configured `PUBLIC_URL`), it must be the
+ * bare origin: no path, query, credentials or fragment. Given a request's parsed URL, its origin.
  */
-export function publicOrigin(raw: string): string | null {
+export function publicOrigin(raw: string | URL): string | null {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = raw instanceof URL ? raw : new URL(raw);
   } catch {
     return null;
   }
   const secure = url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
-  const bare = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+  const bare = raw instanceof URL || (url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password);
   return secure && bare ? url.origin : null;
 }
 

@@ -10,6 +10,7 @@ const STATUS = {
   invalid_input: 400,
   invalid_option: 400,
   unsafe_url: 400,
+  request_state_invalid: 400,
   unauthorized: 401,
   forbidden: 403,
   confirmation_required: 403,

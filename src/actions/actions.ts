@@ -67,19 +67,23 @@ export async function getAction({
 
 /**
  * Confirms the caller's action: the write runs once, with the executor of its kind; confirming
- * again (or at the same time) returns the same result. `confirmation` says which path said yes;
- * the face decides that it may (a person's click, or a key that allows agents to confirm).
+ * again (or at the same time) returns the same result, unless `once` is set: then only the first
+ * confirm counts and any other is refused (`action_not_confirmable`), for an answer that must
+ * not be replayed. `confirmation` says which path said yes; the face decides that it may (a
+ * person's click or answer, or a key that allows agents to confirm).
  */
 export async function confirmAction({
   actions,
   user,
   actionId,
   confirmation,
+  once = false,
 }: {
   actions: ActionService;
   user: UserContext;
   actionId: string;
   confirmation: Confirmation;
+  once?: boolean;
 }): Promise<ActionView> {
   const stub = stubFor(actions, actionId);
   const owner = ownerOf(user);
@@ -89,12 +93,19 @@ export async function confirmAction({
   const executor = actions.executors.get(kind);
   if (!executor) throw new Error(`No executor is registered for the action kind '${kind}'.`);
   const claim = unwrap(
-    (await stub.claim(owner, { leaseMs: CLAIM_LEASE_MS, idempotent: executor.idempotent })) as RpcResult<Claim>,
+    (await stub.claim(owner, { leaseMs: CLAIM_LEASE_MS, idempotent: executor.idempotent, once })) as RpcResult<Claim>,
   );
   if (!claim.run) return claim.view;
   let settlement: Settlement;
   try {
-    settlement = await executor.execute({ actionId, owner, write: claim.write, now: new Date(), confirmation });
+    settlement = await executor.execute({
+      actionId,
+      owner,
+      write: claim.write,
+      summary: claim.summary,
+      now: new Date(),
+      confirmation,
+    });
   } catch (error) {
     // Executors write in one transaction: a throw means nothing was written, so the action stays pending.
     log("error", "pending_action_write_failed", { action_id: actionId, kind, error });

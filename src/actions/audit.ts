@@ -9,6 +9,8 @@ export interface AuditEntry {
   kind: string;
   entity_id: string;
   values: unknown;
+  /** What was written, in the words its person confirmed (计件登记：张三 上领子 50 件); null for writes before this was kept. */
+  summary: string | null;
   /** How it was confirmed (card, elicitation, confirm_page, agent_key); null for writes before this was recorded. */
   confirmed_via: string | null;
   /** The visible prefix of the key that confirmed it, for `agent_key`. */
@@ -31,7 +33,7 @@ export async function listAudit({
   const after = cursor ? decodeCursor(cursor, 2).map(String) : null;
   const { results } = await actions.db
     .prepare(
-      `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.confirmed_via, a.confirmed_key, a.created_at
+      `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.summary, a.confirmed_via, a.confirmed_key, a.created_at
          FROM business_audit a LEFT JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
         WHERE a.tenant_id = ?1 ${after ? "AND (a.created_at, a.id) < (?2, ?3)" : ""}
         ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit + 1}`,
@@ -45,6 +47,7 @@ export async function listAudit({
       kind: string;
       entity_id: string;
       values_json: string;
+      summary: string | null;
       confirmed_via: string | null;
       confirmed_key: string | null;
       created_at: string;
@@ -57,6 +60,7 @@ export async function listAudit({
     kind: r.kind,
     entity_id: r.entity_id,
     values: JSON.parse(r.values_json) as unknown,
+    summary: r.summary,
     confirmed_via: r.confirmed_via,
     confirmed_key_prefix: r.confirmed_key,
     created_at: r.created_at,

@@ -15,7 +15,13 @@ interface StoredAction extends Prepared {
 }
 
 /** What a confirm is told: run the write now, or how the action already ended. */
-export type Claim = { run: true; kind: string; write: object } | { run: false; view: ActionView };
+export type Claim = { run: true; kind: string; write: object; summary: string } | { run: false; view: ActionView };
+
+export interface ClaimOptions {
+  leaseMs: number;
+  idempotent: boolean;
+  once?: boolean;
+}
 
 /** What the confirm that ran the write reports back; `retry` means nothing was written and it may be confirmed again. */
 export type Settlement = Execution | { retry: true; message: string };
@@ -69,20 +75,27 @@ export class PendingActionObject extends DurableObject<Env> {
 
   /**
    * Claims the write for one confirm: `run` for the first (and for a retake after a stale claim
-   * of an idempotent kind), the final view for every later one.
+   * of an idempotent kind), the final view for every later one. A claim made `once` (a person's
+   * answer that must count one time only) is refused instead of waiting or repeating the result
+   * when the action is already running or confirmed.
    */
-  async claim(owner: ActionOwner, { leaseMs, idempotent }: { leaseMs: number; idempotent: boolean }): Promise<RpcResult<Claim>> {
-    const decided = await this.serially(() => this.decideClaim(owner, { leaseMs, idempotent }));
+  async claim(owner: ActionOwner, options: ClaimOptions): Promise<RpcResult<Claim>> {
+    const decided = await this.serially(() => this.decideClaim(owner, options));
     // Waiting happens outside the queue, which the report that ends the wait must pass through.
     return "wait" in decided ? decided.wait : decided;
   }
 
   private async decideClaim(
     owner: ActionOwner,
-    { leaseMs, idempotent }: { leaseMs: number; idempotent: boolean },
+    { leaseMs, idempotent, once }: ClaimOptions,
   ): Promise<RpcResult<Claim> | { wait: Promise<RpcResult<Claim>> }> {
     const action = await this.load(owner);
     if (!action) return this.unknown();
+    if (once && (action.status === "confirmed" || action.runningSince)) {
+      return failure("action_not_confirmable", "This answer was already used: the action is confirmed or being confirmed.", {
+        action: this.viewOf(action),
+      });
+    }
     if (action.status === "confirmed") return success({ run: false, view: this.viewOf(action) });
     if (action.status !== "pending") return this.notPending(action);
     if (action.ambiguities.length > 0 || action.write === null) {
@@ -108,7 +121,7 @@ export class PendingActionObject extends DurableObject<Env> {
       }
     }
     await this.ctx.storage.put("action", { ...action, runningSince: new Date().toISOString() });
-    return success({ run: true, kind: action.kind, write: action.write });
+    return success({ run: true, kind: action.kind, write: action.write, summary: action.summary });
   }
 
   /** Records what running the write came to, and answers every confirm that waited for it. */

@@ -46,8 +46,18 @@ export interface Executor<W extends object = object> {
    * id). A call elsewhere that may have happened is not: its action is settled as failed instead.
    */
   idempotent: boolean;
-  /** Runs the write; its audit entry (in the same transaction) records `confirmation`. */
-  execute(input: { actionId: string; owner: ActionOwner; write: W; now: Date; confirmation: Confirmation }): Promise<Execution>;
+  /**
+   * Runs the write; its audit entry (in the same transaction) records `confirmation` and the
+   * action's `summary`, so the audit can say what was written in the words its person confirmed.
+   */
+  execute(input: {
+    actionId: string;
+    owner: ActionOwner;
+    write: W;
+    summary: string;
+    now: Date;
+    confirmation: Confirmation;
+  }): Promise<Execution>;
 }
 
 /** Executors by kind; built once by the wiring. */
@@ -66,7 +76,13 @@ export function executorRegistry(executors: readonly Executor<never>[]): Executo
   return registry;
 }
 
-/** The audit columns that say how a write was confirmed: `confirmed_via` and `confirmed_key`. */
-export function auditConfirmation(confirmation: Confirmation): [via: string, keyPrefix: string | null] {
-  return [confirmation.via, confirmation.via === "agent_key" ? confirmation.keyPrefix : null];
+/**
+ * The audit columns that say how a write was confirmed and what it was: `confirmed_via`,
+ * `confirmed_key` and `summary`, in that order.
+ */
+export function auditConfirmation(
+  confirmation: Confirmation,
+  summary: string,
+): [via: string, keyPrefix: string | null, summary: string] {
+  return [confirmation.via, confirmation.via === "agent_key" ? confirmation.keyPrefix : null, summary];
 }

@@ -37,6 +37,9 @@ export interface ApiKeySummary {
   name: string;
   prefix: string;
   user_id: string;
+  /** Whose key it is and the role it acts with (its owner's, as it is now). */
+  user_name: string;
+  role: Role;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -44,7 +47,11 @@ export interface ApiKeySummary {
   agent_confirm: boolean;
 }
 
-const SUMMARY_COLUMNS = "id, name, prefix, user_id, created_at, last_used_at, revoked_at, agent_confirm";
+// The owner's name and role are read in subqueries so the same columns serve a SELECT and the
+// RETURNING of an INSERT or UPDATE (which may read only the table it changes, and subqueries).
+const SUMMARY_COLUMNS = `id, name, prefix, user_id, created_at, last_used_at, revoked_at, agent_confirm,
+  (SELECT u.name FROM users u WHERE u.id = api_keys.user_id AND u.tenant_id = api_keys.tenant_id) AS user_name,
+  (SELECT u.role FROM users u WHERE u.id = api_keys.user_id AND u.tenant_id = api_keys.tenant_id) AS role`;
 type SummaryRow = Omit<ApiKeySummary, "agent_confirm"> & { agent_confirm: number };
 const summaryOf = (row: SummaryRow): ApiKeySummary => ({ ...row, agent_confirm: row.agent_confirm === 1 });
 

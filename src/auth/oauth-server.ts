@@ -7,6 +7,8 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import { type Config, publicOrigin } from "../config.ts";
 import { log } from "../log.ts";
+import { clientAddress } from "./client-address.ts";
+import { limitRegistration } from "./registration-limit.ts";
 
 /** Where Weft serves the OAuth endpoints it owns; the token and registration ones are the library's. */
 export const OAUTH_PATHS = {
@@ -56,8 +58,8 @@ export function isIssuedTokenShape(token: string): boolean {
 }
 
 /** The origin Weft is an authorization server at for this request, or null where OAuth is off. */
-export function oauthOrigin(request: Request, config: Config): string | null {
-  return config.publicUrl ?? publicOrigin(new URL(request.url).origin);
+export function oauthOrigin(request: Request | URL, config: Config): string | null {
+  return config.publicUrl ?? publicOrigin(request instanceof URL ? request : new URL(request.url));
 }
 
 /** The URL of `/mcp`'s protected resource metadata (RFC 9728) at an origin. */
@@ -127,7 +129,8 @@ export function oauthHelpers(origin: string, env: Env): OAuthHelpers {
 
 /**
  * Serves a request with Weft as the OAuth 2.1 authorization server of `/mcp` in front of `app`:
- * discovery metadata, registration, token and revocation are the library's; `/oauth/authorize`
+ * discovery metadata, registration (counted against `REGISTRATION_LIMITS` first), token and
+ * revocation are the library's; `/oauth/authorize`
  * and everything else is `app`'s. At `/mcp` a token of this server's shape is verified by the
  * provider and reaches `app` with its grant (see `verifiedGrantOf`); any other request (an API key,
  * no credentials) goes to `app` as before, and a 401 from it names the resource metadata, so a
@@ -140,14 +143,24 @@ export async function serveWithOAuth(
   app: Handler,
   config: Config,
 ): Promise<Response> {
-  const origin = oauthOrigin(request, config);
+  // One parse of the URL a request: this runs in front of every request Weft serves.
+  const url = new URL(request.url);
+  const origin = oauthOrigin(url, config);
   if (!origin) return app.fetch(request, env, ctx);
-  const { pathname } = new URL(request.url);
+  const { pathname } = url;
   const atMcp = pathname === MCP_PATH || pathname.startsWith(`${MCP_PATH}/`);
   const bearer = request.headers.get("Authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
   if (atMcp && !(bearer && isIssuedTokenShape(bearer))) {
     const response = await app.fetch(request, env, ctx);
     return response.status === 401 ? withResourceMetadata(response, origin) : response;
+  }
+  if (pathname === OAUTH_PATHS.register && request.method === "POST") {
+    const address = clientAddress({
+      header: request.headers.get("CF-Connecting-IP") ?? undefined,
+      trusted: config.trustClientIpHeader,
+    });
+    const refused = await limitRegistration({ limiters: env.AUTH_LIMITER, address, origin: request.headers.get("Origin") });
+    if (refused) return refused;
   }
   const response = await providerFor(origin, app).fetch(request, env, ctx);
   return pathname === AUTHORIZATION_SERVER_METADATA && response.ok ? withMetadataDocuments(response) : response;

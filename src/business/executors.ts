@@ -16,8 +16,8 @@ export function pieceRecordExecutor(business: BusinessService): Executor<PieceRe
     kind: "piece_record",
     label: { zh: "计件登记", en: "Piece record" },
     idempotent: true,
-    execute: ({ actionId, owner, write, confirmation }) =>
-      executePieceRecord({ db: business.db, actionId, owner, write, confirmation }),
+    execute: ({ actionId, owner, write, summary, confirmation }) =>
+      executePieceRecord({ db: business.db, actionId, owner, write, summary, confirmation }),
   };
 }
 
@@ -27,8 +27,8 @@ export function orderExecutor(business: BusinessService): Executor<OrderWrite> {
     kind: "order",
     label: { zh: "新建订单", en: "New order" },
     idempotent: true,
-    execute: ({ actionId, owner, write, now, confirmation }) =>
-      executeOrder({ db: business.db, actionId, owner, write, now, confirmation }),
+    execute: ({ actionId, owner, write, summary, now, confirmation }) =>
+      executeOrder({ db: business.db, actionId, owner, write, summary, now, confirmation }),
   };
 }
 
@@ -37,12 +37,14 @@ async function executePieceRecord({
   actionId,
   owner,
   write,
+  summary,
   confirmation,
 }: {
   db: D1Database;
   actionId: string;
   owner: ActionOwner;
   write: PieceRecordWrite;
+  summary: string;
   confirmation: Confirmation;
 }): Promise<Execution> {
   const done = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
@@ -82,13 +84,13 @@ async function executePieceRecord({
       .bind(write.orderId, owner.tenantId, id),
     db
       .prepare(
-        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key)
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key, summary)
          SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'piece_record', id,
                 json_object('employee_id', employee_id, 'process_id', process_id, 'order_id', order_id, 'quantity', quantity,
-                            'unit_price_cents', unit_price_cents, 'work_date', work_date), ?4, ?5
+                            'unit_price_cents', unit_price_cents, 'work_date', work_date), ?4, ?5, ?6
            FROM piece_records WHERE id = ?1`,
       )
-      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation)),
+      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation, summary)),
   ]);
   const row = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
   if (!row) {
@@ -178,6 +180,7 @@ async function executeOrder({
   actionId,
   owner,
   write,
+  summary,
   now,
   confirmation,
 }: {
@@ -185,6 +188,7 @@ async function executeOrder({
   actionId: string;
   owner: ActionOwner;
   write: OrderWrite;
+  summary: string;
   now: Date;
   confirmation: Confirmation;
 }): Promise<Execution> {
@@ -216,13 +220,13 @@ async function executeOrder({
       ),
     db
       .prepare(
-        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key)
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key, summary)
          SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'order', id,
                 json_object('order_no', order_no, 'customer', customer, 'style_id', style_id, 'quantity', quantity,
-                            'due_date', due_date, 'note', note), ?4, ?5
+                            'due_date', due_date, 'note', note), ?4, ?5, ?6
            FROM orders WHERE id = ?1`,
       )
-      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation)),
+      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation, summary)),
   ]);
   const row = await db
     .prepare("SELECT id, order_no, customer, quantity, due_date FROM orders WHERE action_id = ?1 AND tenant_id = ?2")

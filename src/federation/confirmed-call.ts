@@ -23,7 +23,7 @@ export function externalCallExecutor(service: FederationService): Executor<Exter
     kind: "external_call",
     label: { zh: "外部工具调用", en: "External tool call" },
     idempotent: false,
-    async execute({ actionId, owner, write, confirmation }) {
+    async execute({ actionId, owner, write, summary, confirmation }) {
       try {
         const server = await getServer({ db: service.db, tenantId: owner.tenantId, id: write.serverId });
         if (!server.enabled) return { ok: false, message: `The MCP server '${server.name}' has been disabled.` };
@@ -31,8 +31,8 @@ export function externalCallExecutor(service: FederationService): Executor<Exter
         const result = { result: output.structured, text: output.text ?? null };
         await service.db
           .prepare(
-            `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key)
-             VALUES ('audit-' || ?1, ?2, ?3, ?1, 'external_call', ?4, ?5, ?6, ?7)`,
+            `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key, summary)
+             VALUES ('audit-' || ?1, ?2, ?3, ?1, 'external_call', ?4, ?5, ?6, ?7, ?8)`,
           )
           .bind(
             actionId,
@@ -40,7 +40,7 @@ export function externalCallExecutor(service: FederationService): Executor<Exter
             owner.userId,
             `${server.id}/${write.toolName}`,
             JSON.stringify(write.arguments),
-            ...auditConfirmation(confirmation),
+            ...auditConfirmation(confirmation, summary),
           )
           .run();
         return { ok: true, result: { server: server.name, tool: write.toolName, ...result } };

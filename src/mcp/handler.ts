@@ -1,4 +1,9 @@
-import { isLegacyRequest, type McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  isLegacyRequest,
+  type McpServer,
+  PROTOCOL_VERSION_META_KEY,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { log } from "../log.ts";
 
@@ -36,9 +41,20 @@ const modern = createMcpHandler(
  * 2025-era clients have always had plain JSON, which also costs the Worker less.
  */
 export async function serveMcp(request: Request, body: unknown, build: ServerForRequest): Promise<Response> {
-  if (await isLegacyRequest(request, body)) return serveLegacy(request, body, build);
+  if (!claimsEnvelope(body) && (await isLegacyRequest(request, body))) return serveLegacy(request, body, build);
   servers.set(request, build);
   return modern.fetch(request, { parsedBody: body });
+}
+
+/**
+ * Whether a request carries the 2026-07-28 envelope's protocol-version claim in `params._meta`:
+ * such a request is never legacy (the SDK's `isLegacyRequest` says so too, and leaves everything
+ * else about it to the modern handler), so the common case skips a second classification.
+ */
+function claimsEnvelope(body: unknown): boolean {
+  const params = (body as { params?: unknown } | null)?.params;
+  const meta = params && typeof params === "object" ? (params as { _meta?: unknown })._meta : undefined;
+  return !!meta && typeof meta === "object" && Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY);
 }
 
 async function serveLegacy(request: Request, body: unknown, build: ServerForRequest): Promise<Response> {

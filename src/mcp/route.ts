@@ -22,24 +22,24 @@ export const mcpRoutes = new Hono<AppEnv>();
 // Host and Origin first: a request for a host that is not the deployment's gets nothing else.
 mcpRoutes.use(checkHostAndOrigin());
 // Browser clients (MCP Inspector's direct mode, web agents) need CORS; only allowed origins get it.
-mcpRoutes.use(
-  cors({
-    origin: (origin, c) => (originListed(origin, c.var.config.allowedHosts, c.var.config.allowedOrigins) ? origin : null),
-    allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
-    allowHeaders: [
-      "Authorization",
-      "Content-Type",
-      "Accept",
-      "Mcp-Protocol-Version",
-      "Mcp-Session-Id",
-      "Mcp-Method",
-      "Mcp-Name",
-      "Last-Event-ID",
-    ],
-    exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate", "X-Request-Id"],
-    maxAge: 86400,
-  }),
-);
+// Only a browser sends `Origin` (a preflight always does); other clients skip the middleware.
+const corsForMcp = cors({
+  origin: (origin, c) => (originListed(origin, c.var.config.allowedHosts, c.var.config.allowedOrigins) ? origin : null),
+  allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+  allowHeaders: [
+    "Authorization",
+    "Content-Type",
+    "Accept",
+    "Mcp-Protocol-Version",
+    "Mcp-Session-Id",
+    "Mcp-Method",
+    "Mcp-Name",
+    "Last-Event-ID",
+  ],
+  exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate", "X-Request-Id"],
+  maxAge: 86400,
+});
+mcpRoutes.use((c, next) => (c.req.header("Origin") === undefined ? next() : corsForMcp(c, next)));
 mcpRoutes.use(bearerAuth());
 
 mcpRoutes.post(

@@ -5,13 +5,15 @@ import {
   type Tool as McpTool,
   ProtocolError,
   ProtocolErrorCode,
+  type ServerContext,
 } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import { statusOf } from "../errors.ts";
 import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
 import type { Toolset } from "../tools/registry.ts";
-import { runTool, type ToolOutcome } from "../tools/run-tool.ts";
+import { failureOf, runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
+import { answerRound, askingFor, askToConfirm, type Round } from "./elicitation.ts";
 import { ICONS, toolIcons } from "./icons.ts";
 import { renderPendingAction } from "./pending-action.ts";
 import { servePrompts } from "./prompts.ts";
@@ -69,7 +71,7 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
     tools: tools.map(describe),
     ...(notes.length ? { _meta: { [LEFT_OUT_META]: notes } } : {}),
   }));
-  server.setRequestHandler("tools/call", async (request) => {
+  server.setRequestHandler("tools/call", async (request, mcpCtx) => {
     const tool = known.get(request.params.name);
     if (!tool) {
       // The MCP spec lists an unknown tool as a protocol error, not a tool result.
@@ -78,7 +80,10 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
         `Unknown tool '${request.params.name.slice(0, MAX_NAME_IN_ERROR)}'. Available tools: ${[...listed.keys()].join(", ")}.`,
       );
     }
-    const result = render(await runTool(tool, ctx, request.params.arguments ?? {}), ctx);
+    const args = request.params.arguments ?? {};
+    const round = await callTool({ tool, args, ctx, mcp: mcpCtx });
+    if ("ask" in round) return round.ask;
+    const result = render(round.outcome, ctx);
     // A search result links each document it quotes, so a client can open the whole of it.
     if (tool.name === "knowledge_search" && !result.isError) result.content.push(...searchResultLinks(result.structuredContent));
     return server.projectCallToolResult(result, outputJsonSchema(tool) ?? undefined);
@@ -86,6 +91,45 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
   serveDocuments(mcp, ctx);
   servePrompts(mcp, ctx, toolset);
   return mcp;
+}
+
+/**
+ * One call of a tool. A retried call carrying a state is a person's answer to a confirmation
+ * round; a write prepared for a client that can ask its person is put to them in-band; every
+ * other outcome is the tool's own.
+ */
+async function callTool({
+  tool,
+  args,
+  ctx,
+  mcp,
+}: {
+  tool: Tool;
+  args: Record<string, unknown>;
+  ctx: ToolContext;
+  mcp: ServerContext;
+}): Promise<Round> {
+  const wire = mcp.mcpReq.requestState();
+  if (wire !== undefined) {
+    try {
+      return await answerRound({
+        wire: String(wire),
+        tool,
+        args,
+        ctx,
+        mcp,
+        prepareAgain: (again) => runTool(tool, ctx, again),
+      });
+    } catch (error) {
+      return { outcome: failureOf(tool, ctx, error) };
+    }
+  }
+  const outcome = await runTool(tool, ctx, args);
+  if (outcome.ok && outcome.kind === "pending_action") {
+    const asking = await askingFor(mcp, ctx);
+    if (asking) return { ask: await askToConfirm(asking, { action: outcome.action, tool, args, ctx }) };
+  }
+  return { outcome };
 }
 
 const descriptors = new WeakMap<Tool, McpTool>();

@@ -88,18 +88,6 @@ export async function findDocument({
   return { byName: byName?.results[0] ?? null, byContent: byContent?.results[0] ?? null };
 }
 
-/** Number of documents and chunks per knowledge base of the tenant. */
-export async function countsByKnowledgeBase({ db, tenantId }: { db: D1Database; tenantId: string }) {
-  const { results } = await db
-    .prepare(
-      `SELECT kb_id, COUNT(*) AS documents, SUM(chunk_count) AS chunks FROM documents
-        WHERE tenant_id = ?1 AND status = 'ready' GROUP BY kb_id`,
-    )
-    .bind(tenantId)
-    .all<{ kb_id: string; documents: number; chunks: number }>();
-  return new Map(results.map((r) => [r.kb_id, { documents: r.documents, chunks: r.chunks ?? 0 }]));
-}
-
 export interface ChunkRecord {
   id: string;
   kb_id: string;

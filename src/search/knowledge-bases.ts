@@ -1,6 +1,5 @@
 import { conflict, notFound } from "../errors.ts";
 import type { SearchBackends } from "./backends.ts";
-import { countsByKnowledgeBase } from "./documents.ts";
 import { ensureKeywordTable, keywordTable } from "./keyword-index.ts";
 import { removeVectorsQuietly } from "./vector-index.ts";
 
@@ -19,17 +18,24 @@ export interface KnowledgeBase {
 
 const COLUMNS = "id, name, description, type, created_at, updated_at";
 
-/** The tenant's knowledge bases, by name, with how many ready documents and chunks each holds. */
+/**
+ * The tenant's knowledge bases, by name, with how many ready documents and chunks each holds: one
+ * statement, as every `list_knowledge_bases` call and knowledge-base page reads it.
+ */
 export async function listKnowledgeBases({ db, tenantId }: { db: D1Database; tenantId: string }): Promise<KnowledgeBase[]> {
-  const [{ results }, counts] = await Promise.all([
-    db.prepare(`SELECT ${COLUMNS} FROM knowledge_bases WHERE tenant_id = ?1 ORDER BY name`).bind(tenantId).all<KnowledgeBase>(),
-    countsByKnowledgeBase({ db, tenantId }),
-  ]);
-  return results.map((kb) => ({
-    ...kb,
-    document_count: counts.get(kb.id)?.documents ?? 0,
-    chunk_count: counts.get(kb.id)?.chunks ?? 0,
-  }));
+  const { results } = await db
+    .prepare(
+      `SELECT k.id, k.name, k.description, k.type, k.created_at, k.updated_at,
+              COALESCE(c.documents, 0) AS document_count, COALESCE(c.chunks, 0) AS chunk_count
+         FROM knowledge_bases k
+         LEFT JOIN (SELECT kb_id, COUNT(*) AS documents, SUM(chunk_count) AS chunks FROM documents
+                     WHERE tenant_id = ?1 AND status = 'ready' GROUP BY kb_id) c ON c.kb_id = k.id
+        WHERE k.tenant_id = ?1
+        ORDER BY k.name`,
+    )
+    .bind(tenantId)
+    .all<KnowledgeBase>();
+  return results;
 }
 
 /** One of the tenant's knowledge bases, or a 404. */

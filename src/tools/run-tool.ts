@@ -22,7 +22,7 @@ export async function runTool(tool: Tool, ctx: ToolContext, input: unknown): Pro
     const output = tool.kind === "weft" ? await runWeftTool(tool, ctx, input) : await tool.run(ctx, checkJsonInput(tool, input));
     return { ok: true, ...output };
   } catch (error) {
-    return toFailure(tool, ctx, error);
+    return failureOf(tool, ctx, error);
   }
 }
 
@@ -98,7 +98,8 @@ function unknownFields(schema: JsonSchema, value: Record<string, unknown>): stri
   return Object.keys(value).filter((key) => !Object.hasOwn(properties, key));
 }
 
-function toFailure(tool: Tool, ctx: ToolContext, error: unknown): ToolOutcome {
+/** A failure as a face shows it: a domain error keeps its code and safe message, anything else is logged. */
+export function failureOf(tool: Tool, ctx: ToolContext, error: unknown): ToolOutcome {
   if (error instanceof AppError) {
     if (error.status >= 500)
       log("warn", "tool_failed", { tool: tool.name, request_id: ctx.requestId, code: error.code, error: error.cause ?? error });

@@ -3,6 +3,7 @@
 import type { ActionStatus, ActionView, PassageView, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
+import type { ConfirmedVia } from "./settings-words.ts";
 
 export { ApiError };
 
@@ -57,6 +58,34 @@ export interface Connection {
   client_name: string;
   redirect_host: string;
   access: "read" | "write";
+  created_at: string;
+}
+
+/** An API key as its lists show it (`/api/keys`): never the secret, which only its creation returns. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  user_id: string;
+  user_name: string;
+  role: Role;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  agent_confirm: boolean;
+}
+
+/** An executed write as `/api/audit` lists it. */
+export interface AuditEntry {
+  id: string;
+  action_id: string;
+  user_id: string;
+  user_name: string | null;
+  kind: string;
+  summary: string | null;
+  /** Null for writes from before the path was recorded. */
+  confirmed_via: ConfirmedVia | null;
+  confirmed_key_prefix: string | null;
   created_at: string;
 }
 
@@ -120,6 +149,13 @@ export const api = {
   deleteMcpServer: (id: string) => request<unknown>("DELETE", `/api/mcp/servers/${enc(id)}`),
   listConnections: () => request<{ connections: Connection[] }>("GET", "/api/oauth/connections"),
   revokeConnection: (id: string) => request<unknown>("DELETE", `/api/oauth/connections/${enc(id)}`),
+  listKeys: () => request<{ keys: ApiKey[] }>("GET", "/api/keys"),
+  /** Creates a key for the caller; `key` is the secret, in this answer only. */
+  createKey: (name: string) => request<ApiKey & { key: string }>("POST", "/api/keys", { name }),
+  revokeKey: (id: string) => request<ApiKey>("DELETE", `/api/keys/${enc(id)}`),
+  setKeyAgentConfirm: (id: string, allowed: boolean) =>
+    request<ApiKey>("PATCH", `/api/keys/${enc(id)}`, { agent_confirm: allowed }),
+  recentWrites: (limit: number) => request<{ entries: AuditEntry[] }>("GET", `/api/audit?limit=${limit}`),
   testMcpServer: (id: string) =>
     request<{ server: McpServer; latency_ms: number; tools: { name: string }[] }>("POST", `/api/mcp/servers/${enc(id)}/refresh`),
 };

@@ -11,7 +11,7 @@ import { Sidebar } from "./sidebar.tsx";
 import { type SignInReturn, signInReturnText } from "./sign-in-return.ts";
 import { useChatList } from "./use-chat-list.ts";
 
-// Only a boss or an admin ever opens settings, so nobody else downloads them.
+// Settings load when someone opens them; the chat never needs them.
 const Settings = lazy(() => import("./settings.tsx").then((m) => ({ default: m.Settings })));
 
 type Current = { id: string; messages: WeftMessage[] } | { id: string; messages: null; failed: boolean };
@@ -48,7 +48,7 @@ export function ChatShell({
   const [offlineNoticeClosed, setOfflineNoticeClosed] = useState(false);
   const canConfigure = user.role === "boss" || user.role === "admin";
   // Back from an MCP server's OAuth provider: a boss's settings page opens and says how it went;
-  // anyone else (staff cannot open settings) is told above the chat.
+  // anyone else (staff, whose settings have no MCP servers) is told above the chat.
   const [settingsOpen, setSettingsOpen] = useState(signInReturn !== null && canConfigure);
   const [notice, setNotice] = useState(canConfigure ? null : signInReturn);
 
@@ -134,16 +134,14 @@ export function ChatShell({
         >
           {t.switchLanguage}
         </button>
-        {canConfigure && (
-          <button
-            type="button"
-            className="secondary settings-toggle"
-            aria-pressed={settingsOpen}
-            onClick={() => setSettingsOpen((o) => !o)}
-          >
-            {t.settings}
-          </button>
-        )}
+        <button
+          type="button"
+          className="secondary settings-toggle"
+          aria-pressed={settingsOpen}
+          onClick={() => setSettingsOpen((o) => !o)}
+        >
+          {t.settings}
+        </button>
         <button type="button" className="secondary" onClick={onSignOut}>
           {t.signOut}
         </button>
@@ -182,10 +180,15 @@ export function ChatShell({
           />
         </aside>
         <main className="main">
-          {settingsOpen && canConfigure ? (
+          {settingsOpen ? (
             <LoadBoundary>
               <Suspense fallback={<p className="muted center">{t.loading}</p>}>
-                <Settings onClose={closeSettings} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+                <Settings
+                  user={user}
+                  onClose={closeSettings}
+                  onUnauthorized={onUnauthorized}
+                  signInReturn={canConfigure ? signInReturn : null}
+                />
               </Suspense>
             </LoadBoundary>
           ) : current.messages ? (

@@ -25,7 +25,7 @@ export function ConnectedClients({ onUnauthorized }: { onUnauthorized: () => voi
     api.revokeConnection(id).then(load, fail);
   };
   return (
-    <section aria-labelledby="connected-title">
+    <section className="settings-section" aria-labelledby="connected-title">
       <h3 id="connected-title">{t.connectedClients}</h3>
       <p className="muted">{t.connectedLead}</p>
       {error && (

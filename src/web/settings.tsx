@@ -1,157 +1,39 @@
-import { useEffect, useRef, useState } from "react";
-import type { McpServer } from "./api.ts";
+import { lazy, Suspense, useEffect, useRef } from "react";
+import type { User } from "./api.ts";
+import { ApiKeys } from "./api-keys.tsx";
 import { ConnectedClients } from "./connected-clients.tsx";
 import { useI18n } from "./i18n.ts";
-import { AddServer, EditServer } from "./mcp-server-forms.tsx";
+import { LoadBoundary } from "./load-failed.tsx";
+import "./settings.css";
 import type { SignInReturn } from "./sign-in-return.ts";
-import { type TestResult, useMcpServers } from "./use-mcp-servers.ts";
 
-type Hooks = ReturnType<typeof useMcpServers>;
-function TestOutcome({ result }: { result: TestResult | "running" | undefined }) {
-  const { t } = useI18n();
-  if (!result || result === "running") return null;
-  if (!result.ok)
-    return (
-      <p className="mcp-test error-text" role="status">
-        {t.testFailed}
-        {result.error}
-      </p>
-    );
-  return (
-    <p className="mcp-test ok" role="status">
-      {t.testOk(result.tools.length, result.latencyMs)}
-      {result.tools.length > 0 && <span className="mcp-tools">{result.tools.join(", ")}</span>}
-    </p>
-  );
-}
-
-function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
-  const { t } = useI18n();
-  const [confirming, setConfirming] = useState(false);
-  const [editing, setEditing] = useState(false);
-  const [redirecting, setRedirecting] = useState(false);
-  const test = hooks.tests[server.id];
-  const signInError = hooks.signInErrors[server.id];
-  const { health } = server;
-  const needsSignIn = server.auth === "oauth" && health.status === "needs_sign_in";
-  const signIn = async () => {
-    setRedirecting(true);
-    await hooks.signIn(server.id);
-    setRedirecting(false);
-  };
-  return (
-    <li className="mcp-server" data-server-name={server.name} data-enabled={String(server.enabled)}>
-      <div className="mcp-title">
-        <strong>{server.name}</strong>
-        <span className={`badge health-${health.status}`}>{t.health[health.status] ?? health.status}</span>
-        {health.tool_count !== null && <span className="muted">{t.toolCount(health.tool_count)}</span>}
-        <span className="muted">{server.enabled ? t.isEnabled : t.isDisabled}</span>
-        {server.auth === "oauth" && <span className="muted">{t.usesOAuth}</span>}
-      </div>
-      <div className="mcp-url">{server.url}</div>
-      {server.header_names.length > 0 && (
-        <div className="muted">
-          {t.headerNames}: {server.header_names.join(", ")}
-        </div>
-      )}
-      {health.status === "failing" && health.last_error && !test && (
-        <p className="error-text">
-          {t.lastError}
-          {health.last_error}
-        </p>
-      )}
-      {signInError && (
-        <p className="error-text" role="alert">
-          {t.signInStartFailed}
-          {signInError}
-        </p>
-      )}
-      {/* A server that needs signing in says so in its badge and its button; the failed test's words add nothing. */}
-      <TestOutcome result={needsSignIn && test !== "running" && !test?.ok ? undefined : test} />
-      {editing ? (
-        <EditServer server={server} save={(changes) => hooks.update(server.id, changes)} onDone={() => setEditing(false)} />
-      ) : confirming ? (
-        <div className="mcp-actions confirming">
-          <span>{t.confirmRemove(server.name)}</span>
-          <button type="button" className="danger" onClick={() => void hooks.remove(server.id)}>
-            {t.delete}
-          </button>
-          {/* biome-ignore lint/a11y/noAutofocus: the question appears because the user asked to delete. */}
-          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)}>
-            {t.cancel}
-          </button>
-        </div>
-      ) : (
-        <div className="mcp-actions">
-          {needsSignIn && (
-            <button type="button" className="primary" disabled={redirecting} onClick={() => void signIn()}>
-              {redirecting ? t.redirecting : t.serverSignIn}
-            </button>
-          )}
-          <button type="button" className="secondary" disabled={test === "running"} onClick={() => void hooks.test(server.id)}>
-            {test === "running" ? t.testing : t.test}
-          </button>
-          <button type="button" className="secondary" onClick={() => setEditing(true)}>
-            {t.edit}
-          </button>
-          <button type="button" className="secondary" onClick={() => void hooks.setEnabled(server.id, !server.enabled)}>
-            {server.enabled ? t.disable : t.enable}
-          </button>
-          <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-            {t.delete}
-          </button>
-        </div>
-      )}
-    </li>
-  );
-}
+// The workshop's part (recent writes, MCP servers) loads only for a boss or an admin.
+const WorkshopSettings = lazy(() => import("./workshop-settings.tsx").then((m) => ({ default: m.WorkshopSettings })));
 
 /**
- * What the page says after the browser came back from a provider's sign-in, until dismissed; a
- * success is no longer claimed once that server's health says otherwise.
+ * The settings view, for everyone signed in: what is theirs (connected apps, API keys; an admin's
+ * lists hold the workshop's) and, for a boss or an admin, the workshop's recent writes and
+ * external MCP servers.
  */
-function SignInNotice({
-  signInReturn,
-  servers,
-  onDismiss,
-}: {
-  signInReturn: SignInReturn;
-  servers: McpServer[] | null;
-  onDismiss: () => void;
-}) {
-  const { t } = useI18n();
-  const { outcome, serverId } = signInReturn;
-  const server = servers?.find((s) => s.id === serverId);
-  if (outcome === "ok" && server && server.health.status !== "ok") return null;
-  return (
-    <div className={`sign-in-notice ${outcome === "ok" ? "ok" : "error-text"}`} role="status">
-      <span>{outcome === "ok" ? t.signInReturn.ok(server?.name) : t.signInReturn[outcome]}</span>
-      <button type="button" className="secondary" onClick={onDismiss}>
-        {t.dismiss}
-      </button>
-    </div>
-  );
-}
-
-/** The settings view for a boss or admin: the workshop's external MCP servers, and the apps connected over OAuth. */
 export function Settings({
+  user,
   onClose,
   onUnauthorized,
   signInReturn,
 }: {
+  user: User;
   onClose: () => void;
   onUnauthorized: () => void;
   signInReturn: SignInReturn | null;
 }) {
   const { t } = useI18n();
-  const hooks = useMcpServers(onUnauthorized);
-  const [notice, setNotice] = useState(signInReturn);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Keyboard users land on the view they opened; Esc (outside the form) goes back to the chat.
+  const canConfigure = user.role === "boss" || user.role === "admin";
+  // Keyboard users land on the view they opened; Esc (outside a form) goes back to the chat.
   useEffect(() => {
     heading.current?.focus();
     const closeOnEscape = (event: KeyboardEvent) => {
-      // Not from inside the add form: Esc there must not throw away what was typed.
+      // Not from inside a form: Esc there must not throw away what was typed.
       const inForm = event.target instanceof Element && event.target.closest("form") !== null;
       if (event.key === "Escape" && !event.defaultPrevented && !inForm) onClose();
     };
@@ -162,32 +44,21 @@ export function Settings({
     <section className="settings" aria-labelledby="settings-title">
       <div className="settings-head">
         <h2 id="settings-title" ref={heading} tabIndex={-1}>
-          {t.mcpServers}
+          {t.settings}
         </h2>
         <button type="button" className="secondary" onClick={onClose}>
           {t.backToChat}
         </button>
       </div>
-      <p className="muted">{t.mcpLead}</p>
-      {notice && <SignInNotice signInReturn={notice} servers={hooks.servers} onDismiss={() => setNotice(null)} />}
-      {hooks.error && (
-        <p className="error-text" role="alert">
-          {hooks.error}
-        </p>
+      {canConfigure && (
+        <LoadBoundary>
+          <Suspense fallback={<p className="muted">{t.loading}</p>}>
+            <WorkshopSettings onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+          </Suspense>
+        </LoadBoundary>
       )}
-      {hooks.servers === null ? (
-        <p className="muted">{t.loading}</p>
-      ) : hooks.servers.length === 0 ? (
-        <p className="muted">{t.noServers}</p>
-      ) : (
-        <ul className="mcp-list">
-          {hooks.servers.map((s) => (
-            <ServerRow key={s.id} server={s} hooks={hooks} />
-          ))}
-        </ul>
-      )}
-      <AddServer add={hooks.add} />
       <ConnectedClients onUnauthorized={onUnauthorized} />
+      <ApiKeys user={user} onUnauthorized={onUnauthorized} />
     </section>
   );
 }

@@ -58,7 +58,9 @@ describe("the kinds of pending write", () => {
     for (const view of confirms)
       expect(view).toMatchObject({ status: "confirmed", kind: "stamp", result: { stamped: "合同 7 号" } });
     const { items } = await listAudit({ actions: services.actions, tenantId: users.boss.tenantId, limit: 100 });
-    expect(items.filter((entry) => entry.action_id === actionId)).toHaveLength(1);
+    const entries = items.filter((entry) => entry.action_id === actionId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.summary).toBe(outcome.action.summary);
   });
 
   it("cannot be held without an executor, so a forgotten registration fails when preparing, not when confirming", async () => {

@@ -152,6 +152,19 @@ describe("no key for a role above one's own, and others' keys are an admin's bus
     expect(new Set(admin.keys.map((k) => k.user_id))).toEqual(new Set(["u-admin", "u-boss", "u-staff", "u-staff2"]));
   });
 
+  it("names each key's owner and the role it acts with, in lists and in what a create or revoke returns", async () => {
+    type Owned = KeyBody & { user_id: string; user_name: string; role: string };
+    const admin = await (await call("/api/keys", { key: devKeys.admin })).json<{ keys: Owned[] }>();
+    const owners = new Map(admin.keys.map((k) => [k.user_id, { user_name: k.user_name, role: k.role }]));
+    expect(owners.get("u-staff")).toEqual({ user_name: "李娟", role: "staff" });
+    expect(owners.get("u-boss")).toEqual({ user_name: "王老板", role: "boss" });
+    const created = await (await create(devKeys.staff, { name: "phone" })).json<Owned>();
+    expect(created).toMatchObject({ user_id: "u-staff", user_name: "李娟", role: "staff" });
+    const revoked = await (await call(`/api/keys/${created.id}`, { method: "DELETE", key: devKeys.staff })).json<Owned>();
+    expect(revoked).toMatchObject({ user_name: "李娟", role: "staff" });
+    expect(revoked.revoked_at).not.toBeNull();
+  });
+
   it("does not let a boss revoke the admin's or a staff member's key, and they keep working", async () => {
     const adminsKey = await (await create(devKeys.admin, {})).json<KeyBody>();
     const staffKey = await (await create(devKeys.staff, {})).json<KeyBody>();

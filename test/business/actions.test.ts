@@ -344,11 +344,13 @@ describe("the action and audit routes", () => {
     const action = await ok<Pending>(BOSS, "prepare_piece_record", { ...collarFor张三, order: "o-jx-1" });
     await ok<View>(BOSS, "confirm_action", { action_id: action.actionId });
     const first = await (await call("/api/audit?limit=1", { key: keys.boss })).json<{
-      entries: { action_id: string; user_name: string; values: { quantity: number } }[];
+      entries: { action_id: string; user_name: string; values: { quantity: number }; summary: string }[];
       next_cursor: string | null;
     }>();
     expect(first.entries).toHaveLength(1);
     expect(first.entries[0]).toMatchObject({ action_id: action.actionId, user_name: "王老板", values: { quantity: 50 } });
+    // What was written, in the words the person confirmed: the action's own summary.
+    expect(first.entries[0]?.summary).toBe(action.summary);
     expect(first.next_cursor).toBeTruthy();
     const next = await call(`/api/audit?limit=1&cursor=${first.next_cursor}`, { key: keys.boss });
     expect(next.status).toBe(200);

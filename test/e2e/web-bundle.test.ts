@@ -47,9 +47,9 @@ function log(label: string, fetched: Fetched[]) {
   console.log(`${label}: ${gzipTotal(fetched)} B gzip\n${lines.join("\n")}`);
 }
 
-async function signInByApi(page: Page) {
+async function signInByApi(page: Page, login = { username: "boss", password: "boss123" }) {
   const res = await page.context().request.post(`${baseUrl}/api/auth/login`, {
-    data: { username: "boss", password: "boss123" },
+    data: login,
     headers: { Origin: baseUrl },
   });
   expect(res.status()).toBe(200);
@@ -62,13 +62,18 @@ async function firstLoad(
   ready: (page: Page) => Promise<void>,
   {
     signedIn = false,
+    login,
     afterReady,
-  }: { signedIn?: boolean; afterReady?: (page: Page, shot: Browser["shot"]) => Promise<void> } = {},
+  }: {
+    signedIn?: boolean;
+    login?: { username: string; password: string };
+    afterReady?: (page: Page, shot: Browser["shot"]) => Promise<void>;
+  } = {},
 ): Promise<Fetched[]> {
   const browser = await launchBrowser({ width: 375, height: 740 }, "bundle");
   try {
     const { page } = browser;
-    if (signedIn) await signInByApi(page);
+    if (signedIn) await signInByApi(page, login);
     await routeMarkdownSample(page);
     const assets = recordAssets(page);
     await page.goto(`${baseUrl}${path}`);
@@ -148,16 +153,28 @@ describe("the browser UI's first load", () => {
     expect(chunk(fetched, "settings")).toBe(false);
   });
 
-  it("loads settings only when a boss opens them, within their budget", async () => {
-    const fetched = await firstLoad("settings", "/", composer, {
+  it("loads settings only when someone opens them, the workshop's part only for a boss, within their budgets", async () => {
+    const boss = await firstLoad("settings (boss)", "/", composer, {
       signedIn: true,
       afterReady: async (page) => {
         await page.getByRole("button", { name: "设置" }).click();
         await page.getByRole("heading", { name: "外部 MCP 服务器" }).waitFor();
       },
     });
-    expect(gzipTotal(fetched)).toBeLessThanOrEqual(BUDGET_BYTES.settings);
-    expect(chunk(fetched, "settings")).toBe(true);
+    expect(gzipTotal(boss)).toBeLessThanOrEqual(BUDGET_BYTES.workshopSettings);
+    expect(chunk(boss, "settings")).toBe(true);
+    expect(chunk(boss, "workshop-settings")).toBe(true);
+    const staff = await firstLoad("settings (staff)", "/", composer, {
+      signedIn: true,
+      login: { username: "staff", password: "staff123" },
+      afterReady: async (page) => {
+        await page.getByRole("button", { name: "设置" }).click();
+        await page.getByRole("heading", { name: "API 密钥" }).waitFor();
+      },
+    });
+    expect(gzipTotal(staff)).toBeLessThanOrEqual(BUDGET_BYTES.settings);
+    expect(chunk(staff, "settings")).toBe(true);
+    expect(chunk(staff, "workshop-settings")).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { keys } from "../fixtures.ts";
 import { call, callJson, mcpClient } from "../helpers.ts";
+import { askingClient } from "../mcp/clients.ts";
 import { CHANGING, calledTools, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
 
 const SECRET = "sk-live-very-secret-token-123";
@@ -384,6 +385,23 @@ describe("external tools in the faces", () => {
     expect(
       (await call(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: keys.admin })).status,
     ).toBeGreaterThanOrEqual(400);
+  });
+
+  it("puts an external write to a 2026-07-28 client's person as an elicitation, and runs it once on accept", async () => {
+    await register({ name: "asked", url: UPSTREAM, expose_on_mcp: true });
+    const { client, asked } = await askingClient(keys.boss, () => ({ action: "accept", content: {} }));
+    const result = await client.callTool({ name: "mcp_asked_add_note", arguments: { text: "拉链到货" } });
+    expect(asked[0]?.message).toContain("text：拉链到货");
+    expect(result.structuredContent).toMatchObject({
+      status: "confirmed",
+      kind: "external_call",
+      result: { tool: "add_note", result: { saved: "拉链到货" } },
+    });
+    expect(calledTools.filter((name) => name === "add_note")).toHaveLength(1);
+    const audit = await env.DB.prepare("SELECT confirmed_via FROM business_audit WHERE action_id = ?")
+      .bind((result.structuredContent as { action_id: string }).action_id)
+      .first();
+    expect(audit).toEqual({ confirmed_via: "elicitation" });
   });
 
   it("leaves a down server's tools out of /mcp instead of failing it", async () => {

@@ -1,0 +1,23 @@
+import { McpServers } from "./mcp-servers.tsx";
+import { RecentWrites } from "./recent-writes.tsx";
+import type { SignInReturn } from "./sign-in-return.ts";
+
+/**
+ * The settings only a boss or an admin has: the workshop's recent writes and its external MCP
+ * servers. A chunk of its own, so that staff, whose settings hold only what is theirs, never
+ * download it.
+ */
+export function WorkshopSettings({
+  onUnauthorized,
+  signInReturn,
+}: {
+  onUnauthorized: () => void;
+  signInReturn: SignInReturn | null;
+}) {
+  return (
+    <>
+      <RecentWrites onUnauthorized={onUnauthorized} />
+      <McpServers onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+    </>
+  );
+}
