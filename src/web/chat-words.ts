@@ -65,6 +65,7 @@ const zh = {
     prepare_piece_record: "准备登记计件",
     prepare_order: "准备新建订单",
   } as Record<string, string>,
+  needsInput: "待填写",
   suggestionsTitle: "可以这样问：",
   // What each role may ask: staff see and record only their own work.
   suggestions: {
@@ -95,6 +96,7 @@ const en: typeof zh = {
     prepare_piece_record: "Prepare a piece record",
     prepare_order: "Prepare a new order",
   },
+  needsInput: "waiting for you",
   suggestionsTitle: "You could ask:",
   suggestions: {
     boss: ["how many pieces did Zhang San do this month", "orders due soon", "record 50 pieces of collar for Zhang San today"],

@@ -65,6 +65,10 @@ async function tour(browser: Browser) {
   expect(await form.getByLabel("a（必填）").count()).toBe(1);
   expect(await form.getByLabel("b（必填）").count()).toBe(1);
   expect(await answers(page).last().textContent()).toContain("请在上面的表单里填好，再点“调用”。");
+  // The call's card goes by the title the server gave its tool, and waits for the person.
+  const card = answers(page).nth(before).locator(".tool-card").first();
+  expect(await card.locator(".tool-name").textContent()).toBe("Get Sum Tool");
+  expect(await card.locator(".badge").textContent()).toBe("待填写");
   // Nothing fits outside the message on a phone.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   await shot("form-1-shown");
