@@ -3,9 +3,10 @@
 //     → tools (the registry and its runtime)
 //       → domains (actions, business, consult, federation, search, tenants.ts)
 //         → the neutral core (UserContext and role rules, errors, shared shapes, config, logging, printable names).
-// The browser (src/web) shares only src/shapes.ts with the server, and only its types.
+// The browser (src/web) shares only src/shapes.ts with the server, and only its types; and the words
+// for statuses, src/status-words.ts, at run time: a module that imports nothing (see docs/layout.md).
 const CORE =
-  "^src/(user-context|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes)\\.ts$";
+  "^src/(user-context|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes|status-words)\\.ts$";
 const DOMAINS = "^src/(actions|business|consult|federation|search)/|^src/tenants\\.ts$";
 const FACES = "^src/(mcp|chat|routes|auth)/|^src/(app|app-env|index|services)\\.ts$";
 
@@ -63,10 +64,10 @@ module.exports = {
     },
     {
       name: "browser-shares-shapes-only",
-      comment: "The browser imports server code only from src/shapes.ts.",
+      comment: "The browser imports server code only from src/shapes.ts (types) and src/status-words.ts (words).",
       severity: "error",
       from: { path: "^src/web/" },
-      to: { path: "^src/", pathNot: "^src/web/|^src/shapes\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/web/|^src/(shapes|status-words)\\.ts$" },
     },
     {
       name: "browser-shares-types-only",
@@ -74,6 +75,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/web/" },
       to: { path: "^src/shapes\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "status-words-stand-alone",
+      comment: "The browser runs status-words.ts, so it imports nothing: no server code can ride along into the bundle.",
+      severity: "error",
+      from: { path: "^src/status-words\\.ts$" },
+      to: {},
     },
   ],
   options: {

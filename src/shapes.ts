@@ -65,9 +65,49 @@ export interface ConfirmCardData extends PendingAction {
   result?: string;
 }
 
+/**
+ * A passage an answer may cite as `[n] citation`: the browser matches the citation an answer names
+ * to one of these and opens the passage by its base and chunk id.
+ */
+export interface CitedSource {
+  /** Where the passage comes from, as the answer names it: `title › heading`. */
+  citation: string;
+  kb_id: string;
+  chunk_id: string;
+}
+
+/** One stored passage (a chunk) as a reader opens it from a citation: where it is and what it says. */
+export interface PassageView {
+  id: string;
+  kb_id: string;
+  kb_name: string;
+  document_id: string;
+  document_title: string;
+  filename: string;
+  heading_path: string;
+  content: string;
+}
+
+/**
+ * The `data` of a chat's `data-tool-form` part: an external tool whose arguments the model could
+ * not fill, as a form built from its input schema, with what was filled already. Submitting it
+ * sends `<toolName> <arguments as JSON>` as the person's next message, which calls the tool.
+ */
+export interface ToolFormData {
+  toolName: string;
+  title: string;
+  description: string;
+  /** The tool's input as JSON Schema, references inlined (the schema function calling gets). */
+  schema: JsonSchema;
+  values: Record<string, unknown>;
+}
+
 /** The data parts the chat stream carries beyond text and tools, by the name after `data-`. */
 export type ChatDataParts = {
   "confirm-card": ConfirmCardData;
+  /** The passages the reply was given to cite: those retrieved for the question, or a search tool's results. */
+  sources: { sources: CitedSource[] };
+  "tool-form": ToolFormData;
 };
 
 /** An external MCP server as the workshop's settings show it: header names, never their values. */

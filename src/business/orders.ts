@@ -1,4 +1,5 @@
 import { decodeCursor, page } from "../cursor.ts";
+import { ORDER_STATUS_WORDS } from "../status-words.ts";
 import { addDays, dayStartUtc, localDate } from "./local-time.ts";
 import type { Named } from "./name-match.ts";
 import type { BusinessService } from "./service.ts";
@@ -7,12 +8,12 @@ import { Where } from "./where.ts";
 export const ORDER_STATUSES = ["pending", "in_production", "completed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** The names the guide and the workshop use for each status. */
+/** The names the guide and the workshop use for each status (one table with the browser's, in status-words.ts). */
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
-  pending: "待生产",
-  in_production: "生产中",
-  completed: "已完成",
-  cancelled: "已取消",
+  pending: ORDER_STATUS_WORDS.pending.zh,
+  in_production: ORDER_STATUS_WORDS.in_production.zh,
+  completed: ORDER_STATUS_WORDS.completed.zh,
+  cancelled: ORDER_STATUS_WORDS.cancelled.zh,
 };
 
 /** Orders that still take piece records. */

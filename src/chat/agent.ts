@@ -15,7 +15,7 @@ import {
 import type { Config } from "../config.ts";
 import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
-import { SEARCH_DEFAULTS, searchKnowledge } from "../search/search.ts";
+import { SEARCH_DEFAULTS, type SearchResult, searchKnowledge } from "../search/search.ts";
 import type { ConfirmCardData } from "../shapes.ts";
 import { toolContext } from "../tools/context.ts";
 import { toolsFor as registryTools, type Toolset } from "../tools/registry.ts";
@@ -27,6 +27,7 @@ import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from ".
 import { chatInstructions } from "./instructions.ts";
 import { modelTools } from "./model-tools.ts";
 import type { Passage } from "./passages.ts";
+import { afterStart, searchResultsOf, sourcesPart } from "./sources.ts";
 import { chatTitle } from "./title.ts";
 import { workshopProfile } from "./workshop.ts";
 
@@ -107,14 +108,14 @@ function recent(messages: UIMessage[]): UIMessage[] {
   return messages.slice(start);
 }
 
-async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<Passage[]> {
+async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<SearchResult[]> {
   const { results } = await searchKnowledge({
     db: ctx.services.search.db,
     backends: ctx.services.search.backends,
     tenantId: turn.user.tenantId,
     request: { ...SEARCH_DEFAULTS, query: searchQuery(turn.message.text), kbIds: turn.kbIds, topK: PASSAGES },
   });
-  return results.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
+  return results;
 }
 
 /**
@@ -148,7 +149,8 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
     emit: (part) => write?.(part),
   });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
-  const passages = await retrieve(turn, ctx);
+  const retrieved = await retrieve(turn, ctx);
+  const passages: Passage[] = retrieved.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
   const profile = await workshopProfile({ db, user });
   await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
 
@@ -173,7 +175,16 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           convertDataPart: cardAsText,
           ignoreIncompleteToolCalls: true,
         }),
-        tools: modelTools({ tools, ctx, onPending: (action) => writer.write(confirmCardPart(action)) }),
+        tools: modelTools({
+          tools,
+          ctx,
+          onPending: (action) => writer.write(confirmCardPart(action)),
+          onResult: (name, output) => {
+            const found = sourcesPart(searchResultsOf(name, output));
+            if (found) writer.write(found);
+          },
+          onForm: (toolCallId, form) => writer.write({ type: "data-tool-form", id: `form-${toolCallId}`, data: form }),
+        }),
         stopWhen: isStepCount(MAX_STEPS),
         abortSignal: signal,
       });
@@ -182,7 +193,10 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           stream: result.stream,
           onError: describe,
           redactToolErrors: false,
-        }).pipeThrough(timeoutAsError({ signal, timeoutMs, requestId }, describe)),
+        })
+          // What the reply may cite, so the browser can open a cited passage beside the conversation.
+          .pipeThrough(afterStart(sourcesPart(retrieved)))
+          .pipeThrough(timeoutAsError({ signal, timeoutMs, requestId }, describe)),
       );
     },
     onError: describe,

@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai";
 import type { ConfirmCardData } from "../shapes.ts";
+import { DECIDE_LINES, decidedLine } from "../status-words.ts";
 import type { ChatSummary } from "./history.ts";
-import { DECIDE_LINE_EN, DECIDE_LINE_ZH } from "./offline/tool-replies.ts";
 
 function fence(value: unknown): string {
   const json = JSON.stringify(value, null, 2) ?? "";
@@ -11,21 +11,12 @@ function fence(value: unknown): string {
   return `${ticks}json\n${json}\n${ticks}`;
 }
 
-// What a decided card's outcome is called where the reply asked to decide it.
-const DECIDED_ZH: Record<string, string> = {
-  confirmed: "已确认",
-  cancelled: "已取消",
-  expired: "已过期，没有写入",
-  failed: "没有写入",
-};
-
 // The reply's line asking to decide a card, once the card is decided: what happened instead.
 function decidedText(text: string, card: ConfirmCardData | null): string {
-  if (!card || card.status === "pending") return text;
-  const result = card.result ? `：${card.result}` : "";
-  return text
-    .replace(DECIDE_LINE_ZH, `${DECIDED_ZH[card.status] ?? card.status}${result}。`)
-    .replace(DECIDE_LINE_EN, `${card.status[0]?.toUpperCase()}${card.status.slice(1)}${card.result ? `: ${card.result}` : ""}.`);
+  const zh = card ? decidedLine(card.status, card.result, "zh") : null;
+  const en = card ? decidedLine(card.status, card.result, "en") : null;
+  if (!zh || !en) return text;
+  return text.replace(DECIDE_LINES.zh, zh).replace(DECIDE_LINES.en, en);
 }
 
 function partAsMarkdown(part: UIMessage["parts"][number], card: ConfirmCardData | null): string | null {

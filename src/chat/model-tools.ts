@@ -1,6 +1,6 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { convertToFunctionSchema } from "../federation/function-schema.ts";
-import type { JsonSchema, PendingAction } from "../shapes.ts";
+import type { JsonSchema, PendingAction, ToolFormData } from "../shapes.ts";
 import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
 import { pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
@@ -37,6 +37,16 @@ export function pendingForModel(action: PendingAction, confirmUrl: string) {
   };
 }
 
+/** What the model reads when the person is given a form for a tool's arguments instead. */
+function formForModel(toolName: string, problem: string) {
+  return {
+    status: "needs_input",
+    tool: toolName,
+    problem,
+    note: "Shown to the user as a form built from the tool's input schema, with what you gave filled in. Submitting it calls the tool; do not call it again with guessed arguments.",
+  };
+}
+
 /**
  * A tool failure as the model and the UI see it: the SDK shows an error as `name: message`, so
  * the name is the runtime's error code and the message its safe message.
@@ -52,17 +62,23 @@ class ToolFailure extends Error {
  * The registry's tools for this caller as the AI SDK's tool set: each described by its JSON
  * Schema and run through `runTool`, the same runtime MCP uses (input checked strictly there, so
  * the SDK does not check it a second way). A pending action goes to `onPending` (the confirm card)
- * and the model gets a note that the user decides; a failure becomes a tool error with the
- * runtime's safe message.
+ * and the model gets a note that the user decides; a result goes to `onResult` too (a search's
+ * results become the sources the reply cites). An external tool called with arguments its schema
+ * refuses goes to `onForm` (a form for the person to fill) when there is one; any other failure
+ * becomes a tool error with the runtime's safe message.
  */
 export function modelTools({
   tools,
   ctx,
   onPending,
+  onResult,
+  onForm,
 }: {
   tools: Tool[];
   ctx: ToolContext;
   onPending: (action: PendingAction) => void;
+  onResult?: (toolName: string, output: unknown) => void;
+  onForm?: (toolCallId: string, form: ToolFormData) => void;
 }): ToolSet {
   const entries = tools
     .filter((t) => !USER_ONLY.has(t.name))
@@ -72,13 +88,19 @@ export function modelTools({
         title: t.title,
         description: t.description,
         inputSchema: jsonSchema<Record<string, unknown>>(inputSchemaOf(t) as Parameters<typeof jsonSchema>[0]),
-        async execute(input: Record<string, unknown>) {
+        async execute(input: Record<string, unknown>, { toolCallId }) {
           const outcome = await runTool(t, ctx, input);
+          if (!outcome.ok && outcome.code === "invalid_input" && t.kind === "json-schema" && onForm) {
+            const schema = inputSchemaOf(t);
+            onForm(toolCallId, { toolName: t.name, title: t.title, description: t.description, schema, values: input });
+            return formForModel(t.name, outcome.message);
+          }
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);
           if (outcome.kind === "pending_action") {
             onPending(outcome.action);
             return pendingForModel(outcome.action, ctx.confirmUrl(outcome.action.actionId));
           }
+          onResult?.(t.name, outcome.structured);
           return outcome.structured;
         },
       }),

@@ -143,13 +143,26 @@ export function viewOf(catalog: Catalog, record: SessionRecord, notice?: string)
 }
 
 function summary(catalog: Catalog, record: SessionRecord): string {
-  const choices = record.path
-    .filter((entry) => entry.option !== BACK && entry.option !== END)
+  const choices = standingChoices(record.path)
     .map((entry) => describeOption(catalog, entry, entry.option))
     .filter((text): text is string => Boolean(text));
   if (choices.length === 0) return "";
   const language = record.step.treeId ? treeOf(catalog, record.step.treeId).language : record.language;
   return `\n\n${MESSAGES[language].yourChoices}${choices.map((c) => `\n- ${c}`).join("")}`;
+}
+
+/**
+ * The choices that led to where the session stands. The path keeps every move (it is the
+ * session's record), so a step that was gone back over is undone here: `back` withdraws the
+ * latest choice still standing, and the choice made again in its place counts once.
+ */
+function standingChoices(path: PathEntry[]): PathEntry[] {
+  const standing: PathEntry[] = [];
+  for (const entry of path) {
+    if (entry.option === BACK) standing.pop();
+    else if (entry.option !== END) standing.push(entry);
+  }
+  return standing;
 }
 
 function describeOption(catalog: Catalog, step: Step, optionId: string): string | undefined {

@@ -14,6 +14,7 @@ import {
   listKnowledgeBases,
   updateKnowledgeBase,
 } from "../search/knowledge-bases.ts";
+import { readPassage } from "../search/passage.ts";
 import { refusal } from "../validation.ts";
 import { faqRoutes } from "./faq.ts";
 import {
@@ -88,6 +89,17 @@ knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
     documentId: c.req.param("docId"),
   });
   return c.json(document);
+});
+
+// A passage the chat cites, opened beside the conversation: its text, heading path, document and base.
+knowledgeBaseRoutes.get("/:kbId/passages/:chunkId", requirePermission("knowledge:read"), async (c) => {
+  const passage = await readPassage({
+    db: c.env.DB,
+    tenantId: c.var.user.tenantId,
+    kbId: c.req.param("kbId"),
+    chunkId: c.req.param("chunkId"),
+  });
+  return c.json(passage);
 });
 
 function faqBaseRefusesDocuments(): AppError {

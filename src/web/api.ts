@@ -1,6 +1,6 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
-import type { ActionStatus, ActionView, ServerView } from "../shapes.ts";
+import type { ActionStatus, ActionView, PassageView, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 import type { ConfirmedVia } from "./settings-words.ts";
@@ -120,6 +120,8 @@ export const api = {
   logout: () => request<unknown>("POST", "/api/auth/logout"),
   model: () => request<ModelInfo>("GET", "/api/chat/model"),
   knowledgeBases: () => request<{ knowledge_bases: KnowledgeBase[] }>("GET", "/api/knowledge-bases"),
+  passage: (kbId: string, chunkId: string) =>
+    request<PassageView>("GET", `/api/knowledge-bases/${enc(kbId)}/passages/${enc(chunkId)}`),
   listChats: ({ q, cursor, limit = 30 }: { q?: string; cursor?: string; limit?: number }) => {
     const params = new URLSearchParams({ limit: String(limit) });
     if (q) params.set("q", q);

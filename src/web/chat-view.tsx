@@ -1,6 +1,7 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { CitedSource } from "../shapes.ts";
 import { ApiError, type KnowledgeBase } from "./api.ts";
 import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
 import { chatWords } from "./chat-words.ts";
@@ -9,6 +10,9 @@ import { decideAction } from "./decide-action.ts";
 import { useI18n } from "./i18n.ts";
 import { preloadMarkdown } from "./lazy-markdown.tsx";
 import { MessageView } from "./message-view.tsx";
+
+// Fetched on the first citation opened: most conversations never open one.
+const SourcePanel = lazy(() => import("./source-panel.tsx"));
 
 interface Props {
   chatId: string;
@@ -57,6 +61,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
     onFinish: () => onTurnEnd(),
   });
   const bottom = useRef<HTMLDivElement>(null);
+  const [cited, setCited] = useState<{ source: CitedSource; quotes: string[] } | null>(null);
+  const onCite = useCallback((source: CitedSource, quotes: string[]) => setCited({ source, quotes }), []);
+  const closeCited = useCallback(() => setCited(null), []);
   const busy = status === "submitted" || status === "streaming";
 
   const problem = error ? describeError(error) : null;
@@ -95,57 +102,65 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
 
   return (
     <div className="chat-view">
-      <div className="messages" role="log" aria-live="polite">
-        {messages.length === 0 && (
-          <div className="empty">
-            <p>{t.emptyChat}</p>
-            <p className="suggestions-title">{words.suggestionsTitle}</p>
-            <ul className="suggestions">
-              {(words.suggestions[role] ?? words.suggestions.staff ?? []).map((text) => (
-                <li key={text}>
-                  <button type="button" className="secondary suggestion" onClick={() => send(text)}>
-                    {text}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        {messages.map((message, index) => {
-          const last = index === messages.length - 1;
-          return (
-            <MessageView
-              key={message.id}
-              message={message}
-              streaming={last && status === "streaming" && message.role === "assistant"}
-              canAnswer={last && !busy}
-              onOption={send}
-              onDecide={onDecide}
-            />
-          );
-        })}
-        {status === "submitted" && <p className="thinking">…</p>}
-        {problem && (
-          <div className="error-banner" role="alert">
-            <span>
-              {t.errorTitle}
-              {problem.message}
-            </span>
-            <button type="button" className="secondary" onClick={clearError}>
-              {t.dismiss}
-            </button>
-          </div>
-        )}
-        <div ref={bottom} />
+      <div className="chat-column">
+        <div className="messages" role="log" aria-live="polite">
+          {messages.length === 0 && (
+            <div className="empty">
+              <p>{t.emptyChat}</p>
+              <p className="suggestions-title">{words.suggestionsTitle}</p>
+              <ul className="suggestions">
+                {(words.suggestions[role] ?? words.suggestions.staff ?? []).map((text) => (
+                  <li key={text}>
+                    <button type="button" className="secondary suggestion" onClick={() => send(text)}>
+                      {text}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {messages.map((message, index) => {
+            const last = index === messages.length - 1;
+            return (
+              <MessageView
+                key={message.id}
+                message={message}
+                streaming={last && status === "streaming" && message.role === "assistant"}
+                canAnswer={last && !busy}
+                onOption={send}
+                onDecide={onDecide}
+                onCite={onCite}
+              />
+            );
+          })}
+          {status === "submitted" && <p className="thinking">…</p>}
+          {problem && (
+            <div className="error-banner" role="alert">
+              <span>
+                {t.errorTitle}
+                {problem.message}
+              </span>
+              <button type="button" className="secondary" onClick={clearError}>
+                {t.dismiss}
+              </button>
+            </div>
+          )}
+          <div ref={bottom} />
+        </div>
+        <Composer
+          knowledgeBases={knowledgeBases}
+          chosen={chosen}
+          onChoose={setChosen}
+          busy={busy}
+          onSend={send}
+          onStop={() => void stop()}
+        />
       </div>
-      <Composer
-        knowledgeBases={knowledgeBases}
-        chosen={chosen}
-        onChoose={setChosen}
-        busy={busy}
-        onSend={send}
-        onStop={() => void stop()}
-      />
+      {cited && (
+        <Suspense fallback={null}>
+          <SourcePanel key={cited.source.chunk_id} source={cited.source} quotes={cited.quotes} onClose={closeCited} />
+        </Suspense>
+      )}
     </div>
   );
 }

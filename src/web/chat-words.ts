@@ -1,6 +1,15 @@
 // The words only a conversation needs (tool titles, a tool card's field words, an empty chat's
-// suggestions, a decided card's outcome), apart from i18n.ts so the first load does not carry them.
+// suggestions), apart from i18n.ts so the first load does not carry them. Statuses are in words
+// shared with the server's replies (src/status-words.ts).
+import { OPEN_ORDERS_WORDS, ORDER_STATUS_WORDS, type StatusLang } from "../status-words.ts";
 import type { Lang } from "./i18n.ts";
+
+// An order's statuses and the open filter, as a tool card's summary line says them.
+function orderWords(lang: StatusLang): Record<string, string> {
+  const words: Record<string, string> = { open: OPEN_ORDERS_WORDS[lang] };
+  for (const [code, said] of Object.entries(ORDER_STATUS_WORDS)) words[code] = said[lang];
+  return words;
+}
 
 const zh = {
   // The fields and values a tool card's summary line shows, in words.
@@ -40,16 +49,8 @@ const zh = {
     last_week: "上周",
     this_month: "本月",
     last_month: "上个月",
-    open: "未完成",
-    pending: "待生产",
-    in_production: "生产中",
-    completed: "已完成",
-    cancelled: "已取消",
+    ...orderWords("zh"),
   } as Record<string, string>,
-  cardOutcome: { confirmed: "已确认：", cancelled: "已取消。", expired: "已过期，没有写入。", failed: "没有写入：" } as Record<
-    string,
-    string
-  >,
   // Each of Weft's tools by what it does for a person; an external tool shows its own name.
   toolTitles: {
     knowledge_search: "搜索知识库",
@@ -64,6 +65,7 @@ const zh = {
     prepare_piece_record: "准备登记计件",
     prepare_order: "准备新建订单",
   } as Record<string, string>,
+  needsInput: "待填写",
   suggestionsTitle: "可以这样问：",
   // What each role may ask: staff see and record only their own work.
   suggestions: {
@@ -74,12 +76,12 @@ const zh = {
 };
 
 const en: typeof zh = {
-  toolWords: { this_month: "this month", last_month: "last month", this_week: "this week", last_week: "last week" },
-  cardOutcome: {
-    confirmed: "Confirmed: ",
-    cancelled: "Cancelled. ",
-    expired: "Expired; nothing was written.",
-    failed: "Not written: ",
+  toolWords: {
+    this_month: "this month",
+    last_month: "last month",
+    this_week: "this week",
+    last_week: "last week",
+    ...orderWords("en"),
   },
   toolTitles: {
     knowledge_search: "Search the knowledge bases",
@@ -94,6 +96,7 @@ const en: typeof zh = {
     prepare_piece_record: "Prepare a piece record",
     prepare_order: "Prepare a new order",
   },
+  needsInput: "waiting for you",
   suggestionsTitle: "You could ask:",
   suggestions: {
     boss: ["how many pieces did Zhang San do this month", "orders due soon", "record 50 pieces of collar for Zhang San today"],

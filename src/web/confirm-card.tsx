@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { ConfirmCardData } from "../shapes.ts";
+import { ACTION_STATUS_WORDS, statusWord } from "../status-words.ts";
 import { useI18n } from "./i18n.ts";
 
 /**
@@ -38,7 +39,7 @@ export function ConfirmCard({
         <span className={`badge status-${data.status}`}>
           {data.status === "pending" && data.ambiguities.length > 0
             ? t.actionNeedsChoice
-            : (t.actionStatus[data.status] ?? data.status)}
+            : statusWord(ACTION_STATUS_WORDS, data.status, lang)}
         </span>
       </header>
       {data.preview.length > 0 && (

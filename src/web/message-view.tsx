@@ -1,10 +1,15 @@
 import { isToolUIPart } from "ai";
+import { lazy, Suspense, useMemo } from "react";
+import type { CitedSource } from "../shapes.ts";
+import { DECIDE_LINES, decidedLine } from "../status-words.ts";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
-import { chatWords } from "./chat-words.ts";
 import { ConfirmCard } from "./confirm-card.tsx";
 import { useI18n } from "./i18n.ts";
 import { Markdown } from "./lazy-markdown.tsx";
 import { ToolCard } from "./tool-card.tsx";
+
+// Fetched when a form first shows: most conversations never need one.
+const ToolForm = lazy(() => import("./tool-form.tsx"));
 
 interface Props {
   message: WeftMessage;
@@ -14,6 +19,8 @@ interface Props {
   canAnswer: boolean;
   onOption: (description: string) => void;
   onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
+  /** Opens a passage the answer cites, with the sentences it quotes from it. */
+  onCite: (source: CitedSource, quotes: string[]) => void;
 }
 
 function ConsultationOptions({
@@ -48,20 +55,15 @@ function ConsultationOptions({
   );
 }
 
-// The offline model's line pointing at a card still to decide (src/chat/offline/tool-replies.ts).
-const ASKS_TO_DECIDE =
-  /请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。|Use Confirm or Cancel on the card above\. Nothing is written until you confirm\./;
-
 /** One message: text as Markdown (parsed incrementally while it streams), tool cards, confirm cards, consultations. */
-export function MessageView({ message, streaming, canAnswer, onOption, onDecide }: Props) {
+export function MessageView({ message, streaming, canAnswer, onOption, onDecide, onCite }: Props) {
   const { t, lang } = useI18n();
   const mine = message.role === "user";
+  // The passages the answer may cite (retrieved, or a search tool's results): its citations open them.
+  const sources = useMemo(() => message.parts.flatMap((p) => (p.type === "data-sources" ? p.data.sources : [])), [message.parts]);
   // Once its card is decided, the line asking to decide it says what happened instead.
   const decided = message.parts.find((p) => p.type === "data-confirm-card" && p.data.status !== "pending");
-  const outcome =
-    decided?.type === "data-confirm-card"
-      ? `${chatWords(lang).cardOutcome[decided.data.status] ?? ""}${decided.data.status === "confirmed" || decided.data.status === "failed" ? (decided.data.result ?? "") : ""}`
-      : null;
+  const outcome = decided?.type === "data-confirm-card" ? decidedLine(decided.data.status, decided.data.result, lang) : null;
   return (
     <article className={`message ${mine ? "from-user" : "from-assistant"}`} data-role={message.role} aria-busy={streaming}>
       <h3 className="sr-only">{mine ? t.you : t.assistant}</h3>
@@ -75,14 +77,23 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide 
           ) : (
             <Markdown
               key={key}
-              text={outcome ? part.text.replace(ASKS_TO_DECIDE, outcome) : part.text}
+              text={outcome ? part.text.replace(DECIDE_LINES.zh, outcome).replace(DECIDE_LINES.en, outcome) : part.text}
               streaming={streaming}
               animating={streaming && part.state === "streaming"}
+              sources={sources}
+              onCite={onCite}
             />
           );
         }
         if (part.type === "data-confirm-card") {
           return <ConfirmCard key={part.id ?? key} data={part.data} onDecide={onDecide} />;
+        }
+        if (part.type === "data-tool-form") {
+          return (
+            <Suspense key={part.id ?? key} fallback={null}>
+              <ToolForm data={part.data} enabled={canAnswer} onSubmit={onOption} />
+            </Suspense>
+          );
         }
         if (part.type === "source-url") {
           return (

@@ -48,8 +48,11 @@ export function ToolCard({ name, part }: { name: string; part: ToolUIPart | Dyna
   const { t, lang } = useI18n();
   const words = chatWords(lang);
   const states = t.toolState as Record<string, string>;
-  const label = states[part.state] ?? t.toolState.other;
-  const title = Object.hasOwn(words.toolTitles, name) ? words.toolTitles[name] : name;
+  // A call whose arguments went to a form for the person to fill (see tool-form.tsx) waits for them.
+  const waiting = part.state === "output-available" && (part.output as { status?: unknown } | null)?.status === "needs_input";
+  const label = waiting ? words.needsInput : (states[part.state] ?? t.toolState.other);
+  // Weft's own tools by what they do in the UI's language; a server's tool by the title it gave.
+  const title = Object.hasOwn(words.toolTitles, name) ? words.toolTitles[name] : (part.title ?? name);
   return (
     <details className="tool-card" data-tool={name} data-state={part.state}>
       <summary>

@@ -173,6 +173,16 @@ const ROUTES: Row[] = [
     run: (c) => status(`/api/knowledge-bases/${fx.kbId}/documents/${fx.docId}`)(c),
   },
   {
+    name: "GET /api/knowledge-bases/:id/passages/:chunkId",
+    expected: [200, 200, 200, 404, 404, 404],
+    run: async (c) => {
+      const chunk = await env.DB.prepare("SELECT id FROM chunks WHERE document_id = ?1 ORDER BY position")
+        .bind(fx.docId)
+        .first<{ id: string }>();
+      return status(`/api/knowledge-bases/${fx.kbId}/passages/${chunk?.id}`)(c);
+    },
+  },
+  {
     name: "PUT /api/knowledge-bases/:id/documents/:docId",
     expected: [200, 200, 403, 404, 404, 403],
     run: (c) =>

@@ -63,6 +63,48 @@ describe("POST /api/chat with the offline model", () => {
     expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 新建订单");
   });
 
+  it("sends the sources an answer may cite, each openable as its passage by the citation the answer names", async () => {
+    const kb = await knowledgeBase("手册-来源");
+    const cookie = await signIn("staff", "staff123");
+    const chunks = await readChunks(await sendChat(cookie, "chat-sources", "怎么新建订单？", { kbIds: [kb] }));
+    // Right after the message starts, before any text.
+    expect(chunks.map((c) => c.type).slice(0, 2)).toEqual(["start", "data-sources"]);
+    const message = await assembled(chunks);
+    const part = message.parts.find((p) => p.type === "data-sources") as {
+      data: { sources: { citation: string; kb_id: string; chunk_id: string }[] };
+    };
+    const cited = part.data.sources.find((s) => textOf(message).includes(`[1] ${s.citation}`));
+    expect(cited).toMatchObject({ citation: "锦绣制衣系统使用手册 › 新建订单", kb_id: kb });
+    const res = await browserCall(`/api/knowledge-bases/${kb}/passages/${cited?.chunk_id}`, cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      kb_name: "手册-来源",
+      document_title: "锦绣制衣系统使用手册",
+      heading_path: "锦绣制衣系统使用手册 > 新建订单",
+      content: expect.stringContaining("选择客户，再填写款式和数量"),
+    });
+    // Stored with the reply, so a reloaded chat can open them too.
+    const stored = await storedChat(cookie, "chat-sources", 2);
+    expect(stored.messages[1]?.parts.find((p) => p.type === "data-sources")).toEqual(part);
+  });
+
+  it("sends a search tool's results as the sources of the answer it quotes", async () => {
+    const kb = await knowledgeBase("手册-搜索");
+    const cookie = await signIn("boss", "boss123");
+    const message = await assembled(
+      await readChunks(await sendChat(cookie, "chat-search-sources", "搜索 计件录入", { kbIds: [kb] })),
+    );
+    const search = message.parts.find((p) => p.type === "tool-knowledge_search") as { input: unknown } | undefined;
+    // The ask to search is not part of what is searched for.
+    expect(search?.input).toEqual({ query: "计件录入" });
+    const lists = message.parts.filter((p) => p.type === "data-sources") as unknown as {
+      data: { sources: { citation: string; kb_id: string }[] };
+    }[];
+    const fromSearch = lists.at(-1)?.data.sources ?? [];
+    expect(fromSearch.some((s) => s.citation === "锦绣制衣系统使用手册 › 计件录入" && s.kb_id === kb)).toBe(true);
+    expect(textOf(message)).toContain("[1] 锦绣制衣系统使用手册 › 计件录入");
+  });
+
   it("runs a consultation tool and shows its step, with options the UI can offer as buttons", async () => {
     const cookie = await signIn("boss", "boss123");
     const chunks = await readChunks(await sendChat(cookie, "chat-consult", "衣服起皱怎么办"));
@@ -86,6 +128,30 @@ describe("POST /api/chat with the offline model", () => {
     const step = next.parts.find((p) => p.type === "tool-navigate_session") as { input: unknown; state: string };
     expect(step.input).toEqual({ session_id: tool.output.session_id, selected_option_id: choice.id });
     expect(step.state).toBe("output-available");
+  });
+
+  it("sums up a consultation with each choice once after going back and choosing again", async () => {
+    const cookie = await signIn("boss", "boss123");
+    type Step = { session_id: string; response: string; options: { id: string; description: string }[]; is_complete: boolean };
+    // Each turn sends what the UI sends for a button: the option's description.
+    const turn = async (text: string): Promise<{ step: Step; input: unknown }> => {
+      const message = await assembled(await readChunks(await sendChat(cookie, "chat-consult-back", text)));
+      const part = message.parts.find((p) => p.type.endsWith("_session")) as { input: unknown; output: Step };
+      return { step: part.output, input: part.input };
+    };
+    const pick = (step: Step, words: string) => {
+      const option = step.options.find((o) => o.description.startsWith(words));
+      if (!option) throw new Error(`no option ${words} in ${JSON.stringify(step.options)}`);
+      return option.description;
+    };
+    let { step } = await turn("最近次品特别多怎么办");
+    ({ step } = await turn(pick(step, "缝线起皱")));
+    ({ step } = await turn(pick(step, "返回上一步")));
+    ({ step } = await turn(pick(step, "断线")));
+    const end = await turn(pick(step, "结束咨询"));
+    expect(end.input).toEqual({ session_id: step.session_id, selected_option_id: "end" });
+    expect(end.step.is_complete).toBe(true);
+    expect(end.step.response).toBe("咨询已结束。\n\n您的选择：\n- 断线");
   });
 
   it("says plainly what it can do when it has no answer", async () => {

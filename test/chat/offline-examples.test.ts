@@ -78,7 +78,7 @@ const EXAMPLES: [string, string, Expected][] = [
   ["有哪些员工", "help", call("query_employees", {})],
   ["给李娟记上领子200件", "help", piece({ employee: "李娟", process: "上领子", quantity: 200 })],
   ["衣服起皱怎么办", "help", call("initiate_session", { user_query: "衣服起皱怎么办" })],
-  ["搜索知识库 如何新建订单", "help", call("knowledge_search", { query: "搜索知识库 如何新建订单" })],
+  ["搜索知识库 如何新建订单", "help", call("knowledge_search", { query: "如何新建订单" })],
   ["which orders are in production", "help", orders({ status: "in_production" })],
   ["how many pieces did Li Juan do today", "help", pieces({ employee: "Li Juan", period: "today" })],
   ["payroll for this month", "help", payroll({ month: "2026-11" })],
@@ -90,7 +90,7 @@ const EXAMPLES: [string, string, Expected][] = [
     "help",
     call("initiate_session", { user_query: "help me troubleshoot a garment defect" }),
   ],
-  ["search the manual for new orders", "help", call("knowledge_search", { query: "search the manual for new orders" })],
+  ["search the manual for new orders", "help", call("knowledge_search", { query: "new orders" })],
   // Recording pieces: word order.
   ["给张三记50件上领子", "word order", piece({ employee: "张三", process: "上领子", quantity: 50 })],
   ["张三上领子50件帮我记一下", "word order", piece({ employee: "张三", process: "上领子", quantity: 50 })],
@@ -146,6 +146,12 @@ const EXAMPLES: [string, string, Expected][] = [
   ["李娟上个月工资多少", "payroll", payroll({ employee: "李娟", month: "2026-10" })],
   ["我这个月的工资", "payroll", payroll({ month: "2026-11" })],
   ["张三这个月挣了多少钱", "payroll", payroll({ employee: "张三", month: "2026-11" })],
+  // Two periods compared (docs/chat.md): the first call is the period asked about.
+  ["张三上个月比这个月多做了多少件", "comparison", pieces({ employee: "张三", period: "last_month" })],
+  ["这个月比上个月多做了多少件", "comparison", pieces({ period: "this_month" })],
+  ["李娟这个月比上个月多挣了多少", "comparison", payroll({ employee: "李娟", month: "2026-11" })],
+  ["跟上个月比，张三这个月多做了多少件", "comparison", pieces({ employee: "张三", period: "this_month" })],
+  ["张三比上个月多做了多少件", "comparison", pieces({ employee: "张三", period: "this_month" })],
   ["有哪些订单快到期了", "due soon", orders(SOON)],
   ["快到期的订单", "due soon", orders(SOON)],
   ["最近要交货的订单有哪些", "due soon", orders(SOON)],
@@ -315,9 +321,31 @@ describe("a registered server's tools, offline", () => {
     expect(await external(text)).toEqual(expected);
   });
 
-  it("asks for what a tool's schema requires and the words leave out, by the schema's description", async () => {
-    const reply = await external("调用 get-sum");
-    expect((reply as { says: string[] }).says[0]).toContain("a（First number）是什么？");
+  it("asks for the one plain value a tool's schema requires and the words leave out, by the schema's description", async () => {
+    const reply = await external("调用 echo");
+    expect((reply as { says: string[] }).says[0]).toContain("message（Message to echo）是什么？");
+  });
+
+  it("calls a tool with several arguments left out as it is, for the chat to give the person a form", async () => {
+    expect(await external("调用 get-sum")).toEqual(call("mcp_everything_get_sum", {}));
+    // One plain number left out is asked for in words.
+    const one = (await external("调用 get-sum 2")) as { says: string[] };
+    expect(one.says[0]).toContain("b（Second number）是什么？");
+  });
+
+  it("calls the tool of the server the request names when two servers offer one of that name", async () => {
+    const { content } = await model.doGenerate({
+      prompt: [user("用 second 的 echo 说你好")],
+      tools: [...EVERYTHING, { ...(EVERYTHING[0] as LanguageModelV4FunctionTool), name: "mcp_second_echo" }],
+    });
+    expect(content.find((c) => c.type === "tool-call")).toMatchObject({ toolName: "mcp_second_echo" });
+  });
+
+  it("calls a tool as a submitted form asks, the arguments as written", async () => {
+    expect(await external('mcp_everything_get_sum {"a":2,"b":3.5}')).toEqual(call("mcp_everything_get_sum", { a: 2, b: 3.5 }));
+    // Not a tool offered, or not an object: read as any other words.
+    expect(await external('mcp_everything_nothing {"a":2}')).not.toHaveProperty("tool", "mcp_everything_nothing");
+    expect(await external("mcp_everything_get_sum [2, 3]")).not.toEqual(call("mcp_everything_get_sum", [2, 3] as never));
   });
 
   it("leaves Weft's own requests to Weft's tools, and English words that name no tool alone", async () => {

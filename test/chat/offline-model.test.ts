@@ -113,7 +113,7 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   // 怎么办 alone asks how to handle something: the passages answer it, not a menu of consultation topics.
   ["工资单确认后发现错了怎么办", null, {}],
   ["忘记密码怎么办", null, {}],
-  ["搜索知识库：新建订单", "knowledge_search", { query: "搜索知识库：新建订单" }],
+  ["搜索知识库：新建订单", "knowledge_search", { query: "新建订单" }],
   ["怎么新建订单？", null, {}],
   ["员工能看到别人的工资吗", null, {}],
   ["单价改了以前的工资会变吗", null, {}],
@@ -588,6 +588,20 @@ describe("the offline model's words for a tool's result", () => {
     expect(zh).not.toMatch(/active|left/);
     const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
     expect(en).toContain("| 李娟 | active |");
+  });
+
+  it("says an order's status in the reply's language, once, from the words the browser shares", () => {
+    const output = {
+      orders: [{ order_no: "2026-001", status: "in_production", status_label: "生产中" }],
+      next_cursor: null,
+    };
+    const zh = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
+    expect(zh).toContain("| 2026-001 | 生产中 |");
+    expect(zh.match(/生产中/g)).toHaveLength(1);
+    expect(zh).not.toContain("in_production");
+    const en = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: false });
+    expect(en).toContain("| 2026-001 | in production |");
+    expect(en).not.toMatch(/生产中|in_production/);
   });
 
   it("heads an English table in English, a style by its code and name", () => {

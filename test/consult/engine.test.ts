@@ -77,6 +77,33 @@ describe("navigating", () => {
     expect(view.response).toContain("成品尺寸偏差");
   });
 
+  it("lists each choice once in the summary after going back and choosing again", () => {
+    const start = startSession(catalog, "质量问题");
+    const wrong = go(go(start, "pucker").record, "thin").record;
+    const again = go(go(go(wrong, "back").record, "back").record, "break").record;
+    const { record, view } = go(go(again, "top").record, "end");
+    // The record keeps every move; the summary lists the choices that stand.
+    expect(record.path.map((entry) => entry.option)).toEqual(["pucker", "thin", "back", "back", "break", "top", "end"]);
+    const summary = view.response.slice(view.response.indexOf("您的选择："));
+    expect(summary.split("\n").slice(1)).toEqual(["- 断线", "- 面线断"]);
+    expect(view.response).not.toContain("缝线起皱");
+    expect(view.response).not.toContain("轻薄面料");
+  });
+
+  it("lists a choice made, gone back over and made again only once", () => {
+    const start = startSession(catalog, "质量问题");
+    const twice = go(go(go(start, "size").record, "back").record, "size").record;
+    const { view } = go(twice, "end");
+    expect(view.response.match(/成品尺寸偏差/g)).toHaveLength(1);
+  });
+
+  it("summarises the choices from the topic chooser once after leaving a topic and entering it again", () => {
+    const start = startSession(catalog, "hello");
+    const back = go(go(start, "garment-defects").record, "back").record;
+    const { view } = go(go(back, "garment-defects").record, "end");
+    expect(view.response.match(/服装质量问题诊断/g)).toHaveLength(1);
+  });
+
   it("completes when an option's next_node is null", () => {
     const start = startSession(catalog, "机油弄脏了衣服");
     expect(start.step.nodeId).toBe("stain_type");

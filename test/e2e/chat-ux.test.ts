@@ -79,6 +79,14 @@ async function tour(browser: Browser, width: number) {
   expect(await page.locator(".confirm-card").last().textContent()).toContain("上领子");
   await shot("ux-5-card");
 
+  // Once confirmed, the badge and the line that asked to decide it use the words the server's replies use (status-words.ts).
+  const decidedCard = page.locator(".confirm-card").last();
+  await decidedCard.getByRole("button", { name: "确认" }).click();
+  await expect.poll(() => decidedCard.locator(".badge").textContent()).toBe("已确认");
+  const decided = (await answers(page).last().textContent()) ?? "";
+  expect(decided).toMatch(/已确认：.+。/);
+  expect(decided).not.toContain("请在上面的确认卡片上点");
+
   // The offline notice can be dismissed.
   await page.locator(".offline-notice button").click();
   expect(await page.locator(".offline-notice").count()).toBe(0);

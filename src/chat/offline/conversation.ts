@@ -1,3 +1,4 @@
+import { DATE_WORDS } from "./dates.ts";
 import { findOrderNo, findPersonName, findProcess } from "./entities.ts";
 import { isQuestionBack } from "./questions.ts";
 
@@ -11,9 +12,9 @@ export interface Turn {
 const FOLLOW_UP = /^(?:那|那么|还有|再看看?|再查查?|换成)|呢[？?。!！\s]*$|^(?:and|what about|how about)\b/i;
 // Not the 他 of 其他 nor of 他们.
 const PRONOUN = /(?<!其)[她他](?!们)|\b(?:she|he|her|him|his)\b/i;
-// Date words a follow-up swaps in for the earlier request's: the longest first, so 上个月 is not 上月.
-const DATE_WORDS =
-  /上上周|下下周|上上个月|下下个月|今天|今日|昨天|昨日|前天|明天|这周|本周|上周[一二三四五六日天]?|下周[一二三四五六日天]?|这个月|本月|这月|上个月|上月|下个月|下月|(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|[一二三四五六七八九十]{1,2}月|\b(?:today|yesterday|this week|last week|next week|this month|last month|next month)\b/gi;
+
+// A follow-up that compares ("比这个月多多少", "跟上周比呢").
+const COMPARES = /^(?:那|那么)?(?:比起?|跟|和|与)/;
 
 function firstDate(text: string): string | null {
   return new RegExp(DATE_WORDS.source, "i").exec(text)?.[0] ?? null;
@@ -22,9 +23,12 @@ function firstDate(text: string): string | null {
 /**
  * The earlier request with what a follow-up says swapped in: its person, date, process or order
  * ("那李娟呢" after "张三这个月做了多少件" is "李娟这个月做了多少件"), or a pronoun named ("她上个月工资呢"
- * after a question about 李娟). `null` when the message stands on its own.
+ * after a question about 李娟); a comparison is added to it ("比这个月多多少"). `null` when the
+ * message stands on its own.
  */
 function followUp(before: string, text: string, standsAlone: (text: string) => boolean): string | null {
+  // "比这个月多多少" sets the earlier request's period against another: both are kept.
+  if (COMPARES.test(text.trim()) && firstDate(text)) return `${before}，${text.trim()}`;
   const pronoun = PRONOUN.test(text);
   if (!FOLLOW_UP.test(text.trim()) && !pronoun) return null;
   const earlierName = findPersonName(before);

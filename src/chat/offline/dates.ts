@@ -127,6 +127,24 @@ function monthDay(text: string, today: string): DateMention | null {
   return { kind: "day", date: thisYear <= today ? thisYear : `${year - 1}-${pad(month)}-${pad(day)}`, yearless: true };
 }
 
+/**
+ * The words of a date as a person says them, in one pattern: what a follow-up swaps in for the
+ * earlier request's ("上个月呢"), and where each period of a comparison stands. The longest first, so
+ * 上个月 is not read as 上月.
+ */
+export const DATE_WORDS =
+  /上上周|下下周|上上个月|下下个月|今天|今日|昨天|昨日|前天|明天|这周|本周|上周[一二三四五六日天]?|下周[一二三四五六日天]?|这个月|本月|这月|上个月|上月|下个月|下月|(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|[一二三四五六七八九十]{1,2}月|\b(?:today|yesterday|this week|last week|next week|this month|last month|next month)\b/gi;
+
+/** Every date the text mentions, in the order said, each with where it starts. */
+export function datesIn(text: string, today: string): { at: number; date: DateMention }[] {
+  const found: { at: number; date: DateMention }[] = [];
+  for (const match of text.matchAll(new RegExp(DATE_WORDS.source, "gi"))) {
+    const date = findDate(match[0], today);
+    if (date) found.push({ at: match.index, date });
+  }
+  return found;
+}
+
 /** The first date the text mentions, or `null`. */
 export function findDate(text: string, today: string): DateMention | null {
   const lower = text.toLowerCase();

@@ -46,10 +46,16 @@ export function externalCall(
   for (const word of words) {
     const token = sanitize(word.raw);
     if (token.length < 3) continue;
-    const tool = tools.find((t) => t.name.startsWith(EXTERNAL_TOOL_PREFIX) && t.name.endsWith(`_${token}`));
-    if (!tool) continue;
-    const server = tool.name.slice(EXTERNAL_TOOL_PREFIX.length, -token.length - 1);
-    const serverSaid = words.find((w) => w !== word && sanitize(w.raw) === server);
+    // Two servers may offer a tool of one name: the one whose server the request names, else the first.
+    const named = tools
+      .filter((t) => t.name.startsWith(EXTERNAL_TOOL_PREFIX) && t.name.endsWith(`_${token}`))
+      .map((t) => {
+        const server = t.name.slice(EXTERNAL_TOOL_PREFIX.length, -token.length - 1);
+        return { tool: t, serverSaid: words.find((w) => w !== word && sanitize(w.raw) === server) };
+      });
+    const found = named.find((n) => n.serverSaid) ?? named[0];
+    if (!found) continue;
+    const { tool, serverSaid } = found;
     if (text.slice(0, word.at).trim() !== "" && !serverSaid && !CALL_CUE.test(text)) continue;
     let rest = text.slice(0, word.at) + text.slice(word.at + word.raw.length);
     if (serverSaid) rest = rest.replace(serverSaid.raw, " ");
@@ -81,6 +87,43 @@ function fill(tool: OfferedExternal, rest: string): Record<string, unknown> {
   const first = strings[0];
   if (first && said) input[first] = said;
   return input;
+}
+
+const SIMPLE = new Set(["string", "number", "integer", "boolean"]);
+
+/**
+ * Whether what a request leaves out of a tool's required arguments is better filled in a form than
+ * asked for in words: several of them, or one that is not a plain string, number or yes/no (an
+ * object, a list, a shape without a type). The chat shows that form when the call is refused.
+ */
+export function needsForm(tool: Pick<OfferedExternal, "properties">, missing: string[]): boolean {
+  if (missing.length >= 2) return true;
+  return missing.some((name) => {
+    const schema = Object.hasOwn(tool.properties, name) ? tool.properties[name] : undefined;
+    return !Array.isArray(schema?.enum) && !SIMPLE.has(typeOf(schema));
+  });
+}
+
+// A form's submission, as the chat sends it: the tool's served name, then its arguments as JSON.
+const SUBMISSION = /^\s*(mcp_[a-z0-9_]{1,64})\s+(\{[\s\S]*\})\s*$/;
+
+/**
+ * The call a submitted form asks for (`mcp_forms_measure {"size":"M","chest":96}`): the tool, if
+ * it is offered, and the arguments as written, which the runtime checks against its schema.
+ */
+export function formSubmission(
+  text: string,
+  offered: (name: string) => boolean,
+): { toolName: string; input: Record<string, unknown> } | null {
+  const match = SUBMISSION.exec(text);
+  if (!match?.[1] || !match[2] || !offered(match[1])) return null;
+  try {
+    const input: unknown = JSON.parse(match[2]);
+    if (typeof input !== "object" || input === null || Array.isArray(input)) return null;
+    return { toolName: match[1], input: input as Record<string, unknown> };
+  } catch {
+    return null;
+  }
 }
 
 /** The text an external tool answered with (MCP content blocks), or `null` when it answered otherwise. */

@@ -33,7 +33,8 @@ export interface OpenConsultation {
   options: { id: string; description: string }[];
 }
 
-function dateArgs(date: DateMention | null, dayNames: string[]): Record<string, unknown> {
+/** The date arguments of a query for a mention: a named period, a month, a range of days or one day. */
+export function dateArgs(date: DateMention | null, dayNames: string[]): Record<string, unknown> {
   if (!date) return {};
   if (date.kind === "period") return { period: date.period };
   if (date.kind === "month") return { month: date.month };
@@ -154,7 +155,7 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
     };
   }
   if (CONSULT.test(text)) return { toolName: "initiate_session", args: { user_query: text.trim() } };
-  if (SEARCH.test(text)) return { toolName: "knowledge_search", args: { query: text.trim() } };
+  if (SEARCH.test(text)) return { toolName: "knowledge_search", args: { query: searchQuery(text) } };
   if (asksHow) return null;
   const employeeArgs = named(employee, "employee", "employee_name");
   if (PAYROLL.test(text)) {
@@ -220,6 +221,18 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (PROCESSES.test(text)) return { toolName: "query_processes", args: named(process, "name_contains", "process") };
   if (EMPLOYEES.test(text)) return { toolName: "query_employees", args: named(employee, "name_contains", "employee") };
   return null;
+}
+
+// The ask to search around what is to be found ("搜索知识库：", "在手册里查一下", "search the manual for"):
+// left in, its words count against every passage, and the one asked for falls below the threshold.
+const SEARCH_ASK_ZH =
+  /^(?:请|帮我|帮忙)*(?:在|从)?(?:知识库|手册|文档)?(?:里面?|中)?(?:搜索|检索|搜一下|搜|查找|查一下|查)?(?:一下)?(?:知识库|手册|文档)?(?:里面?|中)?(?:的)?[\s:：,，]*/;
+const SEARCH_ASK_EN =
+  /^(?:please\s+)?(?:search|look up|find)(?:\s+(?:in\s+)?(?:the\s+)?(?:manual|docs?|documents?|knowledge base))?(?:\s+for)?\s+/i;
+
+function searchQuery(text: string): string {
+  const query = text.trim().replace(SEARCH_ASK_ZH, "").replace(SEARCH_ASK_EN, "").trim();
+  return query || text.trim();
 }
 
 // The days of orders asked for by when they were placed, unless the words are about delivery (due

@@ -9,9 +9,11 @@ import type {
 import { localDate } from "../../business/local-time.ts";
 import { readPassagesBlock } from "../passages.ts";
 import { capabilities, closestPassage, extractiveAnswer, isChinese } from "./answers.ts";
+import { comparisonReply } from "./comparison-replies.ts";
+import { type Comparison, comparisonCalls, findComparison } from "./comparisons.ts";
 import { currentRequest, type Turn } from "./conversation.ts";
 import { declineReply } from "./declines.ts";
-import { externalCall, type OfferedExternal } from "./external-tools.ts";
+import { externalCall, formSubmission, needsForm, type OfferedExternal } from "./external-tools.ts";
 import { greetingReply, roleIn } from "./greetings.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { askFor } from "./questions.ts";
@@ -118,6 +120,31 @@ function turnsBefore(prompt: Prompt, lastUser: number): Turn[] {
   return turns;
 }
 
+// A comparison of two periods takes three steps: the subject period's figures, the base period's,
+// then both in one reply. `null` hands over to the ordinary path: a tool not offered, or an error
+// (a staff member asking about a colleague), which is then said in words.
+function compareStep(
+  comparison: Comparison,
+  today: string,
+  results: ToolResultSeen[],
+  offered: Map<string, OfferedTool>,
+  chinese: boolean,
+): Step | null {
+  const calls = comparisonCalls(comparison, today);
+  if ("decline" in calls) return results.length === 0 ? { kind: "text", text: declineReply(calls, chinese) } : null;
+  const tool = offered.get(calls.toolName);
+  if (!tool || results.some((r) => r.isError || r.toolName !== calls.toolName)) return null;
+  const [subject, base] = results;
+  if (subject && base)
+    return { kind: "text", text: comparisonReply(comparison, calls.toolName, subject.output, base.output, chinese) };
+  const input = calls.inputs[subject ? 1 : 0];
+  return {
+    kind: "tool",
+    toolName: calls.toolName,
+    input: Object.fromEntries(Object.entries(input).filter(([name]) => tool.accepts.has(name))),
+  };
+}
+
 /** What the offline model does this step: call one tool, or say something. */
 type Step = { kind: "tool"; toolName: string; input: Record<string, unknown> } | { kind: "text"; text: string };
 
@@ -148,6 +175,9 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   }
   const turn = prompt.slice(lastUser + 1);
   const results = turn.flatMap(resultsIn);
+  const comparison = findComparison(request, today);
+  const compared = comparison ? compareStep(comparison, today, results, offered, chinese) : null;
+  if (compared) return compared;
   if (results.length > 0) {
     const inputs = callInputs(turn);
     const replies = results.map((r) => toolReply({ ...r, input: inputs.get(r.toolCallId), question, chinese }));
@@ -161,11 +191,20 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   }
   const greeting = greetingReply(question, role, chinese);
   if (greeting) return { kind: "text", text: greeting };
-  // A registered server's tool named in the request ("echo hello", "调用 get-sum 2 和 3").
+  // A form the chat showed for a tool's arguments, submitted: the call as the person filled it.
+  const submitted = formSubmission(question, (name) => offered.has(name));
+  if (submitted) return { kind: "tool", ...submitted };
+  // A registered server's tool named in the request ("echo hello", "调用 get-sum 2 和 3"). What it
+  // leaves out is asked for in words, or, for several arguments or ones that are not plain values,
+  // the call goes as it is and the chat gives the person a form built from the tool's schema.
   const externals = [...offered].map(([name, tool]) => ({ name, ...tool }));
   const external = externalCall(request, externals);
   const externalTool = external ? offered.get(external.toolName) : undefined;
-  if (external && externalTool) return callOrAsk(external.toolName, externalTool, external.input, chinese);
+  if (external && externalTool) {
+    const missing = externalTool.required.filter((name) => !Object.hasOwn(external.input, name));
+    if (needsForm(externalTool, missing)) return { kind: "tool", toolName: external.toolName, input: external.input };
+    return callOrAsk(external.toolName, externalTool, external.input, chinese);
+  }
   const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {

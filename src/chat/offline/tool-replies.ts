@@ -1,3 +1,4 @@
+import { DECIDE_LINES, ORDER_STATUS_WORDS, statusWord } from "../../status-words.ts";
 import { EXTERNAL_TOOL_PREFIX } from "../../tools/tool-names.ts";
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
@@ -58,10 +59,6 @@ const LABELS = new Map([
 const CODE_WORDS: Record<string, [zh: string, en: string]> = {
   active: ["在职", "active"],
   left: ["已离职", "left"],
-  pending: ["待生产", "pending"],
-  in_production: ["生产中", "in production"],
-  completed: ["已完成", "completed"],
-  cancelled: ["已取消", "cancelled"],
   allowance: ["补贴", "allowance"],
   deduction: ["扣款", "deduction"],
   true: ["是", "yes"],
@@ -70,6 +67,7 @@ const CODE_WORDS: Record<string, [zh: string, en: string]> = {
 
 /** A code the tools answer with (a status, a kind, a yes or no), in the reply's language; other values as they are. */
 export function codeWord(value: string, chinese: boolean): string {
+  if (Object.hasOwn(ORDER_STATUS_WORDS, value)) return statusWord(ORDER_STATUS_WORDS, value, chinese ? "zh" : "en");
   const words = Object.hasOwn(CODE_WORDS, value) ? CODE_WORDS[value] : undefined;
   return words ? words[chinese ? 0 : 1] : value;
 }
@@ -109,11 +107,18 @@ function comma(chinese: boolean): string {
   return chinese ? "，" : ", ";
 }
 
+// A status is shown once: an order's by its code's words in the reply's language (its Chinese
+// `status_label` left out), any other by its label when it has one.
+function shownOnce(item: Record<string, Json>, key: string): boolean {
+  const coded = typeof item.status === "string" && Object.hasOwn(ORDER_STATUS_WORDS, item.status);
+  if (key === "status_label") return coded;
+  return key === "status" && !coded && typeof item.status_label === "string";
+}
+
 function fields(item: Record<string, Json>, chinese: boolean): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(item)) {
-    // A status with a label for people is shown by its label alone.
-    if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string")) continue;
+    if (HIDDEN.test(key) || shownOnce(item, key)) continue;
     const raw = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
     const shown =
       raw !== null && (key === "status" || key === "kind" || typeof value === "boolean") ? codeWord(raw, chinese) : raw;
@@ -127,10 +132,6 @@ function fields(item: Record<string, Json>, chinese: boolean): string[] {
   }
   return out;
 }
-
-/** The line under a prepared write that asks to decide its card; once decided, it says what happened instead. */
-export const DECIDE_LINE_ZH = "请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。";
-export const DECIDE_LINE_EN = "Use Confirm or Cancel on the card above. Nothing is written until you confirm.";
 
 // What each kind of open choice asks a person, in place of the agent-facing message.
 const ASKS_ZH = new Map([
@@ -153,7 +154,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `已准备好：${summary}\n\n${DECIDE_LINE_ZH}`;
+      return `已准备好：${summary}\n\n${DECIDE_LINES.zh}`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
@@ -168,7 +169,7 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
   const next = open.length
     ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
-    : DECIDE_LINE_EN;
+    : DECIDE_LINES.en;
   return `Prepared: ${summary}\n\n${next}`;
 }
 
@@ -201,7 +202,7 @@ function searchReply(question: string, output: Record<string, Json>, chinese: bo
 function cellsOf(item: Record<string, Json>, chinese: boolean): Map<string, Cell> {
   const cells = new Map<string, Cell>();
   for (const [key, value] of Object.entries(item)) {
-    if (HIDDEN.test(key) || (key === "status" && typeof item.status_label === "string") || Array.isArray(value)) continue;
+    if (HIDDEN.test(key) || shownOnce(item, key) || Array.isArray(value)) continue;
     if (typeof value === "number") {
       cells.set(key, { text: key === "percent" ? `${value}%` : grouped(String(value)), figure: true });
     } else if (isRecord(value) && typeof value.yuan === "string") {
@@ -400,6 +401,11 @@ export function toolReply({
   if (external) return external;
   if (!isRecord(output)) return String(output);
   if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
+  if (output.status === "needs_input") {
+    return chinese
+      ? "这个工具需要的参数我没法从这句话里读全：请在上面的表单里填好，再点“调用”。"
+      : "I could not read all the arguments this tool needs from your message: fill them in the form above, then press Call.";
+  }
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
   if (toolName === "query_orders") return ordersReply(input, output, chinese);

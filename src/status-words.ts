@@ -1,0 +1,65 @@
+// The words for the statuses people read, in both languages, written once: the server's replies
+// (the offline model's tables, an order's label, a chat's export) and the browser (confirm cards,
+// tool cards, a decided card's line) all take them from here. It imports nothing, so the browser
+// may import it at runtime without pulling server code into its bundle (.dependency-cruiser.cjs).
+
+export type StatusLang = "zh" | "en";
+
+type Words = Readonly<Record<StatusLang, string>>;
+
+/** An order's status (`orders.status`), as the workshop guide names it. */
+export const ORDER_STATUS_WORDS = {
+  pending: { zh: "待生产", en: "pending" },
+  in_production: { zh: "生产中", en: "in production" },
+  completed: { zh: "已完成", en: "completed" },
+  cancelled: { zh: "已取消", en: "cancelled" },
+} as const satisfies Record<string, Words>;
+
+/** Orders still to deliver (the `open` filter of `query_orders`). */
+export const OPEN_ORDERS_WORDS: Words = { zh: "未完成", en: "open" };
+
+/** A pending write's status (a confirm card's badge). */
+export const ACTION_STATUS_WORDS = {
+  pending: { zh: "待确认", en: "pending" },
+  confirmed: { zh: "已确认", en: "confirmed" },
+  cancelled: { zh: "已取消", en: "cancelled" },
+  expired: { zh: "已过期", en: "expired" },
+  failed: { zh: "失败", en: "failed" },
+} as const satisfies Record<string, Words>;
+
+// What became of a decided write, where the reply had asked to decide it.
+const DECIDED_WORDS: Record<string, Words> = {
+  confirmed: { zh: "已确认", en: "Confirmed" },
+  cancelled: { zh: "已取消", en: "Cancelled" },
+  expired: { zh: "已过期，没有写入", en: "Expired; nothing was written" },
+  failed: { zh: "没有写入", en: "Not written" },
+};
+
+/**
+ * The line under a prepared write asking to decide its card. Once the card is decided, the chat,
+ * its history and its export show `decidedLine` in its place.
+ */
+export const DECIDE_LINES: Readonly<Record<StatusLang, string>> = {
+  zh: "请在上面的确认卡片上点“确认”或“取消”。确认之前不会写入任何数据。",
+  en: "Use Confirm or Cancel on the card above. Nothing is written until you confirm.",
+};
+
+/** The word for a status code in a table of them, or the code itself when the table has none. */
+export function statusWord(table: Readonly<Record<string, Words>>, code: string, lang: StatusLang): string {
+  return Object.hasOwn(table, code) ? (table[code] as Words)[lang] : code;
+}
+
+/**
+ * The line that says what became of a decided card, with what the write reported when it was
+ * confirmed or failed: "已确认：已登记。", "已取消。", "Expired; nothing was written.". `null` while
+ * it is still pending.
+ *
+ * @example decidedLine("confirmed", "已登记", "zh") // "已确认：已登记。"
+ */
+export function decidedLine(status: string, result: string | undefined, lang: StatusLang): string | null {
+  if (!Object.hasOwn(DECIDED_WORDS, status)) return null;
+  const word = (DECIDED_WORDS[status] as Words)[lang];
+  const told = result && (status === "confirmed" || status === "failed") ? result.replace(/[。.]$/, "") : "";
+  if (lang === "zh") return told ? `${word}：${told}。` : `${word}。`;
+  return told ? `${word}: ${told}.` : `${word}.`;
+}
