@@ -80,7 +80,7 @@ function ChatItem({
   return (
     <li className={`chat-item${current ? " current" : ""}`} data-chat-id={chat.id}>
       <button type="button" className="chat-title" aria-current={current ? "page" : undefined} onClick={onSelect}>
-        {chat.title || t.untitled}
+        <span className="chat-title-text">{chat.title || t.untitled}</span>
       </button>
       <button
         type="button"
