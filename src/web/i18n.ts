@@ -53,6 +53,7 @@ const zh = {
   rawData: "原始数据",
   toolOutput: "结果",
   toolError: "错误",
+  toolFailed: "这一步没有完成，回复里说了原因和接下来怎么做。",
   confirmTitle: "请确认",
   confirmPage: {
     title: "确认一项操作",
@@ -206,6 +207,7 @@ const en: Messages = {
   rawData: "Raw data",
   toolOutput: "Output",
   toolError: "Error",
+  toolFailed: "This step did not finish; the reply says why and what to do next.",
   confirmTitle: "Please confirm",
   confirmPage: {
     title: "Confirm an action",

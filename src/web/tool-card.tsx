@@ -71,12 +71,8 @@ export function ToolCard({ name, part }: { name: string; part: ToolUIPart | Dyna
           <strong>{t.toolOutput}</strong> {outputLine(part.output, words.toolWords)}
         </p>
       )}
-      {part.state === "output-error" && (
-        <section>
-          <h4>{t.toolError}</h4>
-          <p className="error-text">{part.errorText}</p>
-        </section>
-      )}
+      {/* The tool's own error is for developers and in its words: behind the raw data; the reply says it in the person's. */}
+      {part.state === "output-error" && <p className="tool-line error-text">{t.toolFailed}</p>}
       <details className="tool-raw">
         <summary>{t.rawData}</summary>
         {part.input !== undefined && (
@@ -89,6 +85,12 @@ export function ToolCard({ name, part }: { name: string; part: ToolUIPart | Dyna
           <section>
             <h4>{t.toolOutput}</h4>
             <pre>{pretty(part.output)}</pre>
+          </section>
+        )}
+        {part.state === "output-error" && (
+          <section>
+            <h4>{t.toolError}</h4>
+            <pre>{part.errorText}</pre>
           </section>
         )}
       </details>

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
@@ -65,4 +66,21 @@ export async function launchBrowser(viewport: { width: number; height: number },
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A desktop (1280 x 800) and a phone (375 x 740) Chromium for the tests of one `describe`, started
+ * before them and closed after; read them off the returned object inside the tests.
+ */
+export function desktopAndPhone(): { readonly desktop: Browser; readonly phone: Browser } {
+  const browsers = {} as { desktop: Browser; phone: Browser };
+  beforeAll(async () => {
+    browsers.desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
+    browsers.phone = await launchBrowser({ width: 375, height: 740 }, "phone");
+  });
+  afterAll(async () => {
+    await browsers.desktop?.close();
+    await browsers.phone?.close();
+  });
+  return browsers;
 }

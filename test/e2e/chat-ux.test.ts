@@ -2,8 +2,8 @@
 // on an empty chat, a lookup as a table under one line, a follow-up, a question back and its
 // answer, a dismissible offline notice, tool cards under their titles, and inline icons.
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Browser, launchBrowser } from "./browser.ts";
+import { describe, expect, inject, it } from "vitest";
+import { type Browser, desktopAndPhone } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 
@@ -101,35 +101,24 @@ async function tour(browser: Browser, width: number) {
 }
 
 describe("the chat a new user meets, in Chromium", () => {
-  let desktop: Browser;
-  let phone: Browser;
-
-  beforeAll(async () => {
-    desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
-    phone = await launchBrowser({ width: 375, height: 740 }, "phone");
-  });
-
-  afterAll(async () => {
-    await desktop?.close();
-    await phone?.close();
-  });
+  const browsers = desktopAndPhone();
 
   it("suggests, answers in a table, follows up, asks back and confirms at 1280 px", async () => {
-    await tour(desktop, 1280);
+    await tour(browsers.desktop, 1280);
   });
 
   it("does the same at 375 px", async () => {
-    await tour(phone, 375);
+    await tour(browsers.phone, 375);
   });
 
   it("suggests to staff only what they may ask", async () => {
-    await phone.context.clearCookies();
-    await signIn(phone.page, "staff", "staff123");
-    const suggestions = phone.page.locator(".suggestions button");
+    await browsers.phone.context.clearCookies();
+    await signIn(browsers.phone.page, "staff", "staff123");
+    const suggestions = browsers.phone.page.locator(".suggestions button");
     await expect.poll(() => suggestions.count()).toBeGreaterThanOrEqual(3);
     const texts = await suggestions.allTextContents();
     expect(texts).toContain("我这个月的工资");
     expect(texts.join(" ")).not.toMatch(/张三|张敏/);
-    await phone.shot("ux-7-staff-suggestions");
+    await browsers.phone.shot("ux-7-staff-suggestions");
   });
 });

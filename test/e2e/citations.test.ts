@@ -1,8 +1,8 @@
 // A cited source opens its passage without leaving the chat, in Debian's Chromium: beside the
 // conversation at 1280 px, as a sheet from the bottom at 375 px; Esc and the close button close it.
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Browser, launchBrowser } from "./browser.ts";
+import { describe, expect, inject, it } from "vitest";
+import { type Browser, desktopAndPhone } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const QUESTION = "怎么设置工序单价";
@@ -88,24 +88,13 @@ async function tour(browser: Browser, width: number, height: number) {
 }
 
 describe("a citation opens its passage beside the chat, in Chromium", () => {
-  let desktop: Browser;
-  let phone: Browser;
-
-  beforeAll(async () => {
-    desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
-    phone = await launchBrowser({ width: 375, height: 740 }, "phone");
-  });
-
-  afterAll(async () => {
-    await desktop?.close();
-    await phone?.close();
-  });
+  const browsers = desktopAndPhone();
 
   it("at 1280 px, in a side panel", async () => {
-    await tour(desktop, 1280, 800);
+    await tour(browsers.desktop, 1280, 800);
   });
 
   it("at 375 px, in a bottom sheet", async () => {
-    await tour(phone, 375, 740);
+    await tour(browsers.phone, 375, 740);
   });
 });

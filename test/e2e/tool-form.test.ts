@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Started, startEverything } from "../../scripts/mcp-test-servers.ts";
-import { type Browser, launchBrowser } from "./browser.ts";
+import { type Browser, desktopAndPhone } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const SERVER = `form${Date.now().toString(36)}`;
@@ -92,24 +92,13 @@ async function tour(browser: Browser) {
 }
 
 describe("a form for an external tool's arguments, in Chromium", () => {
-  let desktop: Browser;
-  let phone: Browser;
-
-  beforeAll(async () => {
-    desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
-    phone = await launchBrowser({ width: 375, height: 740 }, "phone");
-  });
-
-  afterAll(async () => {
-    await desktop?.close();
-    await phone?.close();
-  });
+  const browsers = desktopAndPhone();
 
   it("at 1280 px", async () => {
-    await tour(desktop);
+    await tour(browsers.desktop);
   });
 
   it("at 375 px", async () => {
-    await tour(phone);
+    await tour(browsers.phone);
   });
 });

@@ -3,9 +3,9 @@
 // follow-up, and the conversation after a reload; at desktop and at phone width.
 import { parseJsonEventStream, type UIMessageChunk, uiMessageChunkSchema } from "ai";
 import type { Page, Request } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { closedPortUrl, type Started, startAwkwardServer, startOAuthServer } from "../../scripts/mcp-test-servers.ts";
-import { type Browser, launchBrowser } from "./browser.ts";
+import { type Browser, desktopAndPhone } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 
@@ -178,27 +178,16 @@ async function chatFlow(browser: Browser, width: number) {
 }
 
 describe("the web chat in Chromium", () => {
-  let desktop: Browser;
-  let phone: Browser;
-
-  beforeAll(async () => {
-    desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
-    phone = await launchBrowser({ width: 375, height: 740 }, "phone");
-  });
-
-  afterAll(async () => {
-    await desktop?.close();
-    await phone?.close();
-  });
+  const browsers = desktopAndPhone();
 
   // Every flow here (sign-in, settings, an OAuth sign-in's round trip, consultations, confirm cards,
   // the @ picker, English) runs under the page's Content-Security-Policy without breaking it.
   afterEach(() => {
-    expect([...desktop.takeCspViolations(), ...phone.takeCspViolations()]).toEqual([]);
+    expect([...browsers.desktop.takeCspViolations(), ...browsers.phone.takeCspViolations()]).toEqual([]);
   });
 
   it("lets a boss add, test, disable and delete an MCP server in settings at phone width; staff's settings have no MCP servers", async () => {
-    const { page, shot } = phone;
+    const { page, shot } = browsers.phone;
     const mcp: Started = await startAwkwardServer();
     try {
       await page.goto(baseUrl);
@@ -273,7 +262,7 @@ describe("the web chat in Chromium", () => {
   }, 120_000);
 
   it("lets a boss register a server that signs in with OAuth, sign in again when asked, and edit a server", async () => {
-    const { page, shot } = phone;
+    const { page, shot } = browsers.phone;
     const provider = await startOAuthServer();
     const mcp = await startAwkwardServer();
     const openSettings = async () => {
@@ -402,15 +391,15 @@ describe("the web chat in Chromium", () => {
   }, 120_000);
 
   it("signs in, streams a cited answer, picks a knowledge base, confirms a record, and finds it all after a reload", async () => {
-    await chatFlow(desktop, 1280);
+    await chatFlow(browsers.desktop, 1280);
   }, 180_000);
 
   it("does the same at a 375-pixel phone width", async () => {
-    await chatFlow(phone, 375);
+    await chatFlow(browsers.phone, 375);
   }, 180_000);
 
   it("filters, renames, switches and deletes chats from the sidebar, and switches to English", async () => {
-    const { page, shot } = desktop;
+    const { page, shot } = browsers.desktop;
     await page.goto(baseUrl);
     await page.locator(".topbar, .sign-in").first().waitFor();
     if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
@@ -456,7 +445,7 @@ describe("the web chat in Chromium", () => {
 
   // An empty message box is two lines high: a hint taller than that is cut off mid-sentence on a phone.
   it("shows the message box's whole hint at a 375-pixel phone width, in Chinese and in English", async () => {
-    const { page, shot } = phone;
+    const { page, shot } = browsers.phone;
     await page.goto(baseUrl);
     await page.locator(".topbar, .sign-in").first().waitFor();
     if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
@@ -473,7 +462,7 @@ describe("the web chat in Chromium", () => {
   });
 
   it("never opens the @ picker, picks or sends while an input method is composing", async () => {
-    const { page, shot } = desktop;
+    const { page, shot } = browsers.desktop;
     await page.goto(baseUrl);
     await page.locator(".topbar, .sign-in").first().waitFor();
     if (await page.locator(".sign-in").isVisible()) await signIn(page, shot);
