@@ -36,7 +36,13 @@ actionRoutes.post("/:id/confirm", async (c) => {
   if (c.var.credential.kind === "session") confirmation = { via };
   else {
     const agent = agentConfirmOf(c.var.credential);
-    if (!agent) return refuseAgentConfirm({ actions, user: c.var.user, actionId, origin: new URL(c.req.url).origin });
+    if (!agent)
+      return refuseAgentConfirm({
+        actions,
+        user: c.var.user,
+        actionId,
+        origin: c.var.config.publicUrl ?? new URL(c.req.url).origin,
+      });
     confirmation = { via: "agent_key", keyPrefix: agent.keyPrefix };
   }
   return c.json(await confirmAction({ actions, user: c.var.user, actionId, confirmation }));

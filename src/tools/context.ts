@@ -26,11 +26,14 @@ export function toolContext({
   signal: AbortSignal;
   config: Config;
   services: ToolServices;
-  /** The origin people reach this deployment at (the request's, once its Host has been checked). */
+  /** The request's origin, once its Host has been checked; a configured `PUBLIC_URL` wins over it. */
   origin: string;
   agentConfirm?: ToolContext["agentConfirm"];
   emit?: (part: ToolDataPart) => void;
 }): ToolContext {
+  // Links a person follows (the confirm page) go to the deployment's public address where one is
+  // configured, not to whatever host a request came in by.
+  const publicOrigin = config.publicUrl ?? origin;
   return {
     user,
     requestId,
@@ -38,8 +41,8 @@ export function toolContext({
     config,
     services,
     agentConfirm,
-    origin,
-    confirmUrl: (actionId) => confirmPageUrl(origin, actionId),
+    origin: publicOrigin,
+    confirmUrl: (actionId) => confirmPageUrl(publicOrigin, actionId),
     emit: emit ?? (() => {}),
   };
 }

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { configFor } from "../../src/config.ts";
+import { toolContext } from "../../src/tools/context.ts";
 import { browserCall, signIn } from "../chat/sign-in.ts";
-import { keys, logins } from "../fixtures.ts";
+import { keys, logins, testServices, users } from "../fixtures.ts";
 import { callJson, mcpClient } from "../helpers.ts";
 
 // A person's yes before any write: over MCP and REST, an agent confirms only with a key whose owner
@@ -143,5 +145,20 @@ describe("who may say yes to a prepared write", () => {
       const res = await browserCall("/api/keys/k-u-staff", owner, { method: "PATCH", body, headers });
       expect(res.status, body).toBe(400);
     }
+  });
+});
+
+describe("the confirm page's address", () => {
+  it("is the configured PUBLIC_URL's where one is set, whatever host the request came in by", () => {
+    const config = configFor(env);
+    const base = { user: users.boss, requestId: "t", signal: new AbortController().signal, services: testServices() };
+    const local = toolContext({ ...base, config, origin: "http://localhost:8787" });
+    expect(local.confirmUrl("a1")).toBe("http://localhost:8787/actions/a1");
+    const deployed = toolContext({
+      ...base,
+      config: { ...config, publicUrl: "https://weft.example" },
+      origin: "http://other.host",
+    });
+    expect(deployed.confirmUrl("a1")).toBe("https://weft.example/actions/a1");
   });
 });
