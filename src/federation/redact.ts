@@ -63,6 +63,8 @@ export function scrubError(error: unknown, secrets: readonly string[]): unknown 
     return new AppError(error.code, scrubText(error.message, secrets), {
       ...(error.details ? { details: error.details } : {}),
       cause: safeCause,
+      // An upstream's refusal says for itself whether trying again may help; scrubbing keeps that.
+      retryable: error.retryable,
     });
   }
   return new Error(scrubText(error.message, secrets), safeCause ? { cause: safeCause } : undefined);

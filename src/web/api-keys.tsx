@@ -1,7 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import { ApiError, type ApiKey, api, type User } from "./api.ts";
+import { type ApiKey, api, type User } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 import { settingsWords, shortTime } from "./settings-words.ts";
+import { useRequestError } from "./use-request-error.ts";
 
 /** A key just created: its secret, held only in this view's memory until the person dismisses it. */
 interface Created {
@@ -18,15 +19,8 @@ export function ApiKeys({ user, onUnauthorized }: { user: User; onUnauthorized: 
   const w = settingsWords(lang);
   const whyId = useId();
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, fail } = useRequestError(onUnauthorized);
   const [created, setCreated] = useState<Created | null>(null);
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) onUnauthorized();
-      else setError(e instanceof Error ? e.message : String(e));
-    },
-    [onUnauthorized],
-  );
   const load = useCallback(() => {
     api.listKeys().then((r) => setKeys(r.keys.filter((k) => k.revoked_at === null)), fail);
   }, [fail]);

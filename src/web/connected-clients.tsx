@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
-import { ApiError, api, type Connection } from "./api.ts";
+import { api, type Connection } from "./api.ts";
 import { useI18n } from "./i18n.ts";
+import { useRequestError } from "./use-request-error.ts";
 
 /**
  * The apps allowed to use Weft for the person over OAuth (an admin sees the workshop's, each with
@@ -9,14 +10,7 @@ import { useI18n } from "./i18n.ts";
 export function ConnectedClients({ onUnauthorized }: { onUnauthorized: () => void }) {
   const { t } = useI18n();
   const [connections, setConnections] = useState<Connection[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) onUnauthorized();
-      else setError(e instanceof Error ? e.message : String(e));
-    },
-    [onUnauthorized],
-  );
+  const { error, fail } = useRequestError(onUnauthorized);
   const load = useCallback(() => {
     api.listConnections().then((r) => setConnections(r.connections), fail);
   }, [fail]);

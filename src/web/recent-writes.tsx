@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { ApiError, type AuditEntry, api } from "./api.ts";
+import { type AuditEntry, api } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 import { confirmedViaText, settingsWords, shortTime } from "./settings-words.ts";
+import { useRequestError } from "./use-request-error.ts";
 
 const SHOWN = 10;
 
@@ -10,16 +11,10 @@ export function RecentWrites({ onUnauthorized }: { onUnauthorized: () => void })
   const { t, lang } = useI18n();
   const w = settingsWords(lang);
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { error, fail } = useRequestError(onUnauthorized);
   useEffect(() => {
-    api.recentWrites(SHOWN).then(
-      (r) => setEntries(r.entries),
-      (e: unknown) => {
-        if (e instanceof ApiError && e.status === 401) onUnauthorized();
-        else setError(e instanceof Error ? e.message : String(e));
-      },
-    );
-  }, [onUnauthorized]);
+    api.recentWrites(SHOWN).then((r) => setEntries(r.entries), fail);
+  }, [fail]);
   return (
     <section className="settings-section" aria-labelledby="writes-title">
       <h3 id="writes-title">{w.recentWrites}</h3>

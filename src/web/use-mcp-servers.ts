@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { ApiError, api, type McpServer, type NewMcpServer } from "./api.ts";
 import type { McpServerChanges } from "./server-changes.ts";
+import { useRequestError } from "./use-request-error.ts";
 
 /** What the last test of a server found: its tools' names, or the error. */
 export type TestResult = { ok: true; tools: string[]; latencyMs: number } | { ok: false; error: string };
@@ -15,18 +16,10 @@ function goToProvider(url: string) {
 /** The workshop's external MCP servers, with add, edit, sign in, test, enable/disable and remove. */
 export function useMcpServers(onUnauthorized: () => void) {
   const [servers, setServers] = useState<McpServer[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, fail } = useRequestError(onUnauthorized);
   const [tests, setTests] = useState<Record<string, TestResult | "running">>({});
   // Why a sign-in could not start, per server.
   const [signInErrors, setSignInErrors] = useState<Record<string, string>>({});
-
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) onUnauthorized();
-      else setError(messageOf(e));
-    },
-    [onUnauthorized],
-  );
 
   const replace = (server: McpServer) => setServers((list) => (list ?? []).map((s) => (s.id === server.id ? server : s)));
   const signInFailed = (id: string, message: string) => setSignInErrors((all) => ({ ...all, [id]: message }));

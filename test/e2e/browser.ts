@@ -84,3 +84,14 @@ export function desktopAndPhone(): { readonly desktop: Browser; readonly phone: 
   });
   return browsers;
 }
+
+/** Signs in on Weft's sign-in page as a person does, by keyboard, and waits for the chat. */
+export async function signInByKeyboard(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(baseUrl);
+  await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
+  await page.keyboard.type(username);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(password);
+  await page.keyboard.press("Enter");
+  await page.locator(".topbar").waitFor();
+}

@@ -3,21 +3,13 @@
 // answer, a dismissible offline notice, tool cards under their titles, and inline icons.
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { type Browser, desktopAndPhone } from "./browser.ts";
+import { type Browser, desktopAndPhone, signInByKeyboard } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 
 const answers = (page: Page) => page.locator("article.from-assistant");
 
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto(baseUrl);
-  await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-  await page.keyboard.type(username);
-  await page.keyboard.press("Tab");
-  await page.keyboard.type(password);
-  await page.keyboard.press("Enter");
-  await page.locator(".topbar").waitFor();
-}
+const signIn = (page: Page, username: string, password: string) => signInByKeyboard(page, baseUrl, username, password);
 
 async function replyAfter(page: Page, before: number): Promise<string> {
   await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);

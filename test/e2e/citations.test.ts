@@ -2,22 +2,14 @@
 // conversation at 1280 px, as a sheet from the bottom at 375 px; Esc and the close button close it.
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { type Browser, desktopAndPhone } from "./browser.ts";
+import { type Browser, desktopAndPhone, signInByKeyboard } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const QUESTION = "怎么设置工序单价";
 
 const answers = (page: Page) => page.locator("article.from-assistant");
 
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto(baseUrl);
-  await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-  await page.keyboard.type(username);
-  await page.keyboard.press("Tab");
-  await page.keyboard.type(password);
-  await page.keyboard.press("Enter");
-  await page.locator(".topbar").waitFor();
-}
+const signIn = (page: Page, username: string, password: string) => signInByKeyboard(page, baseUrl, username, password);
 
 async function ask(page: Page, text: string) {
   const before = await answers(page).count();

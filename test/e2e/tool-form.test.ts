@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Started, startEverything } from "../../scripts/mcp-test-servers.ts";
-import { type Browser, desktopAndPhone } from "./browser.ts";
+import { type Browser, desktopAndPhone, signInByKeyboard } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const SERVER = `form${Date.now().toString(36)}`;
@@ -35,15 +35,7 @@ afterAll(async () => {
 
 const answers = (page: Page) => page.locator("article.from-assistant");
 
-async function signIn(page: Page) {
-  await page.goto(baseUrl);
-  await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-  await page.keyboard.type("boss");
-  await page.keyboard.press("Tab");
-  await page.keyboard.type("boss123");
-  await page.keyboard.press("Enter");
-  await page.locator(".topbar").waitFor();
-}
+const signIn = (page: Page) => signInByKeyboard(page, baseUrl, "boss", "boss123");
 
 async function replyAfter(page: Page, before: number) {
   await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
