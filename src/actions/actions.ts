@@ -117,17 +117,23 @@ export async function confirmAction({
   return unwrap(await stub.report(owner, settlement));
 }
 
-/** Cancels the caller's pending action; nothing is written. */
+/**
+ * Cancels the caller's pending action; nothing is written. Cancelling again returns the same view,
+ * unless `once` is set: then only the first cancel counts and any other is refused, as for a
+ * confirm (`confirmAction`).
+ */
 export async function cancelAction({
   actions,
   user,
   actionId,
+  once = false,
 }: {
   actions: ActionService;
   user: UserContext;
   actionId: string;
+  once?: boolean;
 }): Promise<ActionView> {
-  return unwrap(await stubFor(actions, actionId).cancel(ownerOf(user)));
+  return unwrap(await stubFor(actions, actionId).cancel(ownerOf(user), { once }));
 }
 
 /** The confirm page of an action, where its owner says yes in the browser (served at `/actions/:id`). */

@@ -151,11 +151,19 @@ export class PendingActionObject extends DurableObject<Env> {
     });
   }
 
-  /** Discards a pending action; cancelling twice is fine, cancelling a confirmed (or confirming) one is not. */
-  cancel(owner: ActionOwner): Promise<RpcResult<ActionView>> {
+  /**
+   * Discards a pending action; cancelling twice is fine, unless `once` (a person's answer that must
+   * count one time only), and cancelling a confirmed (or confirming) one is not.
+   */
+  cancel(owner: ActionOwner, { once = false }: { once?: boolean } = {}): Promise<RpcResult<ActionView>> {
     return this.serially(async () => {
       const action = await this.load(owner);
       if (!action) return this.unknown();
+      if (action.status === "cancelled" && once) {
+        return failure("action_not_confirmable", "This answer was already used: the action is cancelled.", {
+          action: this.viewOf(action),
+        });
+      }
       if (action.status === "cancelled") return success(this.viewOf(action));
       if (action.status !== "pending") return this.notPending(action);
       if (action.runningSince) {

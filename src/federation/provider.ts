@@ -1,6 +1,7 @@
 import type { Prepared } from "../actions/types.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
+import { printable } from "../printable.ts";
 import type { UserContext } from "../user-context.ts";
 import { callExternalTool } from "./call-tool.ts";
 import type { ExternalCallWrite } from "./confirmed-call.ts";
@@ -104,15 +105,22 @@ function leftOutError(server: ServerRecord, reason: string): AppError {
 
 const MAX_PREVIEW_VALUE = 200;
 
+/**
+ * An argument as the person confirming it reads it: control characters (a line break that would
+ * start a line of its own in the preview) written as code points, and a long value cut with a
+ * mark that says so, since the whole of it is what will be sent.
+ */
+function previewValue(value: unknown): string {
+  const text = printable(typeof value === "string" ? value : (JSON.stringify(value) ?? "null"));
+  return text.length > MAX_PREVIEW_VALUE ? `${text.slice(0, MAX_PREVIEW_VALUE)}…（已截断，共 ${text.length} 字）` : text;
+}
+
 /** A call that may change things, prepared with a preview for its user to confirm. */
 function preparedCall(server: ServerRecord, tool: CachedTool, input: Record<string, unknown>): Prepared<ExternalCallWrite> {
   const preview = [
     { label: "外部服务", value: server.name },
     { label: "工具", value: tool.title ?? tool.name },
-    ...Object.entries(input).map(([label, value]) => ({
-      label,
-      value: (typeof value === "string" ? value : JSON.stringify(value)).slice(0, MAX_PREVIEW_VALUE),
-    })),
+    ...Object.entries(input).map(([label, value]) => ({ label: printable(label), value: previewValue(value) })),
   ];
   return {
     kind: "external_call",

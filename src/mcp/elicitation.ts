@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { cancelAction, confirmAction, getAction, pendingResult } from "../actions/actions.ts";
 import { AppError } from "../errors.ts";
+import { printable } from "../printable.ts";
 import type { ActionView, Ambiguity, PendingAction } from "../shapes.ts";
 import type { ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
@@ -111,15 +112,19 @@ export async function answerRound({
   const actions = ctx.services.actions;
   const view = await getAction({ actions, user: ctx.user, actionId: state.actionId });
   if (state.mode === "url") return { outcome: urlOutcome(view) };
+  if (view.status === "expired") throw expired(view);
   if (view.status !== "pending") throw alreadyUsed(view);
 
-  const answer = inputResponse(mcp.mcpReq.inputResponses, ANSWER);
+  // Only the client's own entry counts: the SDK copies entries into a plain object, where one sent
+  // as `__proto__` would otherwise answer through the prototype.
+  const responses = mcp.mcpReq.inputResponses;
+  const answer = inputResponse(responses && Object.hasOwn(responses, ANSWER) ? responses : undefined, ANSWER);
   if (answer.kind !== "elicit") {
     // Retried without an answer: ask again, with the same action.
     return { ask: await askToConfirm({ ...asking, mode: state.mode }, { action: pendingResult(view), tool, args, ctx }) };
   }
   if (answer.action !== "accept") {
-    const cancelled = await cancelAction({ actions, user: ctx.user, actionId: view.action_id });
+    const cancelled = await cancelAction({ actions, user: ctx.user, actionId: view.action_id, once: true });
     return {
       outcome: {
         ok: true,
@@ -131,7 +136,9 @@ export async function answerRound({
   }
   if (view.ambiguities.length > 0) {
     const choices = chosen(view.ambiguities, answer.content);
-    await cancelAction({ actions, user: ctx.user, actionId: view.action_id });
+    // The answer counts once: of concurrent retries carrying it, one cancels the action and
+    // prepares the write again; the others are refused here.
+    await cancelAction({ actions, user: ctx.user, actionId: view.action_id, once: true });
     const again = await prepareAgain({ ...(args as Record<string, unknown>), ...choices });
     if (!again.ok || again.kind !== "pending_action") return { outcome: again };
     return { ask: await askToConfirm({ ...asking, mode: "form" }, { action: again.action, tool, args, ctx }) };
@@ -168,6 +175,16 @@ function invalidState(why: string): AppError {
   );
 }
 
+function expired(view: ActionView): AppError {
+  return new AppError(
+    "action_expired",
+    `This confirmation came too late: the action expired at ${view.expires_at}. Nothing was written; call the tool again.`,
+    {
+      details: { action: view },
+    },
+  );
+}
+
 function alreadyUsed(view: ActionView): AppError {
   return new AppError("action_not_confirmable", `This confirmation was already answered: the action is ${view.status}.`, {
     details: { action: view },
@@ -187,11 +204,12 @@ const FIELD_TITLES = new Map([
   ["style", "款式"],
 ]);
 
+/** The preview as one message; every line is Weft's, since no value can start a line of its own. */
 function formMessage(action: PendingAction): string {
   return [
     "请确认这项写入（确认后才会保存）：",
-    action.summary,
-    ...action.preview.map((field) => `${field.label}：${field.value}`),
+    printable(action.summary),
+    ...action.preview.map((field) => `${printable(field.label)}：${printable(field.value)}`),
     ...(action.ambiguities.length ? ["", "还需要您选择下面的项目；选好后会再给您看一次完整的预览。"] : []),
     `有效期至 ${action.expiresAt.slice(0, 16).replace("T", " ")} (UTC)`,
   ].join("\n");

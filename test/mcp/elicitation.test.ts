@@ -164,6 +164,21 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     expect(await written(actionId)).toBe(0);
   });
 
+  it("says an answer that comes after the action expired came too late, and writes nothing", async () => {
+    const start = Date.now();
+    const { state, actionId } = await firstRound();
+    // Retried without an answer nine minutes on, the call asks again with a fresh state.
+    vi.useFakeTimers({ toFake: ["Date"], now: start + 9 * 60_000 });
+    const again = await rawCall(keys.boss, { name: "prepare_piece_record", arguments: PIECES, requestState: state });
+    expect(again.resultType).toBe("input_required");
+    vi.setSystemTime(start + 11 * 60_000);
+    expect(errorText(await accept(keys.boss, again.requestState ?? ""))).toMatch(
+      /^action_expired: This confirmation came too late/,
+    );
+    vi.useRealTimers();
+    expect(await written(actionId)).toBe(0);
+  });
+
   it("sends a client that only opens URLs to the confirm page, and reports what the person did there", async () => {
     const { client, asked } = await askingClient(keys.staff, () => ({ action: "accept" }), { url: {} });
     const pending = await client.callTool({ name: "prepare_piece_record", arguments: { process: "上袖子", quantity: 20 } });
