@@ -3,65 +3,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { browserCall, signIn } from "../chat/sign-in.ts";
 import { keys, logins } from "../fixtures.ts";
 import { mcpClient } from "../helpers.ts";
-import { askingClient, type ElicitParams, modernRequest } from "./clients.ts";
+import { askingClient } from "./clients.ts";
+import { answer, count, errorText, firstRound, PIECES, rawCall, written } from "./elicitation-rounds.ts";
 
 // A 2026-07-28 client that can ask its person gets every prepared write as an elicitation: the
 // person's answer, not the agent, says yes; the answer is bound to the call and counts once.
 
-const PIECES = { employee: "张三", process: "领子", quantity: 50 };
-
-async function count(sql: string, ...binds: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
 function zhangSanPieces(): Promise<number> {
   return count("SELECT COALESCE(SUM(quantity), 0) AS n FROM piece_records WHERE employee_id = 'e-jx-zhangsan'");
-}
-
-function written(actionId: string): Promise<number> {
-  return count("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1", actionId);
-}
-
-type RoundResult = {
-  resultType?: string;
-  inputRequests?: Record<string, { method: string; params: ElicitParams }>;
-  requestState?: string;
-  isError?: boolean;
-  content?: { text: string }[];
-  structuredContent?: Record<string, unknown>;
-};
-
-/** One raw 2026-07-28 `tools/call` from a client declaring form elicitation. */
-async function rawCall(key: string, params: Record<string, unknown>, elicitation: object = { form: {} }): Promise<RoundResult> {
-  const response = await modernRequest(key, "tools/call", params, { elicitation });
-  const body = (await response.json()) as { result?: RoundResult; error?: unknown };
-  if (!body.result) throw new Error(`${response.status} ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-async function firstRound(key = keys.boss, args: Record<string, unknown> = PIECES) {
-  const round = await rawCall(key, { name: "prepare_piece_record", arguments: args });
-  expect(round.resultType).toBe("input_required");
-  const state = round.requestState ?? "";
-  const actionId = JSON.parse(atob(state.split(".")[1]?.replace(/-/g, "+").replace(/_/g, "/") ?? "")).p.actionId as string;
-  return { round, state, actionId };
-}
-
-function accept(key: string, state: string, args: Record<string, unknown> = PIECES) {
-  return rawCall(key, {
-    name: "prepare_piece_record",
-    arguments: args,
-    inputResponses: { confirm: { action: "accept", content: {} } },
-    requestState: state,
-  });
-}
-
-function errorText(result: RoundResult): string {
-  expect(result.isError).toBe(true);
-  return result.content?.[0]?.text ?? "";
 }
 
 afterEach(() => vi.useRealTimers());
@@ -135,13 +84,13 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
 
   it("writes once when twenty retries carry the same accepted state, and refuses a replay", async () => {
     const { state, actionId } = await firstRound();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => accept(keys.boss, state)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => answer(keys.boss, state)));
     expect(answers.filter((a) => !a.isError)).toHaveLength(1);
     for (const refused of answers.filter((a) => a.isError)) {
       expect(errorText(refused)).toMatch(/^action_not_confirmable: This (answer|confirmation) was already/);
     }
     expect(await written(actionId)).toBe(1);
-    const replay = await accept(keys.boss, state);
+    const replay = await answer(keys.boss, state);
     expect(errorText(replay)).toBe("action_not_confirmable: This confirmation was already answered: the action is confirmed.");
     expect(await written(actionId)).toBe(1);
   });
@@ -150,16 +99,16 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     const { state, actionId } = await firstRound();
     const [version, body, mac] = state.split(".") as [string, string, string];
     const tampered = `${version}.${body}.${mac.startsWith("A") ? "B" : "A"}${mac.slice(1)}`;
-    expect(errorText(await accept(keys.boss, tampered))).toMatch(
+    expect(errorText(await answer(keys.boss, tampered))).toMatch(
       /^request_state_invalid: This confirmation answer cannot be used: it is not one Weft issued\. Nothing was written/,
     );
     // Another person of another workshop, and of the same workshop, replaying the boss's answer.
-    expect(errorText(await accept(keys.otherBoss, state))).toMatch(/^request_state_invalid: .*it belongs to another call/);
-    expect(errorText(await accept(keys.admin, state))).toMatch(/^request_state_invalid: .*it belongs to another call/);
+    expect(errorText(await answer(keys.otherBoss, state))).toMatch(/^request_state_invalid: .*it belongs to another call/);
+    expect(errorText(await answer(keys.admin, state))).toMatch(/^request_state_invalid: .*it belongs to another call/);
     // The same state for other arguments: 500 pieces instead of the 50 the person saw.
-    expect(errorText(await accept(keys.boss, state, { ...PIECES, quantity: 500 }))).toMatch(/belongs to another call/);
+    expect(errorText(await answer(keys.boss, state, { ...PIECES, quantity: 500 }))).toMatch(/belongs to another call/);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 11 * 60_000 });
-    expect(errorText(await accept(keys.boss, state))).toMatch(/^request_state_invalid: .*it expired/);
+    expect(errorText(await answer(keys.boss, state))).toMatch(/^request_state_invalid: .*it expired/);
     vi.useRealTimers();
     expect(await written(actionId)).toBe(0);
   });
@@ -172,7 +121,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     const again = await rawCall(keys.boss, { name: "prepare_piece_record", arguments: PIECES, requestState: state });
     expect(again.resultType).toBe("input_required");
     vi.setSystemTime(start + 11 * 60_000);
-    expect(errorText(await accept(keys.boss, again.requestState ?? ""))).toMatch(
+    expect(errorText(await answer(keys.boss, again.requestState ?? ""))).toMatch(
       /^action_expired: This confirmation came too late/,
     );
     vi.useRealTimers();
