@@ -2,6 +2,26 @@
 // Types only, so the browser bundle can import this module and gain nothing but compile-time checks;
 // dependency-cruiser holds the browser to this one module (.dependency-cruiser.cjs).
 
+import type { Role } from "./user-context.ts";
+
+export type { Role };
+
+/** An API key as its lists show it (`/api/keys`): never the secret, which only its creation returns. */
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  user_id: string;
+  /** Whose key it is and the role it acts with (its owner's, as it is now). */
+  user_name: string;
+  role: Role;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  /** Whether agents may confirm prepared writes with this key (off until its owner, or an admin, turns it on). */
+  agent_confirm: boolean;
+}
+
 /** A JSON Schema object, as external MCP servers describe their tools' input and output. */
 export type JsonSchema = Record<string, unknown>;
 

@@ -2,6 +2,7 @@ import { returningRow } from "../db.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { type KeyOwner, mayListWorkshopKeys, mayManageKeyOf } from "../permissions.ts";
 import { sha256Hex } from "../sha256.ts";
+import type { ApiKeySummary } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import { apiKeyCache, type VerifiedKey } from "./key-cache.ts";
 
@@ -30,21 +31,6 @@ export function generateApiKey(): string {
     .replace(/\//g, "_")
     .replace(/=+$/, "");
   return `${KEY_PREFIX}${body}`;
-}
-
-export interface ApiKeySummary {
-  id: string;
-  name: string;
-  prefix: string;
-  user_id: string;
-  /** Whose key it is and the role it acts with (its owner's, as it is now). */
-  user_name: string;
-  role: Role;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  /** Whether agents may confirm prepared writes with this key (off until its owner, or an admin, turns it on). */
-  agent_confirm: boolean;
 }
 
 // The owner's name and role are read in subqueries so the same columns serve a SELECT and the

@@ -1,13 +1,12 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
-import type { ActionStatus, ActionView, PassageView, ServerView } from "../shapes.ts";
+import type { ActionStatus, ActionView, ApiKeySummary, PassageView, Role, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 import type { ConfirmedVia } from "./settings-words.ts";
 
+export type { Role };
 export { ApiError };
-
-export type Role = "admin" | "boss" | "staff";
 
 export interface User {
   id: string;
@@ -61,19 +60,8 @@ export interface Connection {
   created_at: string;
 }
 
-/** An API key as its lists show it (`/api/keys`): never the secret, which only its creation returns. */
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  user_id: string;
-  user_name: string;
-  role: Role;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  agent_confirm: boolean;
-}
+/** An API key as its lists show it (`/api/keys`). */
+export type ApiKey = ApiKeySummary;
 
 /** An executed write as `/api/audit` lists it. */
 export interface AuditEntry {

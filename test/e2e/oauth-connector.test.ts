@@ -2,11 +2,10 @@
 // URL: the MCP SDK's own OAuth client against `npm run dev`, the person signing in and consenting
 // in Debian's Chromium, then the client acting as them until they revoke it in the settings.
 import { readFileSync } from "node:fs";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { MemoryOAuthClient } from "../oauth/memory-client.ts";
 import { type Browser, launchBrowser } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -14,47 +13,7 @@ const logFile = inject("logFile");
 // Nothing listens here: Chromium's arrival at the callback is caught before it leaves the browser.
 const REDIRECT_URI = "http://127.0.0.1:9/oauth/callback";
 
-class AgentOAuthState implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "E2E Agent",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-const transport = (state: AgentOAuthState) =>
+const transport = (state: MemoryOAuthClient) =>
   new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { authProvider: state });
 
 let browser: Browser;
@@ -67,7 +26,7 @@ afterAll(async () => {
 
 describe("Weft as a connector", () => {
   it("connects a client that knows only the URL, acts as the person, and stops at once when revoked", async () => {
-    const state = new AgentOAuthState();
+    const state = new MemoryOAuthClient(REDIRECT_URI, { client_name: "E2E Agent" });
     const first = transport(state);
     await expect(new Client({ name: "e2e-agent", version: "1.0.0" }).connect(first)).rejects.toThrow(/nauthorized/);
     expect(state.authorizationUrl?.origin).toBe(baseUrl);

@@ -2,8 +2,8 @@ import { exports } from "cloudflare:workers";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { expect } from "vitest";
+import { MemoryOAuthClient } from "./memory-client.ts";
 
 /** OAuth is offered on https (and localhost) only, so these tests reach Weft as a deployment would. */
 export const ORIGIN = "https://weft.test";
@@ -52,52 +52,6 @@ export function hidden(page: string, name: string): string {
     .replace(/&#39;/g, "'");
 }
 
-/** An MCP client's OAuth state kept in memory, as the SDK asks a client to keep it. */
-export class MemoryOAuthClient implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
-  readonly metadata: Partial<OAuthClientMetadata>;
-  constructor(metadata: Partial<OAuthClientMetadata> = {}) {
-    this.metadata = metadata;
-  }
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Test Agent",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      ...this.metadata,
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 function transportFor(provider: OAuthClientProvider) {
   return new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
     authProvider: provider,
@@ -135,7 +89,7 @@ export async function signInAndConsent(
  * client then exchanges the code and connects with its token.
  */
 export async function connectWithOAuth(person: { username: string; password: string; access?: string }) {
-  const provider = new MemoryOAuthClient();
+  const provider = new MemoryOAuthClient(REDIRECT_URI);
   const first = transportFor(provider);
   await expect(new Client({ name: "oauth-test", version: "1.0.0" }).connect(first)).rejects.toThrow(/nauthorized/);
   expect(provider.authorizationUrl).toBeDefined();
