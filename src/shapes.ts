@@ -22,6 +22,27 @@ export interface ApiKeySummary {
   agent_confirm: boolean;
 }
 
+/** The ways a person says yes to a prepared write, as the audit records them. */
+export type ConfirmationPath = "card" | "elicitation" | "confirm_page" | "agent_key";
+
+/** An executed write as the audit (`GET /api/audit`) lists it. */
+export interface AuditEntry {
+  id: string;
+  user_id: string;
+  user_name: string | null;
+  action_id: string;
+  kind: string;
+  entity_id: string;
+  values: unknown;
+  /** What was written, in the words its person confirmed (计件登记：张三 上领子 50 件); null for writes before this was kept. */
+  summary: string | null;
+  /** How it was confirmed; null for writes before this was recorded. */
+  confirmed_via: ConfirmationPath | null;
+  /** The visible prefix of the key that confirmed it, for `agent_key`. */
+  confirmed_key_prefix: string | null;
+  created_at: string;
+}
+
 /** A JSON Schema object, as external MCP servers describe their tools' input and output. */
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,22 +1,6 @@
 import { decodeCursor, page } from "../cursor.ts";
+import type { AuditEntry, ConfirmationPath } from "../shapes.ts";
 import type { ActionService } from "./service.ts";
-
-export interface AuditEntry {
-  id: string;
-  user_id: string;
-  user_name: string | null;
-  action_id: string;
-  kind: string;
-  entity_id: string;
-  values: unknown;
-  /** What was written, in the words its person confirmed (计件登记：张三 上领子 50 件); null for writes before this was kept. */
-  summary: string | null;
-  /** How it was confirmed (card, elicitation, confirm_page, agent_key); null for writes before this was recorded. */
-  confirmed_via: string | null;
-  /** The visible prefix of the key that confirmed it, for `agent_key`. */
-  confirmed_key_prefix: string | null;
-  created_at: string;
-}
 
 /** A page of the workshop's executed writes, newest first: each executor writes its entry with its write. */
 export async function listAudit({
@@ -48,22 +32,24 @@ export async function listAudit({
       entity_id: string;
       values_json: string;
       summary: string | null;
-      confirmed_via: string | null;
+      confirmed_via: ConfirmationPath | null;
       confirmed_key: string | null;
       created_at: string;
     }>();
-  const items = results.map((r) => ({
-    id: r.id,
-    user_id: r.user_id,
-    user_name: r.user_name,
-    action_id: r.action_id,
-    kind: r.kind,
-    entity_id: r.entity_id,
-    values: JSON.parse(r.values_json) as unknown,
-    summary: r.summary,
-    confirmed_via: r.confirmed_via,
-    confirmed_key_prefix: r.confirmed_key,
-    created_at: r.created_at,
-  }));
+  const items = results.map(
+    (r): AuditEntry => ({
+      id: r.id,
+      user_id: r.user_id,
+      user_name: r.user_name,
+      action_id: r.action_id,
+      kind: r.kind,
+      entity_id: r.entity_id,
+      values: JSON.parse(r.values_json) as unknown,
+      summary: r.summary,
+      confirmed_via: r.confirmed_via,
+      confirmed_key_prefix: r.confirmed_key,
+      created_at: r.created_at,
+    }),
+  );
   return page(items, limit, (r) => [r.created_at, r.id]);
 }

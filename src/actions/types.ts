@@ -1,4 +1,4 @@
-import type { Ambiguity, PreviewField } from "../shapes.ts";
+import type { Ambiguity, ConfirmationPath, PreviewField } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 
 export const ACTION_STATUSES = ["pending", "confirmed", "cancelled", "expired", "failed"] as const;
@@ -18,10 +18,6 @@ export interface Prepared<W extends object = object> {
   preview: PreviewField[];
   ambiguities: Ambiguity[];
 }
-
-/** The ways a person says yes to a prepared write, as the audit records them. */
-export const CONFIRMATION_PATHS = ["card", "elicitation", "confirm_page", "agent_key"] as const;
-export type ConfirmationPath = (typeof CONFIRMATION_PATHS)[number];
 
 /**
  * How a write was confirmed: by its owner through a card, an elicitation or the confirm page, or

@@ -1,11 +1,10 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
-import type { ActionStatus, ActionView, ApiKeySummary, PassageView, Role, ServerView } from "../shapes.ts";
+import type { ActionStatus, ActionView, ApiKeySummary, AuditEntry, PassageView, Role, ServerView } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
-import type { ConfirmedVia } from "./settings-words.ts";
 
-export type { Role };
+export type { AuditEntry, Role };
 export { ApiError };
 
 export interface User {
@@ -62,20 +61,6 @@ export interface Connection {
 
 /** An API key as its lists show it (`/api/keys`). */
 export type ApiKey = ApiKeySummary;
-
-/** An executed write as `/api/audit` lists it. */
-export interface AuditEntry {
-  id: string;
-  action_id: string;
-  user_id: string;
-  user_name: string | null;
-  kind: string;
-  summary: string | null;
-  /** Null for writes from before the path was recorded. */
-  confirmed_via: ConfirmedVia | null;
-  confirmed_key_prefix: string | null;
-  created_at: string;
-}
 
 /** A new OAuth server's first sign-in: the provider's page to send the browser to, or why there is none. */
 export type SignInStart = { authorization_url: string; error?: undefined } | { authorization_url?: undefined; error: string };

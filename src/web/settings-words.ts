@@ -1,11 +1,9 @@
 // The words of the settings' API keys and recent writes, apart from i18n.ts so that the first load
 // does not carry them: only the settings chunks import this file. It imports nothing of the
 // browser's (not even i18n.ts's `Lang`), so the Workers tests can check its words.
+import type { ConfirmationPath } from "../shapes.ts";
 
 type Lang = "zh" | "en";
-
-/** How a write was confirmed, as the audit records it (`confirmed_via`). */
-export type ConfirmedVia = "card" | "elicitation" | "confirm_page" | "agent_key";
 
 const zh = {
   apiKeys: "API 密钥",
@@ -37,7 +35,7 @@ const zh = {
     elicitation: "对话确认",
     confirm_page: "确认页",
     agent_key: "代理密钥",
-  } as Record<ConfirmedVia, string>,
+  } as Record<ConfirmationPath, string>,
   viaUnknown: "确认方式未记录",
   viaLabel: "确认方式",
 };
@@ -91,7 +89,7 @@ export function shortTime(iso: string, lang: Lang): string {
 
 /** The path by which a person said yes to a write, in words: 卡片, 对话确认, 确认页, or 代理密钥 with the key's prefix. */
 export function confirmedViaText(
-  entry: { confirmed_via: ConfirmedVia | null; confirmed_key_prefix: string | null },
+  entry: { confirmed_via: ConfirmationPath | null; confirmed_key_prefix: string | null },
   words: typeof zh,
 ): string {
   if (entry.confirmed_via === null) return words.viaUnknown;
