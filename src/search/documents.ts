@@ -101,6 +101,17 @@ export interface ChunkRecord {
   content_type: string;
 }
 
+/**
+ * Chunks by id (?1, a JSON array) within the tenant (?2) and knowledge bases (?3, a JSON array),
+ * with their document's title and file name. The unary `+` keeps the planner off the (tenant,
+ * knowledge base) index: with it, SQLite read every chunk of the knowledge base to find the few
+ * asked for (48 ms at 50k chunks, against 0.3 ms by id). Exported for its query-plan test.
+ */
+export const CHUNKS_BY_IDS_SQL = `SELECT c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title,
+         d.filename AS knowledge_filename, d.content_type
+    FROM chunks c JOIN documents d ON d.id = c.document_id
+   WHERE c.id IN (SELECT value FROM json_each(?1)) AND +c.tenant_id = ?2 AND +c.kb_id IN (SELECT value FROM json_each(?3))`;
+
 /** Chunks by id, with their document's title and file name, limited to the tenant and knowledge bases. */
 export async function chunksByIds({
   db,
@@ -115,12 +126,7 @@ export async function chunksByIds({
 }): Promise<Map<string, ChunkRecord>> {
   if (ids.length === 0) return new Map();
   const { results } = await db
-    .prepare(
-      `SELECT c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title, d.filename AS knowledge_filename,
-              d.content_type
-         FROM chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))`,
-    )
+    .prepare(CHUNKS_BY_IDS_SQL)
     .bind(JSON.stringify(ids), tenantId, JSON.stringify(kbIds))
     .all<ChunkRecord>();
   return new Map(results.map((r) => [r.id, r]));
