@@ -146,13 +146,22 @@ function isFaq(chunk: ChunkRecord): boolean {
   return chunk.content_type === FAQ_CONTENT_TYPE;
 }
 
-/** An FAQ entry's chunks are its questions; only the best-matching one stands for the entry. */
+/**
+ * An FAQ entry's chunks are its questions; only the best-matching one stands for the entry, the
+ * earlier question among equals, whatever order the chunks were read in.
+ */
 function bestPerFaqEntry<T extends { chunk: ChunkRecord; score: number }>(scored: T[]): T[] {
   const best = new Map<string, T>();
   const rest: T[] = [];
   for (const s of scored) {
-    if (!isFaq(s.chunk)) rest.push(s);
-    else if ((best.get(s.chunk.document_id)?.score ?? -1) < s.score) best.set(s.chunk.document_id, s);
+    if (!isFaq(s.chunk)) {
+      rest.push(s);
+      continue;
+    }
+    const current = best.get(s.chunk.document_id);
+    const better =
+      !current || s.score > current.score || (s.score === current.score && s.chunk.position < current.chunk.position);
+    if (better) best.set(s.chunk.document_id, s);
   }
   return [...rest, ...best.values()];
 }
