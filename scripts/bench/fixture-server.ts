@@ -14,11 +14,11 @@ export interface FixtureServer {
 export async function startFixtureWorker(script: string, { timeoutMs = 60_000 } = {}): Promise<FixtureServer> {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), "weft-fixture-"));
-  // A configuration of its own, so that none of Weft's bindings come along.
+  // A configuration of its own, so that none of Weft's bindings come along; built as Weft is (keep_names).
   const config = join(stateDir, "wrangler.toml");
   writeFileSync(
     config,
-    `name = "bench-fixture"\nmain = ${JSON.stringify(resolve(script))}\ncompatibility_date = "2026-11-01"\ncompatibility_flags = ["nodejs_compat"]\n`,
+    `name = "bench-fixture"\nmain = ${JSON.stringify(resolve(script))}\ncompatibility_date = "2026-11-01"\ncompatibility_flags = ["nodejs_compat"]\nkeep_names = false\n`,
   );
   const child = spawn(
     join("node_modules", ".bin", "wrangler"),
