@@ -1,5 +1,5 @@
 import { decodeCursor, page } from "../cursor.ts";
-import type { AuditEntry, ConfirmationPath } from "../shapes.ts";
+import type { AuditEntry } from "../shapes.ts";
 import type { ActionService } from "./service.ts";
 
 /** A page of the workshop's executed writes, newest first: each executor writes its entry with its write. */
@@ -23,19 +23,7 @@ export async function listAudit({
         ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit + 1}`,
     )
     .bind(tenantId, ...(after ?? []))
-    .all<{
-      id: string;
-      user_id: string;
-      user_name: string | null;
-      action_id: string;
-      kind: string;
-      entity_id: string;
-      values_json: string;
-      summary: string | null;
-      confirmed_via: ConfirmationPath | null;
-      confirmed_key: string | null;
-      created_at: string;
-    }>();
+    .all<Omit<AuditEntry, "values" | "confirmed_key_prefix"> & { values_json: string; confirmed_key: string | null }>();
   const items = results.map(
     (r): AuditEntry => ({
       id: r.id,

@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { type ApiKey, api, type User } from "./api.ts";
+import { AskAgain } from "./ask-again.tsx";
 import { useI18n } from "./i18n.ts";
 import { settingsWords, shortTime } from "./settings-words.ts";
 import { useRequestError } from "./use-request-error.ts";
@@ -187,16 +188,13 @@ function KeyRow({
         <span>{w.agentConfirm}</span>
       </label>
       {confirming ? (
-        <div className="mcp-actions confirming">
-          <span>{w.confirmRevokeKey(k.name)}</span>
-          <button type="button" className="danger" onClick={revoke}>
-            {t.revoke}
-          </button>
-          {/* biome-ignore lint/a11y/noAutofocus: the question appears because the person asked to revoke. */}
-          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)}>
-            {t.cancel}
-          </button>
-        </div>
+        <AskAgain
+          question={w.confirmRevokeKey(k.name)}
+          actionLabel={t.revoke}
+          cancelLabel={t.cancel}
+          onAction={revoke}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <div className="mcp-actions">
           <button type="button" className="secondary" onClick={() => setConfirming(true)}>

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { McpServer } from "./api.ts";
+import { AskAgain } from "./ask-again.tsx";
 import { useI18n } from "./i18n.ts";
 import { AddServer, EditServer } from "./mcp-server-forms.tsx";
 import type { SignInReturn } from "./sign-in-return.ts";
@@ -70,16 +71,13 @@ function ServerRow({ server, hooks }: { server: McpServer; hooks: Hooks }) {
       {editing ? (
         <EditServer server={server} save={(changes) => hooks.update(server.id, changes)} onDone={() => setEditing(false)} />
       ) : confirming ? (
-        <div className="mcp-actions confirming">
-          <span>{t.confirmRemove(server.name)}</span>
-          <button type="button" className="danger" onClick={() => void hooks.remove(server.id)}>
-            {t.delete}
-          </button>
-          {/* biome-ignore lint/a11y/noAutofocus: the question appears because the user asked to delete. */}
-          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)}>
-            {t.cancel}
-          </button>
-        </div>
+        <AskAgain
+          question={t.confirmRemove(server.name)}
+          actionLabel={t.delete}
+          cancelLabel={t.cancel}
+          onAction={() => void hooks.remove(server.id)}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <div className="mcp-actions">
           {needsSignIn && (
