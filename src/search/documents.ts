@@ -88,50 +88,6 @@ export async function findDocument({
   return { byName: byName?.results[0] ?? null, byContent: byContent?.results[0] ?? null };
 }
 
-export interface ChunkRecord {
-  id: string;
-  kb_id: string;
-  document_id: string;
-  position: number;
-  heading_path: string;
-  content: string;
-  knowledge_title: string;
-  knowledge_filename: string;
-  /** The document's content type: `faq` for an FAQ entry, whose chunks are its questions. */
-  content_type: string;
-}
-
-/**
- * Chunks by id (?1, a JSON array) within the tenant (?2) and knowledge bases (?3, a JSON array),
- * with their document's title and file name. The unary `+` keeps the planner off the (tenant,
- * knowledge base) index: with it, SQLite read every chunk of the knowledge base to find the few
- * asked for (48 ms at 50k chunks, against 0.3 ms by id). Exported for its query-plan test.
- */
-export const CHUNKS_BY_IDS_SQL = `SELECT c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title,
-         d.filename AS knowledge_filename, d.content_type
-    FROM chunks c JOIN documents d ON d.id = c.document_id
-   WHERE c.id IN (SELECT value FROM json_each(?1)) AND +c.tenant_id = ?2 AND +c.kb_id IN (SELECT value FROM json_each(?3))`;
-
-/** Chunks by id, with their document's title and file name, limited to the tenant and knowledge bases. */
-export async function chunksByIds({
-  db,
-  tenantId,
-  kbIds,
-  ids,
-}: {
-  db: D1Database;
-  tenantId: string;
-  kbIds: string[];
-  ids: string[];
-}): Promise<Map<string, ChunkRecord>> {
-  if (ids.length === 0) return new Map();
-  const { results } = await db
-    .prepare(CHUNKS_BY_IDS_SQL)
-    .bind(JSON.stringify(ids), tenantId, JSON.stringify(kbIds))
-    .all<ChunkRecord>();
-  return new Map(results.map((r) => [r.id, r]));
-}
-
 /**
  * Deletes a document, its chunks and their keyword rows in one batch, then the vectors of exactly
  * the chunks that batch deleted (so a replacement landing meanwhile leaves no vector behind). With

@@ -1,4 +1,5 @@
 import { sha256Hex } from "../sha256.ts";
+import { CHUNK_RECORD_COLUMNS, type ChunkRecord } from "./chunk-record.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -20,6 +21,18 @@ export interface KeywordMatch {
   bm25: number;
   /** 1 − e^(−BM25 / the query's total IDF): 0.63 for a chunk matching every query term once at average length. */
   score: number;
+  /** The chunk, unless the search reads it elsewhere (`readElsewhere`). */
+  chunk?: ChunkRecord | undefined;
+}
+
+/**
+ * A keyword search in two halves, so that a search can send its statements in the batch it sends
+ * anyway: the statements, then what reads their results (with one more round trip where the index
+ * is large or the scope holds few of the best matches).
+ */
+export interface KeywordQuery {
+  statements: D1PreparedStatement[];
+  read(results: (D1Result | undefined)[]): Promise<KeywordMatch[]>;
 }
 
 /**
@@ -94,35 +107,46 @@ async function tableExists(db: D1Database, table: string): Promise<boolean> {
 }
 
 /**
- * BM25 search over the tenant's chunks in the given knowledge bases. The score divides BM25 by the
- * query's total IDF (what a chunk matching every query term once, at average length, gets) and
- * maps it smoothly into [0, 1), so it reads the same for every query and keeps BM25's order (a hard
- * cap at 1 would tie the best chunks; measured, it cost 0.02 nDCG).
+ * BM25 search over the tenant's chunks in the given knowledge bases (all of the tenant's when
+ * `kbIds` is null), each match with its chunk unless `readElsewhere` holds its id. The score
+ * divides BM25 by the query's total IDF (what a chunk matching every query term once, at average
+ * length, gets) and maps it smoothly into [0, 1), so it reads the same for every query and keeps
+ * BM25's order (a hard cap at 1 would tie the best chunks; measured, it cost 0.02 nDCG). Null when
+ * there is nothing to match.
  */
-export async function keywordSearch({
+export async function keywordQuery({
   db,
   tenantId,
   query,
   kbIds,
   limit,
   synonyms,
+  readElsewhere,
 }: {
   db: D1Database;
   tenantId: string;
   query: string;
-  kbIds: string[];
+  kbIds: string[] | null;
   limit: number;
   synonyms?: Synonyms | undefined;
-}): Promise<KeywordMatch[]> {
+  readElsewhere: ReadonlySet<string>;
+}): Promise<KeywordQuery | null> {
   const own = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
-  if (own.length === 0 || kbIds.length === 0) return [];
+  if (own.length === 0 || kbIds?.length === 0) return null;
   // Synonyms widen the match but not the normaliser: a chunk using the query's words or their
   // synonyms reads as the same share of the query.
   const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).filter((t) => !own.includes(t));
   const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
-  if (!(await tableExists(db, table))) return [];
+  if (!(await tableExists(db, table))) return null;
   const match = (matchTerms: string[]) => matchTerms.map((t) => `"${t}"`).join(" OR ");
+  const scope = kbIds && JSON.stringify(kbIds);
+  const elsewhere = JSON.stringify([...readElsewhere]);
+  // A chunk read elsewhere comes without its content, which is most of a row.
+  const columns = CHUNK_RECORD_COLUMNS.replace(
+    "c.content,",
+    "CASE WHEN c.id IN (SELECT value FROM json_each(?5)) THEN NULL ELSE c.content END AS content,",
+  );
   // The whole table's best matches first, then only those joined to their chunks and checked
   // against the scope: joining every match before sorting cost about as much again as the match
   // (ties go by rowid either way, the order FTS5 yields rows in). The table is the tenant's, so a
@@ -132,25 +156,28 @@ export async function keywordSearch({
   const bestStatement = (matchTerms: string[]) =>
     db
       .prepare(
-        `SELECT c.id AS id, -best.bm25 AS bm25
+        `SELECT ${columns}, -best.bm25 AS bm25
            FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ?1
                   ORDER BY bm25(${table}), rowid LIMIT ?4) best
-           LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))
+           LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
+                 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
+           LEFT JOIN documents d ON d.id = c.document_id
           ORDER BY best.bm25, best.rowid`,
       )
-      .bind(match(matchTerms), tenantId, JSON.stringify(kbIds), limit + SCOPE_MARGIN);
+      .bind(match(matchTerms), tenantId, scope, limit + SCOPE_MARGIN, elsewhere);
   const scopedStatement = (matchTerms: string[]) =>
     db
       .prepare(
-        `SELECT c.id AS id, -bm25(${table}) AS bm25 FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid
-          WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND c.kb_id IN (SELECT value FROM json_each(?3))
+        `SELECT ${columns}, -bm25(${table}) AS bm25
+           FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid JOIN documents d ON d.id = c.document_id
+          WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
           ORDER BY bm25(${table}), ${table}.rowid LIMIT ?4`,
       )
-      .bind(match(matchTerms), tenantId, JSON.stringify(kbIds), limit);
-  const inScope = async (matchTerms: string[], best: { id: string | null; bm25: number }[]) => {
-    const found = best.filter((row): row is { id: string; bm25: number } => row.id !== null);
+      .bind(match(matchTerms), tenantId, scope, limit, elsewhere);
+  const inScope = async (matchTerms: string[], best: MatchRow[]) => {
+    const found = best.filter((row): row is ScopedRow => row.id !== null);
     if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
-    return (await scopedStatement(matchTerms).all<{ id: string; bm25: number }>()).results;
+    return (await scopedStatement(matchTerms).all<ScopedRow>()).results;
   };
   // The index's size and each wanted term's document frequency, in one statement (each statement
   // costs a round trip's share even in a batch). The row with no term is the index's own row
@@ -169,28 +196,38 @@ export async function keywordSearch({
   // Which plan runs depends on the index alone, never on what this isolate has seen: calibration
   // reads the whole candidate list, so the same query must get the same candidates.
   const expectLarge = (chunkCounts.get(tenantId) ?? 0) >= PRUNE_FROM;
-  const [stats, direct] = await db.batch(expectLarge ? [statistics] : [statistics, bestStatement(wanted)]);
-  const statRows = (stats?.results ?? []) as { term: string | null; doc: number }[];
-  const df = new Map(statRows.flatMap((r) => (r.term === null ? [] : [[r.term, r.doc] as const])));
-  const total = statRows.find((r) => r.term === null)?.doc ?? 0;
-  chunkCounts.set(tenantId, total);
-  let rows: { id: string; bm25: number }[];
-  if (total >= PRUNE_FROM) {
-    const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
-    const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
-    const matchTerms = distinctive.length > 0 ? distinctive : present;
-    if (matchTerms.length === 0) return [];
-    rows = await inScope(matchTerms, (await bestStatement(matchTerms).all<{ id: string | null; bm25: number }>()).results);
-  } else {
-    // Matched already, unless the index was large when this isolate last looked and has shrunk since.
-    const best = direct
-      ? (direct.results as { id: string | null; bm25: number }[])
-      : (await bestStatement(wanted).all<{ id: string | null; bm25: number }>()).results;
-    rows = await inScope(wanted, best);
-  }
-  // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
-  // every query term, so a chunk missing the common ones still reads as a partial match.
-  const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
-  const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
-  return rows.map((row) => ({ id: row.id, bm25: row.bm25, score: 1 - Math.exp(-row.bm25 / queryIdf) }));
+  const read = async ([stats, direct]: (D1Result | undefined)[]): Promise<KeywordMatch[]> => {
+    const statRows = (stats?.results ?? []) as { term: string | null; doc: number }[];
+    const df = new Map(statRows.flatMap((r) => (r.term === null ? [] : [[r.term, r.doc] as const])));
+    const total = statRows.find((r) => r.term === null)?.doc ?? 0;
+    chunkCounts.set(tenantId, total);
+    let rows: ScopedRow[];
+    if (total >= PRUNE_FROM) {
+      const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
+      const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
+      const matchTerms = distinctive.length > 0 ? distinctive : present;
+      if (matchTerms.length === 0) return [];
+      rows = await inScope(matchTerms, (await bestStatement(matchTerms).all<MatchRow>()).results);
+    } else {
+      // Matched already, unless the index was large when this isolate last looked and has shrunk since.
+      const best =
+        direct && !expectLarge ? (direct.results as MatchRow[]) : (await bestStatement(wanted).all<MatchRow>()).results;
+      rows = await inScope(wanted, best);
+    }
+    // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
+    // every query term, so a chunk missing the common ones still reads as a partial match.
+    const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
+    const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
+    return rows.map(({ bm25, ...chunk }) => ({
+      id: chunk.id,
+      bm25,
+      score: 1 - Math.exp(-bm25 / queryIdf),
+      chunk: readElsewhere.has(chunk.id) ? undefined : chunk,
+    }));
+  };
+  return { statements: expectLarge ? [statistics] : [statistics, bestStatement(wanted)], read };
 }
+
+/** A row of the best matches: the chunk's columns are null for a match outside the scope. */
+type ScopedRow = ChunkRecord & { bm25: number };
+type MatchRow = ScopedRow | ({ [K in keyof ChunkRecord]: null } & { bm25: number });

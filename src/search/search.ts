@@ -1,13 +1,11 @@
 import type { SearchBackends } from "./backends.ts";
 import { calibrateList } from "./calibration.ts";
-import { type ChunkRecord, chunksByIds } from "./documents.ts";
+import { type CandidateRequest, gatherCandidates } from "./candidates.ts";
+import type { ChunkRecord } from "./chunk-record.ts";
 import { FAQ_CONTENT_TYPE } from "./faq.ts";
-import { keywordSearch } from "./keyword-index.ts";
 import { passageText } from "./passage-text.ts";
-import { resolveScope } from "./scope.ts";
-import { compiledSynonyms } from "./synonym-store.ts";
 
-export type SearchMode = "hybrid" | "vector" | "keyword";
+export type SearchMode = CandidateRequest["mode"];
 
 export interface SearchRequest {
   query: string;
@@ -59,26 +57,11 @@ export async function searchKnowledge({
   tenantId: string;
   request: SearchRequest;
 }): Promise<{ results: SearchResult[]; total_count: number }> {
-  const { kbIds, synonymStamp } = await resolveScope({ db, tenantId, kbIds: request.kbIds });
-  if (kbIds.length === 0) return { results: [], total_count: 0 };
-  const synonyms = await compiledSynonyms({ db, tenantId, stamp: synonymStamp });
   const pool = Math.max(POOL, request.topK);
+  const { synonyms, keyword, vector, chunks } = await gatherCandidates({ db, backends, tenantId, request, pool });
   const useKeyword = request.mode !== "vector";
-  const useVector = request.mode !== "keyword";
-  const [keyword, vector] = await Promise.all([
-    useKeyword ? keywordSearch({ db, tenantId, query: request.query, kbIds, limit: pool, synonyms }) : [],
-    useVector
-      ? backends.embedder
-          .embed([request.query])
-          .then(([v]) => backends.vectorIndex.query(tenantId, v as number[], { topK: pool, kbIds }))
-      : [],
-  ]);
-
   const keywordScores = new Map(keyword.map((m) => [m.id, m.score]));
   const vectorScores = new Map(vector.map((m) => [m.id, m.score]));
-  const ids = [...new Set([...keywordScores.keys(), ...vectorScores.keys()])];
-  // The chunk table is the truth: vector hits for chunks replaced or deleted since are dropped here.
-  const chunks = await chunksByIds({ db, tenantId, kbIds, ids });
   const w = request.mode === "hybrid" ? backends.keywordWeight : request.mode === "keyword" ? 1 : 0;
   const found = [...chunks.values()].map((chunk) => {
     const k = keywordScores.get(chunk.id);

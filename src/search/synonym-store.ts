@@ -44,7 +44,7 @@ export async function getSynonyms({ db, tenantId }: { db: D1Database; tenantId: 
  * What identifies a stored synonym set, as SQL over `synonym_sets` for the workshop bound to ?1:
  * its version, time and size, or null while the workshop has no row (the shipped default). Every
  * stored change moves the version and the time, so a set compiled from a row with this stamp is
- * that row's. Search reads it in the statement it needs anyway (`resolveScope`).
+ * that row's. Search reads it in the statement it needs anyway (`scopeStatement`).
  */
 export const SYNONYM_STAMP_SQL =
   "(SELECT version || '@' || updated_at || '@' || length(groups_json) FROM synonym_sets WHERE tenant_id = ?1)";

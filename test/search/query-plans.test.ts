@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHUNKS_BY_IDS_SQL } from "../../src/search/documents.ts";
+import { CHUNKS_BY_IDS_SQL } from "../../src/search/chunk-record.ts";
 
 /** What SQLite says it will do for `sql`, one line per step. */
 async function plan(sql: string, ...params: unknown[]): Promise<string[]> {

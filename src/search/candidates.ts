@@ -1,0 +1,112 @@
+import type { SearchBackends } from "./backends.ts";
+import { type ChunkRecord, chunksByIdsStatement } from "./chunk-record.ts";
+import { type KeywordMatch, keywordQuery } from "./keyword-index.ts";
+import { lastScope, rememberScope, sameScope, scopeFrom, scopeStatement, searchScope, type TenantScope } from "./scope.ts";
+import { compiledSynonyms } from "./synonym-store.ts";
+import type { Synonyms } from "./synonyms.ts";
+import type { VectorMatch } from "./vector-index.ts";
+
+/** What of a search request decides its candidates. */
+export interface CandidateRequest {
+  query: string;
+  kbIds?: string[] | undefined;
+  mode: "hybrid" | "vector" | "keyword";
+}
+
+/** What a search ranks: each retriever's matches, and the chunk of every match in scope. */
+export interface Candidates {
+  synonyms: Synonyms;
+  keyword: KeywordMatch[];
+  vector: VectorMatch[];
+  /** The chunks of the matches, by id; a vector match whose chunk is gone or out of scope has none. */
+  chunks: Map<string, ChunkRecord>;
+}
+
+/**
+ * Each retriever's best `pool` matches in the search's scope, with their chunks, in one D1 round
+ * trip where it can (two in a large keyword index). The scope and the synonyms a search needs
+ * before that round trip (the vector query filters by the knowledge bases, the keyword match
+ * widens by the synonyms) are the ones this isolate last read for the workshop; the round trip
+ * reads them again, and a search that finds they moved runs once more on what it read.
+ */
+export async function gatherCandidates({
+  db,
+  backends,
+  tenantId,
+  request,
+  pool,
+}: {
+  db: D1Database;
+  backends: SearchBackends;
+  tenantId: string;
+  request: CandidateRequest;
+  pool: number;
+}): Promise<Candidates> {
+  let expected = lastScope(tenantId) ?? scopeFrom(await scopeStatement(db, tenantId).all());
+  for (let attempt = 1; ; attempt++) {
+    const { scope, read } = await gatherRound({ db, backends, tenantId, request, pool, expected });
+    rememberScope(tenantId, scope);
+    // A scope that moves again under the second round is as current as any a search could read.
+    if (sameScope(scope, expected) || attempt === 2) return read();
+    expected = scope;
+  }
+}
+
+async function gatherRound({
+  db,
+  backends,
+  tenantId,
+  request,
+  pool,
+  expected,
+}: {
+  db: D1Database;
+  backends: SearchBackends;
+  tenantId: string;
+  request: CandidateRequest;
+  pool: number;
+  expected: TenantScope;
+}): Promise<{ scope: TenantScope; read: () => Promise<Candidates> }> {
+  // The knowledge bases asked for are a filter until the round trip checks them; none asked for
+  // is all of the tenant's, which the statements read by tenant.
+  const requested = request.kbIds && request.kbIds.length > 0 ? [...new Set(request.kbIds)] : null;
+  const vectorScope = requested ?? expected.kbIds;
+  const synonyms = await compiledSynonyms({ db, tenantId, stamp: expected.synonymStamp });
+  // The vector query goes first, so its chunks are read in the same round trip as the keyword
+  // matches: one round trip after it rather than one beside it and one after both.
+  const vector =
+    request.mode !== "keyword" && vectorScope.length > 0
+      ? await backends.embedder
+          .embed([request.query])
+          .then(([v]) => backends.vectorIndex.query(tenantId, v as number[], { topK: pool, kbIds: vectorScope }))
+      : [];
+  const vectorIds = vector.map((m) => m.id);
+  const keyword =
+    request.mode !== "vector"
+      ? await keywordQuery({
+          db,
+          tenantId,
+          query: request.query,
+          kbIds: requested,
+          limit: pool,
+          synonyms,
+          readElsewhere: new Set(vectorIds),
+        })
+      : null;
+  const keywordStatements = keyword?.statements ?? [];
+  const results = await db.batch([
+    scopeStatement(db, tenantId),
+    ...keywordStatements,
+    ...(vectorIds.length > 0 ? [chunksByIdsStatement({ db, tenantId, kbIds: requested, ids: vectorIds })] : []),
+  ]);
+  const scope = scopeFrom(results[0]);
+  const read = async (): Promise<Candidates> => {
+    if (searchScope(scope, request.kbIds).length === 0) return { synonyms, keyword: [], vector: [], chunks: new Map() };
+    const keywordMatches = keyword ? await keyword.read(results.slice(1, 1 + keywordStatements.length)) : [];
+    const vectorChunks = (results[1 + keywordStatements.length]?.results ?? []) as ChunkRecord[];
+    const chunks = new Map(vectorChunks.map((chunk) => [chunk.id, chunk]));
+    for (const match of keywordMatches) if (match.chunk) chunks.set(match.id, match.chunk);
+    return { synonyms, keyword: keywordMatches, vector, chunks };
+  };
+  return { scope, read };
+}

@@ -1,0 +1,112 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../../src/config.ts";
+import { AppError } from "../../src/errors.ts";
+import { searchBackends } from "../../src/search/backends.ts";
+import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
+import { keys } from "../fixtures.ts";
+import { call } from "../helpers.ts";
+
+const TENANT = "t-jinxiu";
+
+/** env.DB, counting round trips: each batch, and each statement run on its own. */
+function countingDb(): { db: D1Database; trips: () => number } {
+  let trips = 0;
+  const statement = (stmt: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop) as unknown;
+        if (typeof value !== "function") return value;
+        if (prop === "bind") return (...args: unknown[]) => statement(value.apply(target, args) as D1PreparedStatement);
+        if (["all", "first", "run", "raw"].includes(prop as string))
+          return (...args: unknown[]) => {
+            trips++;
+            return value.apply(target, args);
+          };
+        return value.bind(target);
+      },
+    });
+  const db = new Proxy(env.DB, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (typeof value !== "function") return value;
+      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          trips++;
+          return target.batch(statements);
+        };
+      return value.bind(target);
+    },
+  });
+  return { db, trips: () => trips };
+}
+
+async function newKb(name: string, filename: string, content: string): Promise<string> {
+  const kb = await (
+    await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) })
+  ).json<{ id: string }>();
+  const res = await call(`/api/knowledge-bases/${kb.id}/documents`, {
+    method: "POST",
+    key: keys.boss,
+    body: JSON.stringify({ filename, content }),
+  });
+  expect(res.status).toBe(201);
+  return kb.id;
+}
+
+async function search(db: D1Database, query: string, mode: SearchMode, kbIds?: string[]) {
+  const backends = searchBackends(env, readConfig(env));
+  let vectorQueries = 0;
+  const vectorIndex = {
+    ...backends.vectorIndex,
+    upsert: backends.vectorIndex.upsert.bind(backends.vectorIndex),
+    delete: backends.vectorIndex.delete.bind(backends.vectorIndex),
+    query: (...args: Parameters<typeof backends.vectorIndex.query>) => {
+      vectorQueries++;
+      return backends.vectorIndex.query(...args);
+    },
+  };
+  const { results } = await searchKnowledge({
+    db,
+    backends: { ...backends, vectorIndex },
+    tenantId: TENANT,
+    request: { query, kbIds, mode, topK: 5, minScore: 0, rerank: true },
+  });
+  return { results, vectorQueries };
+}
+
+describe("a search's round trips", () => {
+  it("reads scope, keyword matches and every candidate's chunk in one D1 round trip, after one vector query", async () => {
+    await newKb("往返手册", "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
+    await search(env.DB, "锅炉蒸汽压力", "hybrid");
+    for (const mode of ["hybrid", "keyword", "vector"] as const) {
+      const { db, trips } = countingDb();
+      const { results, vectorQueries } = await search(db, "锅炉蒸汽压力", mode);
+      expect(results[0]?.content, mode).toContain("蒸汽压力");
+      expect(trips(), mode).toBe(1);
+      expect(vectorQueries, mode).toBe(mode === "keyword" ? 0 : 1);
+    }
+  });
+
+  it("searches a knowledge base created since the isolate last searched, in every mode", async () => {
+    await search(env.DB, "锅炉蒸汽压力", "hybrid");
+    await newKb("往返新库", "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
+    for (const mode of ["vector", "hybrid", "keyword"] as const) {
+      const { db, trips } = countingDb();
+      const { results } = await search(db, "提花织机经线张力", mode);
+      expect(results[0]?.content, mode).toContain("经线张力");
+      // The first search after the change reads the scope it did not expect, and runs again.
+      expect(trips(), mode).toBe(mode === "vector" ? 2 : 1);
+    }
+  });
+
+  it("refuses a knowledge base deleted since the isolate last searched it", async () => {
+    const kb = await newKb("往返将删", "dye.md", "# 染色\n\n活性染料染色前先做小样。");
+    expect((await search(env.DB, "活性染料小样", "hybrid", [kb])).results[0]?.content).toContain("小样");
+    expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: keys.boss })).status).toBe(200);
+    const refused = search(env.DB, "活性染料小样", "hybrid", [kb]);
+    await expect(refused).rejects.toBeInstanceOf(AppError);
+    await expect(refused).rejects.toMatchObject({ code: "knowledge_base_not_found" });
+  });
+});
