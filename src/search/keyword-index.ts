@@ -1,5 +1,12 @@
 import { sha256Hex } from "../sha256.ts";
 import { CHUNK_RECORD_COLUMNS, type ChunkRecord } from "./chunk-record.ts";
+import {
+  forgetKeywordStatistics,
+  type KeywordStatistics,
+  keptStatistics,
+  readStatistics,
+  statisticsStatement,
+} from "./keyword-statistics.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -11,9 +18,6 @@ const COMMON_SHARE = 0.3;
 const PRUNE_FROM = 1000;
 /** Matches beyond `limit` read before the scope is checked (see `keywordSearch`). */
 const SCOPE_MARGIN = 50;
-// The last chunk count seen per tenant: it only saves a round trip (a stale count costs one match
-// more or one round trip more), never changes which plan answers.
-const chunkCounts = new Map<string, number>();
 
 export interface KeywordMatch {
   id: string;
@@ -52,7 +56,7 @@ const knownTables = new Set<string>();
  */
 export function forgetKeywordTables(): void {
   knownTables.clear();
-  chunkCounts.clear();
+  forgetKeywordStatistics();
 }
 
 /** Creates the tenant's keyword index (and its vocabulary view) if it does not exist. */
@@ -179,40 +183,40 @@ export async function keywordQuery({
     if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
     return (await scopedStatement(matchTerms).all<ScopedRow>()).results;
   };
-  // The index's size and each wanted term's document frequency, in one statement (each statement
-  // costs a round trip's share even in a batch). The row with no term is the index's own row
-  // count, the one FTS5's BM25 takes its IDF from; counting the tenant's chunks gave the same
-  // number at 250 times the cost (5.7 against 0.02 ms at 50k chunks).
-  const statistics = db
-    .prepare(
-      `SELECT NULL AS term, COUNT(*) AS doc FROM ${table}_docsize
-       UNION ALL SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`,
-    )
-    .bind(JSON.stringify(wanted));
   // A small index is matched with every term in the same round trip as its statistics. In a large
   // one, terms in many chunks cost the most to score (their posting lists are the longest) and
   // weigh the least (low IDF), so they are left out of the match once the statistics are known:
   // about 20% less time at 50k chunks for −0.004 keyword-only nDCG@10 on rgb-zh-dev (docs/benchmarks.md).
+  // When this isolate keeps every wanted term's frequency (`keyword-statistics.ts`), the pruned
+  // match goes in the same round trip too, and counts only if the index is still the one counted.
   // Which plan runs depends on the index alone, never on what this isolate has seen: calibration
   // reads the whole candidate list, so the same query must get the same candidates.
-  const expectLarge = (chunkCounts.get(tenantId) ?? 0) >= PRUNE_FROM;
-  const read = async ([stats, direct]: (D1Result | undefined)[]): Promise<KeywordMatch[]> => {
-    const statRows = (stats?.results ?? []) as { term: string | null; doc: number }[];
-    const df = new Map(statRows.flatMap((r) => (r.term === null ? [] : [[r.term, r.doc] as const])));
-    const total = statRows.find((r) => r.term === null)?.doc ?? 0;
-    chunkCounts.set(tenantId, total);
+  const known = keptStatistics(tenantId);
+  const expectLarge = (known?.total ?? 0) >= PRUNE_FROM;
+  const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
+  const foreseen = known && unknown.length === 0 ? pruned(wanted, known) : null;
+  const statements = [
+    statisticsStatement(db, table, unknown),
+    ...(!expectLarge ? [bestStatement(wanted)] : foreseen && foreseen.length > 0 ? [bestStatement(foreseen)] : []),
+  ];
+  const read = async ([first, direct]: (D1Result | undefined)[]): Promise<KeywordMatch[]> => {
+    let statistics = readStatistics({ tenantId, result: first, terms: unknown, large: PRUNE_FROM });
+    // The index changed since the kept frequencies were counted: count every wanted term afresh.
+    if (!wanted.every((t) => statistics.df.has(t))) {
+      const result = await statisticsStatement(db, table, wanted).all();
+      statistics = readStatistics({ tenantId, result, terms: wanted, large: PRUNE_FROM });
+    }
+    const { df, total } = statistics;
     let rows: ScopedRow[];
     if (total >= PRUNE_FROM) {
-      const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
-      const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
-      const matchTerms = distinctive.length > 0 ? distinctive : present;
+      const matchTerms = pruned(wanted, statistics);
       if (matchTerms.length === 0) return [];
-      rows = await inScope(matchTerms, (await bestStatement(matchTerms).all<MatchRow>()).results);
+      const matched = direct && expectLarge && sameTerms(matchTerms, foreseen) ? direct : await bestStatement(matchTerms).all();
+      rows = await inScope(matchTerms, matched.results as MatchRow[]);
     } else {
       // Matched already, unless the index was large when this isolate last looked and has shrunk since.
-      const best =
-        direct && !expectLarge ? (direct.results as MatchRow[]) : (await bestStatement(wanted).all<MatchRow>()).results;
-      rows = await inScope(wanted, best);
+      const best = direct && !expectLarge ? direct : await bestStatement(wanted).all();
+      rows = await inScope(wanted, best.results as MatchRow[]);
     }
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
     // every query term, so a chunk missing the common ones still reads as a partial match.
@@ -225,7 +229,18 @@ export async function keywordQuery({
       chunk: readElsewhere.has(chunk.id) ? undefined : chunk,
     }));
   };
-  return { statements: expectLarge ? [statistics] : [statistics, bestStatement(wanted)], read };
+  return { statements, read };
+}
+
+/** The wanted terms a large index is matched by: those in the index, less the common ones unless all are. */
+function pruned(wanted: string[], { df, total }: KeywordStatistics): string[] {
+  const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
+  const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
+  return distinctive.length > 0 ? distinctive : present;
+}
+
+function sameTerms(a: string[], b: string[] | null): boolean {
+  return b !== null && a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
 /** A row of the best matches: the chunk's columns are null for a match outside the scope. */

@@ -43,9 +43,9 @@ function countingDb(): { db: D1Database; trips: () => number } {
 }
 
 async function newKb(name: string, filename: string, content: string): Promise<string> {
-  const kb = await (
-    await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) })
-  ).json<{ id: string }>();
+  const kb = await (await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) })).json<{
+    id: string;
+  }>();
   const res = await call(`/api/knowledge-bases/${kb.id}/documents`, {
     method: "POST",
     key: keys.boss,
@@ -108,5 +108,19 @@ describe("a search's round trips", () => {
     const refused = search(env.DB, "活性染料小样", "hybrid", [kb]);
     await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ code: "knowledge_base_not_found" });
+  });
+
+  it("matches a large index in the same round trip once the isolate knows its query terms' frequencies", async () => {
+    const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`);
+    const kb = await newKb("往返大库", "log.md", `# 记录\n\n${sections.join("\n\n")}\n\n## 染缸\n\n染缸温度过高时先关蒸汽阀。`);
+    const first = countingDb();
+    const before = await search(first.db, "仓库里的染缸温度", "keyword", [kb]);
+    // A new knowledge base, a large index: the first search read the scope again and the frequencies first.
+    expect(first.trips()).toBeGreaterThan(1);
+    const again = countingDb();
+    const after = await search(again.db, "仓库里的染缸温度", "keyword", [kb]);
+    expect(again.trips()).toBe(1);
+    expect(after.results).toEqual(before.results);
+    expect(after.results[0]?.content).toContain("染缸温度");
   });
 });

@@ -1,0 +1,77 @@
+// What BM25 and the pruning of common terms read of a tenant's keyword index: its size and the
+// document frequency of each query term. Counting a term's documents reads its whole posting list
+// (about 5 ms for a question's terms at 50k chunks, most of it for the commonest), so a large
+// index's frequencies are kept per isolate and tagged with the index's FTS5 structure record,
+// which FTS5 rewrites with every write: a kept frequency is the one a fresh count would give.
+
+/** An index's size and the frequencies of the terms read, as of its structure record `stamp`. */
+export interface KeywordStatistics {
+  stamp: string;
+  total: number;
+  df: Map<string, number>;
+}
+
+// Kept for large indexes only (a small one counts its terms in microseconds), per tenant.
+const kept = new Map<string, KeywordStatistics>();
+/** Tenants whose statistics an isolate keeps; the least recently used one goes first. */
+const KEPT_TENANTS = 16;
+/** Terms kept per tenant; beyond it the tenant starts again (a few hundred kilobytes at most). */
+const KEPT_TERMS = 20_000;
+
+/** Forgets every kept statistic (for the test suite, which empties the databases under the isolate). */
+export function forgetKeywordStatistics(): void {
+  kept.clear();
+}
+
+/** The statistics this isolate keeps for the tenant's index, if any. */
+export function keptStatistics(tenantId: string): KeywordStatistics | undefined {
+  return kept.get(tenantId);
+}
+
+/**
+ * Reads the index's size, its structure record and the frequencies of `terms`, in one statement
+ * (each statement costs a round trip's share even in a batch). The size is FTS5's own row count,
+ * the one its BM25 takes its IDF from; counting the tenant's chunks gave the same number at 250
+ * times the cost (5.7 against 0.02 ms at 50k chunks).
+ */
+export function statisticsStatement(db: D1Database, table: string, terms: string[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT NULL AS term, COUNT(*) AS doc, (SELECT hex(block) FROM ${table}_data WHERE id = 10) AS stamp FROM ${table}_docsize
+       UNION ALL SELECT term, doc, NULL FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`,
+    )
+    .bind(JSON.stringify(terms));
+}
+
+/**
+ * The statistics in a `statisticsStatement` result for `terms` (a term in no chunk has no row: 0),
+ * merged into the kept ones when the index has not changed since, and kept if the index is large.
+ */
+export function readStatistics({
+  tenantId,
+  result,
+  terms,
+  large,
+}: {
+  tenantId: string;
+  result: D1Result | undefined;
+  terms: string[];
+  large: number;
+}): KeywordStatistics {
+  const rows = (result?.results ?? []) as { term: string | null; doc: number; stamp: string | null }[];
+  const head = rows.find((r) => r.term === null);
+  const stamp = head?.stamp ?? "";
+  const total = head?.doc ?? 0;
+  const before = kept.get(tenantId);
+  const df =
+    before && before.stamp === stamp && before.df.size + terms.length <= KEPT_TERMS ? before.df : new Map<string, number>();
+  for (const term of terms) df.set(term, 0);
+  for (const row of rows) if (row.term !== null) df.set(row.term, row.doc);
+  const statistics = { stamp, total, df };
+  kept.delete(tenantId);
+  if (total >= large) {
+    if (kept.size >= KEPT_TENANTS) kept.delete(kept.keys().next().value as string);
+    kept.set(tenantId, statistics);
+  }
+  return statistics;
+}
