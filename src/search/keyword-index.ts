@@ -146,11 +146,12 @@ export async function keywordQuery({
   const match = (matchTerms: string[]) => matchTerms.map((t) => `"${t}"`).join(" OR ");
   const scope = kbIds && JSON.stringify(kbIds);
   const elsewhere = JSON.stringify([...readElsewhere]);
-  // A chunk read elsewhere comes without its content, which is most of a row.
-  const columns = CHUNK_RECORD_COLUMNS.replace(
-    "c.content,",
-    "CASE WHEN c.id IN (SELECT value FROM json_each(?5)) THEN NULL ELSE c.content END AS content,",
-  );
+  // Content is most of a row: none for a chunk read elsewhere, nor for one beyond the `limit` kept.
+  const columns = (beyondLimit: string) =>
+    CHUNK_RECORD_COLUMNS.replace(
+      "c.content,",
+      `CASE WHEN c.id IN (SELECT value FROM json_each(?5))${beyondLimit} THEN NULL ELSE c.content END AS content,`,
+    );
   // The whole table's best matches first, then only those joined to their chunks and checked
   // against the scope: joining every match before sorting cost about as much again as the match
   // (ties go by rowid either way, the order FTS5 yields rows in). The table is the tenant's, so a
@@ -160,7 +161,7 @@ export async function keywordQuery({
   const bestStatement = (matchTerms: string[]) =>
     db
       .prepare(
-        `SELECT ${columns}, -best.bm25 AS bm25
+        `SELECT ${columns(" OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6")}, -best.bm25 AS bm25
            FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ?1
                   ORDER BY bm25(${table}), rowid LIMIT ?4) best
            LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
@@ -168,11 +169,11 @@ export async function keywordQuery({
            LEFT JOIN documents d ON d.id = c.document_id
           ORDER BY best.bm25, best.rowid`,
       )
-      .bind(match(matchTerms), tenantId, scope, limit + SCOPE_MARGIN, elsewhere);
+      .bind(match(matchTerms), tenantId, scope, limit + SCOPE_MARGIN, elsewhere, limit);
   const scopedStatement = (matchTerms: string[]) =>
     db
       .prepare(
-        `SELECT ${columns}, -bm25(${table}) AS bm25
+        `SELECT ${columns("")}, -bm25(${table}) AS bm25
            FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid JOIN documents d ON d.id = c.document_id
           WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
           ORDER BY bm25(${table}), ${table}.rowid LIMIT ?4`,
