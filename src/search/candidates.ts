@@ -3,7 +3,7 @@ import { type ChunkRecord, chunksByIdsStatement } from "./chunk-record.ts";
 import { type KeywordMatch, keywordQuery } from "./keyword-index.ts";
 import { lastScope, rememberScope, sameScope, scopeFrom, scopeStatement, searchScope, type TenantScope } from "./scope.ts";
 import { compiledSynonyms } from "./synonym-store.ts";
-import type { Synonyms } from "./synonyms.ts";
+import { Synonyms } from "./synonyms.ts";
 import type { VectorMatch } from "./vector-index.ts";
 
 /** What of a search request decides its candidates. */
@@ -24,10 +24,11 @@ export interface Candidates {
 
 /**
  * Each retriever's best `pool` matches in the search's scope, with their chunks, in one D1 round
- * trip where it can (two in a large keyword index). The scope and the synonyms a search needs
- * before that round trip (the vector query filters by the knowledge bases, the keyword match
- * widens by the synonyms) are the ones this isolate last read for the workshop; the round trip
- * reads them again, and a search that finds they moved runs once more on what it read.
+ * trip where it can (a large keyword index takes a second until this isolate has counted the
+ * question's terms). The scope and the synonyms a search needs before that round trip (the vector
+ * query filters by the knowledge bases, the keyword match widens by the synonyms) are the ones
+ * this isolate last read for the workshop; the round trip reads them again, and a search that
+ * finds they moved runs once more on what it read.
  */
 export async function gatherCandidates({
   db,
@@ -67,10 +68,16 @@ async function gatherRound({
   pool: number;
   expected: TenantScope;
 }): Promise<{ scope: TenantScope; read: () => Promise<Candidates> }> {
-  // The knowledge bases asked for are a filter until the round trip checks them; none asked for
-  // is all of the tenant's, which the statements read by tenant.
+  // The knowledge bases asked for are a filter until the round trip checks them (the vector query
+  // gets only those the tenant had last time; one created since moves the scope, and the round
+  // runs again); none asked for is all of the tenant's, which the statements read by tenant.
   const requested = request.kbIds && request.kbIds.length > 0 ? [...new Set(request.kbIds)] : null;
-  const vectorScope = requested ?? expected.kbIds;
+  const vectorScope = requested ? requested.filter((id) => expected.kbIds.includes(id)) : expected.kbIds;
+  if (!requested && expected.kbIds.length === 0) {
+    // A workshop without knowledge bases: nothing to search unless the round trip finds one.
+    const scope = scopeFrom(await scopeStatement(db, tenantId).all());
+    return { scope, read: async () => ({ synonyms: new Synonyms([]), keyword: [], vector: [], chunks: new Map() }) };
+  }
   const synonyms = await compiledSynonyms({ db, tenantId, stamp: expected.synonymStamp });
   // The vector query goes first, so its chunks are read in the same round trip as the keyword
   // matches: one round trip after it rather than one beside it and one after both.

@@ -13,9 +13,14 @@ export interface ChunkRecord {
   content_type: string;
 }
 
-/** The columns of a `ChunkRecord`, over chunks `c` joined to their documents `d`. */
-export const CHUNK_RECORD_COLUMNS = `c.id, c.kb_id, c.document_id, c.position, c.heading_path, c.content, d.title AS knowledge_title,
+/**
+ * The columns of a `ChunkRecord`, over chunks `c` joined to their documents `d`; `content` is the
+ * expression the content is read by (a statement may leave it out of some rows).
+ */
+export function chunkRecordColumns(content = "c.content"): string {
+  return `c.id, c.kb_id, c.document_id, c.position, c.heading_path, ${content} AS content, d.title AS knowledge_title,
          d.filename AS knowledge_filename, d.content_type`;
+}
 
 /**
  * Chunks by id (?1, a JSON array) within the tenant (?2) and, unless ?3 is null, the knowledge
@@ -24,7 +29,7 @@ export const CHUNK_RECORD_COLUMNS = `c.id, c.kb_id, c.document_id, c.position, c
  * base to find the few asked for (48 ms at 50k chunks, against 0.3 ms by id). Exported for its
  * query-plan test.
  */
-export const CHUNKS_BY_IDS_SQL = `SELECT ${CHUNK_RECORD_COLUMNS}
+export const CHUNKS_BY_IDS_SQL = `SELECT ${chunkRecordColumns()}
     FROM chunks c JOIN documents d ON d.id = c.document_id
    WHERE c.id IN (SELECT value FROM json_each(?1)) AND +c.tenant_id = ?2
      AND (?3 IS NULL OR +c.kb_id IN (SELECT value FROM json_each(?3)))`;

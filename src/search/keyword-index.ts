@@ -1,5 +1,5 @@
 import { sha256Hex } from "../sha256.ts";
-import { CHUNK_RECORD_COLUMNS, type ChunkRecord } from "./chunk-record.ts";
+import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
 import {
   forgetKeywordStatistics,
   type KeywordStatistics,
@@ -16,7 +16,7 @@ const MAX_QUERY_TERMS = 64;
 const COMMON_SHARE = 0.3;
 /** …once the tenant has this many chunks; smaller indexes are cheap to scan whole. */
 const PRUNE_FROM = 1000;
-/** Matches beyond `limit` read before the scope is checked (see `keywordSearch`). */
+/** Matches beyond `limit` read before the scope is checked (see `keywordQuery`). */
 const SCOPE_MARGIN = 50;
 
 export interface KeywordMatch {
@@ -25,14 +25,14 @@ export interface KeywordMatch {
   bm25: number;
   /** 1 − e^(−BM25 / the query's total IDF): 0.63 for a chunk matching every query term once at average length. */
   score: number;
-  /** The chunk, unless the search reads it elsewhere (`readElsewhere`). */
+  /** The chunk, unless the search reads it in the same batch (`readElsewhere`). */
   chunk?: ChunkRecord | undefined;
 }
 
 /**
  * A keyword search in two halves, so that a search can send its statements in the batch it sends
- * anyway: the statements, then what reads their results (with one more round trip where the index
- * is large or the scope holds few of the best matches).
+ * anyway: the statements, then what reads their results (with one more round trip where a large
+ * index's terms are not all counted yet, or the scope holds few of the best matches).
  */
 export interface KeywordQuery {
   statements: D1PreparedStatement[];
@@ -145,23 +145,24 @@ export async function keywordQuery({
   if (!(await tableExists(db, table))) return null;
   const match = (matchTerms: string[]) => matchTerms.map((t) => `"${t}"`).join(" OR ");
   const scope = kbIds && JSON.stringify(kbIds);
+  // Content is most of a row: the batch's match leaves it out for a chunk the search reads in the
+  // same batch, and for one beyond the `limit` kept. Later round trips read it whole: a chunk
+  // committed after the batch is in neither.
   const elsewhere = JSON.stringify([...readElsewhere]);
-  // Content is most of a row: none for a chunk read elsewhere, nor for one beyond the `limit` kept.
-  const columns = (beyondLimit: string) =>
-    CHUNK_RECORD_COLUMNS.replace(
-      "c.content,",
-      `CASE WHEN c.id IN (SELECT value FROM json_each(?5))${beyondLimit} THEN NULL ELSE c.content END AS content,`,
-    );
   // The whole table's best matches first, then only those joined to their chunks and checked
   // against the scope: joining every match before sorting cost about as much again as the match
   // (ties go by rowid either way, the order FTS5 yields rows in). The table is the tenant's, so a
   // row out of scope is another knowledge base's (or one left behind by an older version); while
   // `limit` of the first `limit + SCOPE_MARGIN` are in scope, they are the scope's best `limit`,
   // else `scopedStatement` sorts the scope's own matches.
-  const bestStatement = (matchTerms: string[]) =>
+  const bestStatement = (matchTerms: string[], skipContent: string) =>
     db
       .prepare(
-        `SELECT ${columns(" OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6")}, -best.bm25 AS bm25
+        `SELECT ${chunkRecordColumns(
+          `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
+                  OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
+                THEN NULL ELSE c.content END`,
+        )}, -best.bm25 AS bm25
            FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ?1
                   ORDER BY bm25(${table}), rowid LIMIT ?4) best
            LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
@@ -169,16 +170,16 @@ export async function keywordQuery({
            LEFT JOIN documents d ON d.id = c.document_id
           ORDER BY best.bm25, best.rowid`,
       )
-      .bind(match(matchTerms), tenantId, scope, limit + SCOPE_MARGIN, elsewhere, limit);
+      .bind(match(matchTerms), tenantId, scope, limit + SCOPE_MARGIN, skipContent, limit);
   const scopedStatement = (matchTerms: string[]) =>
     db
       .prepare(
-        `SELECT ${columns("")}, -bm25(${table}) AS bm25
+        `SELECT ${chunkRecordColumns()}, -bm25(${table}) AS bm25
            FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid JOIN documents d ON d.id = c.document_id
           WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
           ORDER BY bm25(${table}), ${table}.rowid LIMIT ?4`,
       )
-      .bind(match(matchTerms), tenantId, scope, limit, elsewhere);
+      .bind(match(matchTerms), tenantId, scope, limit);
   const inScope = async (matchTerms: string[], best: MatchRow[]) => {
     const found = best.filter((row): row is ScopedRow => row.id !== null);
     if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
@@ -198,7 +199,11 @@ export async function keywordQuery({
   const foreseen = known && unknown.length === 0 ? pruned(wanted, known) : null;
   const statements = [
     statisticsStatement(db, table, unknown),
-    ...(!expectLarge ? [bestStatement(wanted)] : foreseen && foreseen.length > 0 ? [bestStatement(foreseen)] : []),
+    ...(!expectLarge
+      ? [bestStatement(wanted, elsewhere)]
+      : foreseen && foreseen.length > 0
+        ? [bestStatement(foreseen, elsewhere)]
+        : []),
   ];
   const read = async ([first, direct]: (D1Result | undefined)[]): Promise<KeywordMatch[]> => {
     let statistics = readStatistics({ tenantId, result: first, terms: unknown, large: PRUNE_FROM });
@@ -212,22 +217,23 @@ export async function keywordQuery({
     if (total >= PRUNE_FROM) {
       const matchTerms = pruned(wanted, statistics);
       if (matchTerms.length === 0) return [];
-      const matched = direct && expectLarge && sameTerms(matchTerms, foreseen) ? direct : await bestStatement(matchTerms).all();
+      const matched =
+        direct && expectLarge && sameTerms(matchTerms, foreseen) ? direct : await bestStatement(matchTerms, "[]").all();
       rows = await inScope(matchTerms, matched.results as MatchRow[]);
     } else {
       // Matched already, unless the index was large when this isolate last looked and has shrunk since.
-      const best = direct && !expectLarge ? direct : await bestStatement(wanted).all();
+      const best = direct && !expectLarge ? direct : await bestStatement(wanted, "[]").all();
       rows = await inScope(wanted, best.results as MatchRow[]);
     }
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
     // every query term, so a chunk missing the common ones still reads as a partial match.
     const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
     const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
-    return rows.map(({ bm25, ...chunk }) => ({
+    return rows.map(({ bm25, content, ...chunk }) => ({
       id: chunk.id,
       bm25,
       score: 1 - Math.exp(-bm25 / queryIdf),
-      chunk: readElsewhere.has(chunk.id) ? undefined : chunk,
+      chunk: content === null ? undefined : { ...chunk, content },
     }));
   };
   return { statements, read };
@@ -244,6 +250,9 @@ function sameTerms(a: string[], b: string[] | null): boolean {
   return b !== null && a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
-/** A row of the best matches: the chunk's columns are null for a match outside the scope. */
-type ScopedRow = ChunkRecord & { bm25: number };
+/**
+ * A row of the best matches: the chunk's columns are null for a match outside the scope, and its
+ * content for one the batch leaves it out of.
+ */
+type ScopedRow = Omit<ChunkRecord, "content"> & { content: string | null; bm25: number };
 type MatchRow = ScopedRow | ({ [K in keyof ChunkRecord]: null } & { bm25: number });

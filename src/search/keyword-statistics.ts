@@ -1,10 +1,13 @@
 // What BM25 and the pruning of common terms read of a tenant's keyword index: its size and the
 // document frequency of each query term. Counting a term's documents reads its whole posting list
 // (about 5 ms for a question's terms at 50k chunks, most of it for the commonest), so a large
-// index's frequencies are kept per isolate and tagged with the index's FTS5 structure record,
-// which FTS5 rewrites with every write: a kept frequency is the one a fresh count would give.
+// index's frequencies are kept per isolate, tagged with two records FTS5 keeps in its `_data`
+// table: the structure record (row 10), which every write rewrites (it adds a segment and counts
+// it; Weft never turns on `secure-delete`, which edits segments in place), and the averages record
+// (row 1: the row and token counts, which every insert and delete moves). A kept frequency is the
+// one a fresh count would give.
 
-/** An index's size and the frequencies of the terms read, as of its structure record `stamp`. */
+/** An index's size and the frequencies of the terms read, as of its `stamp`. */
 export interface KeywordStatistics {
   stamp: string;
   total: number;
@@ -15,7 +18,7 @@ export interface KeywordStatistics {
 const kept = new Map<string, KeywordStatistics>();
 /** Tenants whose statistics an isolate keeps; the least recently used one goes first. */
 const KEPT_TENANTS = 16;
-/** Terms kept per tenant; beyond it the tenant starts again (a few hundred kilobytes at most). */
+/** Terms kept per tenant; beyond it the tenant starts again (about a megabyte at most). */
 const KEPT_TERMS = 20_000;
 
 /** Forgets every kept statistic (for the test suite, which empties the databases under the isolate). */
@@ -29,7 +32,7 @@ export function keptStatistics(tenantId: string): KeywordStatistics | undefined 
 }
 
 /**
- * Reads the index's size, its structure record and the frequencies of `terms`, in one statement
+ * Reads the index's size, its stamp and the frequencies of `terms`, in one statement
  * (each statement costs a round trip's share even in a batch). The size is FTS5's own row count,
  * the one its BM25 takes its IDF from; counting the tenant's chunks gave the same number at 250
  * times the cost (5.7 against 0.02 ms at 50k chunks).
@@ -37,7 +40,9 @@ export function keptStatistics(tenantId: string): KeywordStatistics | undefined 
 export function statisticsStatement(db: D1Database, table: string, terms: string[]): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT NULL AS term, COUNT(*) AS doc, (SELECT hex(block) FROM ${table}_data WHERE id = 10) AS stamp FROM ${table}_docsize
+      `SELECT NULL AS term, COUNT(*) AS doc,
+              (SELECT group_concat(hex(block), '.') FROM (SELECT block FROM ${table}_data WHERE id IN (1, 10) ORDER BY id)) AS stamp
+         FROM ${table}_docsize
        UNION ALL SELECT term, doc, NULL FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`,
     )
     .bind(JSON.stringify(terms));

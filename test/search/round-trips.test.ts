@@ -55,15 +55,14 @@ async function newKb(name: string, filename: string, content: string): Promise<s
   return kb.id;
 }
 
-async function search(db: D1Database, query: string, mode: SearchMode, kbIds?: string[]) {
+async function search(db: D1Database, query: string, mode: SearchMode, kbIds?: string[], seen = { vectorQueries: 0 }) {
   const backends = searchBackends(env, readConfig(env));
-  let vectorQueries = 0;
   const vectorIndex = {
     ...backends.vectorIndex,
     upsert: backends.vectorIndex.upsert.bind(backends.vectorIndex),
     delete: backends.vectorIndex.delete.bind(backends.vectorIndex),
     query: (...args: Parameters<typeof backends.vectorIndex.query>) => {
-      vectorQueries++;
+      seen.vectorQueries++;
       return backends.vectorIndex.query(...args);
     },
   };
@@ -73,7 +72,7 @@ async function search(db: D1Database, query: string, mode: SearchMode, kbIds?: s
     tenantId: TENANT,
     request: { query, kbIds, mode, topK: 5, minScore: 0, rerank: true },
   });
-  return { results, vectorQueries };
+  return { results, vectorQueries: seen.vectorQueries };
 }
 
 describe("a search's round trips", () => {
@@ -99,6 +98,17 @@ describe("a search's round trips", () => {
       // The first search after the change reads the scope it did not expect, and runs again.
       expect(trips(), mode).toBe(mode === "vector" ? 2 : 1);
     }
+  });
+
+  it("refuses another workshop's knowledge base before asking the vector index about it", async () => {
+    const foreign = await (
+      await call("/api/knowledge-bases", { method: "POST", key: keys.otherBoss, body: JSON.stringify({ name: "别家的库" }) })
+    ).json<{ id: string }>();
+    await search(env.DB, "锅炉蒸汽压力", "hybrid");
+    const seen = { vectorQueries: 0 };
+    const refused = search(env.DB, "锅炉蒸汽压力", "hybrid", [foreign.id], seen);
+    await expect(refused).rejects.toMatchObject({ code: "knowledge_base_not_found" });
+    expect(seen.vectorQueries).toBe(0);
   });
 
   it("refuses a knowledge base deleted since the isolate last searched it", async () => {
