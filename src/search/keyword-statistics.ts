@@ -7,6 +7,8 @@
 // (row 1: the row and token counts, which every insert and delete moves). A kept frequency is the
 // one a fresh count would give.
 
+import { LruMap } from "../lru-map.ts";
+
 /** An index's size and the frequencies of the terms read, as of its `stamp`. */
 export interface KeywordStatistics {
   stamp: string;
@@ -14,10 +16,8 @@ export interface KeywordStatistics {
   df: Map<string, number>;
 }
 
-// Kept for large indexes only (a small one counts its terms in microseconds), per tenant.
-const kept = new Map<string, KeywordStatistics>();
-/** Tenants whose statistics an isolate keeps; the least recently used one goes first. */
-const KEPT_TENANTS = 16;
+// Kept for large indexes only (a small one counts its terms in microseconds), for 16 tenants at most.
+const kept = new LruMap<string, KeywordStatistics>(16);
 /** Terms kept per tenant; beyond it the tenant starts again (about a megabyte at most). */
 const KEPT_TERMS = 20_000;
 
@@ -73,10 +73,7 @@ export function readStatistics({
   for (const term of terms) df.set(term, 0);
   for (const row of rows) if (row.term !== null) df.set(row.term, row.doc);
   const statistics = { stamp, total, df };
-  kept.delete(tenantId);
-  if (total >= large) {
-    if (kept.size >= KEPT_TENANTS) kept.delete(kept.keys().next().value as string);
-    kept.set(tenantId, statistics);
-  }
+  if (total >= large) kept.set(tenantId, statistics);
+  else kept.delete(tenantId);
   return statistics;
 }

@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { LruMap } from "../lru-map.ts";
 import { SYNONYM_STAMP_SQL } from "./synonym-store.ts";
 
 /**
@@ -45,23 +46,15 @@ export function searchScope(tenant: TenantScope, requested: string[] | undefined
   return [...new Set(requested)];
 }
 
-// The last scope each workshop's search read in this isolate. A search starts from it and checks it
-// in its own batch (`gatherCandidates`), so a stale one costs a second round, never a wrong answer.
-const lastSeen = new Map<string, TenantScope>();
-/** Workshops whose last scope an isolate keeps; the least recently used one goes first. */
-const KEPT_WORKSHOPS = 256;
+// The last scope each workshop's search read in this isolate (256 workshops at most). A search
+// starts from it and checks it in its own batch (`gatherCandidates`), so a stale one costs a second
+// round, never a wrong answer.
+const lastSeen = new LruMap<string, TenantScope>(256);
 
 export function lastScope(tenantId: string): TenantScope | undefined {
-  const kept = lastSeen.get(tenantId);
-  if (kept) {
-    lastSeen.delete(tenantId);
-    lastSeen.set(tenantId, kept);
-  }
-  return kept;
+  return lastSeen.get(tenantId);
 }
 
 export function rememberScope(tenantId: string, scope: TenantScope): void {
-  lastSeen.delete(tenantId);
-  if (lastSeen.size >= KEPT_WORKSHOPS) lastSeen.delete(lastSeen.keys().next().value as string);
   lastSeen.set(tenantId, scope);
 }

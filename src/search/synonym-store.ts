@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { LruMap } from "../lru-map.ts";
 import { DEFAULT_SYNONYMS } from "./default-synonyms.ts";
 import { normaliseGroups, Synonyms } from "./synonyms.ts";
 
@@ -51,9 +52,8 @@ export const SYNONYM_STAMP_SQL =
 
 // Compiled sets by workshop, each with the stamp of the row it was compiled from: search would
 // otherwise read, parse and compile the groups (a regular expression of every word) every time.
-const compiled = new Map<string, { stamp: string | null; synonyms: Synonyms }>();
-/** Workshops whose compiled set an isolate keeps; the least recently used one goes first. */
-const COMPILED_WORKSHOPS = 256;
+// 256 workshops at most.
+const compiled = new LruMap<string, { stamp: string | null; synonyms: Synonyms }>(256);
 
 /**
  * The workshop's synonym groups compiled for search, as stored at `stamp` (`SYNONYM_STAMP_SQL`,
@@ -70,17 +70,12 @@ export async function compiledSynonyms({
   stamp: string | null;
 }): Promise<Synonyms> {
   const kept = compiled.get(tenantId);
-  compiled.delete(tenantId);
-  if (kept && kept.stamp === stamp) {
-    compiled.set(tenantId, kept);
-    return kept.synonyms;
-  }
+  if (kept && kept.stamp === stamp) return kept.synonyms;
   const row = await db
     .prepare(`SELECT ${COLUMNS}, ${SYNONYM_STAMP_SQL} AS stamp FROM synonym_sets WHERE tenant_id = ?1`)
     .bind(tenantId)
     .first<SynonymRow & { stamp: string }>();
   const synonyms = new Synonyms(toSettings(row).groups);
-  if (compiled.size >= COMPILED_WORKSHOPS) compiled.delete(compiled.keys().next().value as string);
   compiled.set(tenantId, { stamp: row?.stamp ?? null, synonyms });
   return synonyms;
 }
