@@ -1,8 +1,8 @@
 import { sha256Hex } from "../sha256.ts";
 import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
+import { distinctiveTerms, PRUNE_FROM } from "./common-terms.ts";
 import {
   forgetKeywordStatistics,
-  type KeywordStatistics,
   keptStatistics,
   readStatistics,
   statisticsStatement,
@@ -12,10 +12,6 @@ import type { Synonyms } from "./synonyms.ts";
 
 /** Query terms beyond this are dropped: a longer OR query costs more and ranks no better. */
 const MAX_QUERY_TERMS = 64;
-/** A term in more than this share of the tenant's chunks is left out of the match (see below)… */
-const COMMON_SHARE = 0.3;
-/** …once the tenant has this many chunks; smaller indexes are cheap to scan whole. */
-const PRUNE_FROM = 1000;
 /** Matches beyond `limit` read before the scope is checked (see `keywordQuery`). */
 const SCOPE_MARGIN = 50;
 
@@ -185,10 +181,8 @@ export async function keywordQuery({
     if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
     return (await scopedStatement(matchTerms).all<ScopedRow>()).results;
   };
-  // A small index is matched with every term in the same round trip as its statistics. In a large
-  // one, terms in many chunks cost the most to score (their posting lists are the longest) and
-  // weigh the least (low IDF), so they are left out of the match once the statistics are known:
-  // about 20% less time at 50k chunks for −0.004 keyword-only nDCG@10 on rgb-zh-dev (docs/benchmarks.md).
+  // A small index is matched with every term in the same round trip as its statistics. A large one
+  // is matched without its common terms (`common-terms.ts`), once the statistics are known.
   // When this isolate keeps every wanted term's frequency (`keyword-statistics.ts`), the pruned
   // match goes in the same round trip too, and counts only if the index is still the one counted.
   // Which plan runs depends on the index alone, never on what this isolate has seen: calibration
@@ -196,7 +190,7 @@ export async function keywordQuery({
   const known = keptStatistics(tenantId);
   const expectLarge = (known?.total ?? 0) >= PRUNE_FROM;
   const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
-  const foreseen = known && unknown.length === 0 ? pruned(wanted, known) : null;
+  const foreseen = known && unknown.length === 0 ? distinctiveTerms(wanted, known) : null;
   const statements = [
     statisticsStatement(db, table, unknown),
     ...(!expectLarge
@@ -215,7 +209,7 @@ export async function keywordQuery({
     const { df, total } = statistics;
     let rows: ScopedRow[];
     if (total >= PRUNE_FROM) {
-      const matchTerms = pruned(wanted, statistics);
+      const matchTerms = distinctiveTerms(wanted, statistics);
       if (matchTerms.length === 0) return [];
       const matched =
         direct && expectLarge && sameTerms(matchTerms, foreseen) ? direct : await bestStatement(matchTerms, "[]").all();
@@ -237,13 +231,6 @@ export async function keywordQuery({
     }));
   };
   return { statements, read };
-}
-
-/** The wanted terms a large index is matched by: those in the index, less the common ones unless all are. */
-function pruned(wanted: string[], { df, total }: KeywordStatistics): string[] {
-  const present = wanted.filter((t) => (df.get(t) ?? 0) > 0);
-  const distinctive = present.filter((t) => (df.get(t) as number) <= COMMON_SHARE * total);
-  return distinctive.length > 0 ? distinctive : present;
 }
 
 function sameTerms(a: string[], b: string[] | null): boolean {
