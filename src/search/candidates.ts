@@ -109,9 +109,11 @@ async function gatherRound({
   const scope = scopeFrom(results[0]);
   const read = async (): Promise<Candidates> => {
     if (searchScope(scope, request.kbIds).length === 0) return { synonyms, keyword: [], vector: [], chunks: new Map() };
-    const keywordMatches = keyword ? await keyword.read(results.slice(1, 1 + keywordStatements.length)) : [];
     const vectorChunks = (results[1 + keywordStatements.length]?.results ?? []) as ChunkRecord[];
     const chunks = new Map(vectorChunks.map((chunk) => [chunk.id, chunk]));
+    const keywordMatches = keyword
+      ? await keyword.read(results.slice(1, 1 + keywordStatements.length), new Set(chunks.keys()))
+      : [];
     for (const match of keywordMatches) if (match.chunk) chunks.set(match.id, match.chunk);
     return { synonyms, keyword: keywordMatches, vector, chunks };
   };

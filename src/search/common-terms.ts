@@ -24,3 +24,25 @@ export function distinctiveTerms(wanted: string[], { df, total }: Pick<KeywordSt
   const distinctive = present.filter((t) => (df.get(t) as number) <= limit);
   return distinctive.length > 0 ? distinctive : present;
 }
+
+/**
+ * The terms `distinctiveTerms` will give once the ones this isolate has not counted are, if each
+ * of those is in the index and not common (as a term not met yet usually is: the common ones come
+ * up in most questions). A match by them can go out before the count comes back.
+ */
+export function foreseenTerms(wanted: string[], known: Pick<KeywordStatistics, "df" | "total">): string[] {
+  const df = new Map(known.df);
+  for (const term of wanted) if (!df.has(term)) df.set(term, 1);
+  return distinctiveTerms(wanted, { df, total: known.total });
+}
+
+/**
+ * Whether a match by `foreseen` is the match by `terms` (both in the question's order): the same
+ * terms, bar some in no chunk at all. Such a term adds exactly 0 to every chunk's BM25, so the
+ * rows, their scores and their order are the same.
+ */
+export function sameMatch(terms: string[], foreseen: string[] | null, df: ReadonlyMap<string, number>): boolean {
+  if (foreseen === null) return false;
+  const present = foreseen.filter((t) => (df.get(t) ?? 0) > 0);
+  return present.length === terms.length && present.every((t, i) => t === terms[i]);
+}

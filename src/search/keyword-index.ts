@@ -1,12 +1,7 @@
 import { sha256Hex } from "../sha256.ts";
 import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
-import { distinctiveTerms, PRUNE_FROM } from "./common-terms.ts";
-import {
-  forgetKeywordStatistics,
-  keptStatistics,
-  readStatistics,
-  statisticsStatement,
-} from "./keyword-statistics.ts";
+import { distinctiveTerms, foreseenTerms, PRUNE_FROM, sameMatch } from "./common-terms.ts";
+import { forgetKeywordStatistics, keptStatistics, readStatistics, statisticsStatement } from "./keyword-statistics.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -32,7 +27,8 @@ export interface KeywordMatch {
  */
 export interface KeywordQuery {
   statements: D1PreparedStatement[];
-  read(results: (D1Result | undefined)[]): Promise<KeywordMatch[]>;
+  /** Reads the statements' results; `held` are the chunks the caller has from the same batch. */
+  read(results: (D1Result | undefined)[], held: ReadonlySet<string>): Promise<KeywordMatch[]>;
 }
 
 /**
@@ -142,8 +138,8 @@ export async function keywordQuery({
   const match = (matchTerms: string[]) => matchTerms.map((t) => `"${t}"`).join(" OR ");
   const scope = kbIds && JSON.stringify(kbIds);
   // Content is most of a row: the batch's match leaves it out for a chunk the search reads in the
-  // same batch, and for one beyond the `limit` kept. Later round trips read it whole: a chunk
-  // committed after the batch is in neither.
+  // same batch, and for one beyond the `limit` kept. A later round trip leaves it out only for a
+  // chunk the batch did return (`held`): one committed after the batch is in neither read.
   const elsewhere = JSON.stringify([...readElsewhere]);
   // The whole table's best matches first, then only those joined to their chunks and checked
   // against the scope: joining every match before sorting cost about as much again as the match
@@ -183,14 +179,15 @@ export async function keywordQuery({
   };
   // A small index is matched with every term in the same round trip as its statistics. A large one
   // is matched without its common terms (`common-terms.ts`), once the statistics are known.
-  // When this isolate keeps every wanted term's frequency (`keyword-statistics.ts`), the pruned
-  // match goes in the same round trip too, and counts only if the index is still the one counted.
-  // Which plan runs depends on the index alone, never on what this isolate has seen: calibration
-  // reads the whole candidate list, so the same query must get the same candidates.
+  // When this isolate has counted the index before (`keyword-statistics.ts`), the pruned match goes
+  // in the same round trip too, by the terms the count is foreseen to give, and counts only if the
+  // count bears it out on the index as it is. Which match counts depends on the index alone, never
+  // on what this isolate has seen: calibration reads the whole candidate list, so the same query
+  // must get the same candidates.
   const known = keptStatistics(tenantId);
   const expectLarge = (known?.total ?? 0) >= PRUNE_FROM;
   const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
-  const foreseen = known && unknown.length === 0 ? distinctiveTerms(wanted, known) : null;
+  const foreseen = known && expectLarge ? foreseenTerms(wanted, known) : null;
   const statements = [
     statisticsStatement(db, table, unknown),
     ...(!expectLarge
@@ -199,10 +196,13 @@ export async function keywordQuery({
         ? [bestStatement(foreseen, elsewhere)]
         : []),
   ];
-  const read = async ([first, direct]: (D1Result | undefined)[]): Promise<KeywordMatch[]> => {
+  const read = async ([first, direct]: (D1Result | undefined)[], heldIds: ReadonlySet<string>): Promise<KeywordMatch[]> => {
+    const held = JSON.stringify([...heldIds]);
     let statistics = readStatistics({ tenantId, result: first, terms: unknown, large: PRUNE_FROM });
     // The index changed since the kept frequencies were counted: count every wanted term afresh.
-    if (!wanted.every((t) => statistics.df.has(t))) {
+    // The match in the batch saw the index as the batch did, so it no longer counts.
+    const counted = wanted.every((t) => statistics.df.has(t));
+    if (!counted) {
       const result = await statisticsStatement(db, table, wanted).all();
       statistics = readStatistics({ tenantId, result, terms: wanted, large: PRUNE_FROM });
     }
@@ -212,11 +212,13 @@ export async function keywordQuery({
       const matchTerms = distinctiveTerms(wanted, statistics);
       if (matchTerms.length === 0) return [];
       const matched =
-        direct && expectLarge && sameTerms(matchTerms, foreseen) ? direct : await bestStatement(matchTerms, "[]").all();
+        direct && counted && expectLarge && sameMatch(matchTerms, foreseen, df)
+          ? direct
+          : await bestStatement(matchTerms, held).all();
       rows = await inScope(matchTerms, matched.results as MatchRow[]);
     } else {
       // Matched already, unless the index was large when this isolate last looked and has shrunk since.
-      const best = direct && !expectLarge ? direct : await bestStatement(wanted, "[]").all();
+      const best = direct && !expectLarge ? direct : await bestStatement(wanted, held).all();
       rows = await inScope(wanted, best.results as MatchRow[]);
     }
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
@@ -231,10 +233,6 @@ export async function keywordQuery({
     }));
   };
   return { statements, read };
-}
-
-function sameTerms(a: string[], b: string[] | null): boolean {
-  return b !== null && a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
 /**

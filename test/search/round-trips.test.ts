@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config.ts";
 import { AppError } from "../../src/errors.ts";
 import { searchBackends } from "../../src/search/backends.ts";
+import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
@@ -132,5 +133,36 @@ describe("a search's round trips", () => {
     expect(again.trips()).toBe(1);
     expect(after.results).toEqual(before.results);
     expect(after.results[0]?.content).toContain("染缸温度");
+  });
+
+  it("matches a large index in the same round trip for a question with terms not counted yet, with the results a fresh count gives", async () => {
+    const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`);
+    const kb = await newKb("预见大库", "log.md", `# 记录\n\n${sections.join("\n\n")}\n\n## 染缸\n\n染缸温度过高时先关蒸汽阀。`);
+    await search(countingDb().db, "仓库里的染缸温度", "keyword", [kb]);
+    const afresh = async (question: string) => {
+      forgetKeywordTables();
+      return (await search(countingDb().db, question, "keyword", [kb])).results;
+    };
+    // New terms, each in one chunk or none: the match goes out with the count.
+    const rare = countingDb();
+    const found = await search(rare.db, "蒸汽阀温度过高怎么办", "keyword", [kb]);
+    expect(rare.trips()).toBe(1);
+    expect(found.results[0]?.content).toContain("蒸汽阀");
+    const rareAgain = await afresh("蒸汽阀温度过高怎么办");
+    expect(found.results).toEqual(rareAgain);
+    // 盘点 is in every chunk: the count shows the foreseen match wrong, and the search matches again.
+    await search(countingDb().db, "仓库里的染缸温度", "keyword", [kb]);
+    const common = countingDb();
+    const matched = await search(common.db, "盘点时染缸温度", "keyword", [kb]);
+    expect(common.trips()).toBe(2);
+    expect(matched.results).toEqual(await afresh("盘点时染缸温度"));
+    // So with the vector side beside it: the second match leaves out only content already read.
+    await search(countingDb().db, "仓库里的染缸温度", "keyword", [kb]);
+    const hybrid = countingDb();
+    const both = await search(hybrid.db, "编号几的染缸温度", "hybrid", [kb]);
+    expect(hybrid.trips()).toBe(2);
+    expect(both.results.every((r) => r.content.length > 0)).toBe(true);
+    forgetKeywordTables();
+    expect(both.results).toEqual((await search(countingDb().db, "编号几的染缸温度", "hybrid", [kb])).results);
   });
 });
