@@ -1,6 +1,6 @@
 import { sha256Hex } from "../sha256.ts";
 import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
-import { distinctiveTerms, foreseenTerms, PRUNE_FROM, sameMatch } from "./common-terms.ts";
+import { matchedTerms, matchedTermsSql, PRUNE_FROM } from "./common-terms.ts";
 import { forgetKeywordStatistics, keptStatistics, readStatistics, statisticsStatement } from "./keyword-statistics.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
@@ -22,8 +22,8 @@ export interface KeywordMatch {
 
 /**
  * A keyword search in two halves, so that a search can send its statements in the batch it sends
- * anyway: the statements, then what reads their results (with one more round trip where a large
- * index's terms are not all counted yet, or the scope holds few of the best matches).
+ * anyway: the statements, then what reads their results (with more round trips where the index
+ * changed since this isolate kept its counts, or the scope holds few of the best matches).
  */
 export interface KeywordQuery {
   statements: D1PreparedStatement[];
@@ -147,22 +147,29 @@ export async function keywordQuery({
   // row out of scope is another knowledge base's (or one left behind by an older version); while
   // `limit` of the first `limit + SCOPE_MARGIN` are in scope, they are the scope's best `limit`,
   // else `scopedStatement` sorts the scope's own matches.
-  const bestStatement = (matchTerms: string[], skipContent: string) =>
-    db
-      .prepare(
-        `SELECT ${chunkRecordColumns(
-          `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
-                  OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
-                THEN NULL ELSE c.content END`,
-        )}, -best.bm25 AS bm25
-           FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ?1
-                  ORDER BY bm25(${table}), rowid LIMIT ?4) best
-           LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
-                 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
-           LEFT JOIN documents d ON d.id = c.document_id
-          ORDER BY best.bm25, best.rowid`,
-      )
-      .bind(match(matchTerms), tenantId, scope, limit + SCOPE_MARGIN, skipContent, limit);
+  // The terms matched are given, or chosen in the statement itself from the counts it reads
+  // (`matchedTermsSql`), so that the match needs no round trip of its own after the count.
+  type MatchBy = { terms: string[] } | { counting: string[]; kept: [string, number][] };
+  const bestStatement = (by: MatchBy, skipContent: string) => {
+    const chosen = "counting" in by;
+    const sql = `${chosen ? `WITH matched AS MATERIALIZED (SELECT ${matchedTermsSql(table, { wanted: "?1", counting: "?7", kept: "?8" })} AS query) ` : ""}
+      SELECT ${chunkRecordColumns(
+        `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
+                OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
+              THEN NULL ELSE c.content END`,
+      )}, -best.bm25 AS bm25
+         FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table}
+                WHERE ${table} MATCH ${chosen ? "(SELECT query FROM matched)" : "?1"}
+                ORDER BY bm25(${table}), rowid LIMIT ?4) best
+         LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
+               AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
+         LEFT JOIN documents d ON d.id = c.document_id
+        ORDER BY best.bm25, best.rowid`;
+    const common = [tenantId, scope, limit + SCOPE_MARGIN, skipContent, limit] as const;
+    return chosen
+      ? db.prepare(sql).bind(JSON.stringify(wanted), ...common, JSON.stringify(by.counting), JSON.stringify(by.kept))
+      : db.prepare(sql).bind(match(by.terms), ...common);
+  };
   const scopedStatement = (matchTerms: string[]) =>
     db
       .prepare(
@@ -177,50 +184,33 @@ export async function keywordQuery({
     if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
     return (await scopedStatement(matchTerms).all<ScopedRow>()).results;
   };
-  // A small index is matched with every term in the same round trip as its statistics. A large one
-  // is matched without its common terms (`common-terms.ts`), once the statistics are known.
-  // When this isolate has counted the index before (`keyword-statistics.ts`), the pruned match goes
-  // in the same round trip too, by the terms the count is foreseen to give, and counts only if the
-  // count bears it out on the index as it is. Which match counts depends on the index alone, never
-  // on what this isolate has seen: calibration reads the whole candidate list, so the same query
-  // must get the same candidates.
+  // The statistics and the match go in the same round trip: the match counts the terms this
+  // isolate has not counted yet (`keyword-statistics.ts`) as it goes, and chooses its terms by the
+  // same rule as `matchedTerms`. Where the kept counts turn out stale (the index changed since),
+  // the search counts every term again and matches again: which match counts depends on the index
+  // alone, never on what this isolate has seen, as calibration reads the whole candidate list.
   const known = keptStatistics(tenantId);
-  const expectLarge = (known?.total ?? 0) >= PRUNE_FROM;
   const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
-  const foreseen = known && expectLarge ? foreseenTerms(wanted, known) : null;
-  const statements = [
-    statisticsStatement(db, table, unknown),
-    ...(!expectLarge
-      ? [bestStatement(wanted, elsewhere)]
-      : foreseen && foreseen.length > 0
-        ? [bestStatement(foreseen, elsewhere)]
-        : []),
-  ];
+  const kept = wanted.flatMap((t): [string, number][] => {
+    const count = known?.df.get(t);
+    return count === undefined ? [] : [[t, count]];
+  });
+  const statements = [statisticsStatement(db, table, unknown), bestStatement({ counting: unknown, kept }, elsewhere)];
   const read = async ([first, direct]: (D1Result | undefined)[], heldIds: ReadonlySet<string>): Promise<KeywordMatch[]> => {
     const held = JSON.stringify([...heldIds]);
     let statistics = readStatistics({ tenantId, result: first, terms: unknown, large: PRUNE_FROM });
-    // The index changed since the kept frequencies were counted: count every wanted term afresh.
-    // The match in the batch saw the index as the batch did, so it no longer counts.
+    // The index changed since the kept counts were taken: count every wanted term afresh. The
+    // match in the batch chose by the stale counts, so it no longer counts.
     const counted = wanted.every((t) => statistics.df.has(t));
     if (!counted) {
       const result = await statisticsStatement(db, table, wanted).all();
       statistics = readStatistics({ tenantId, result, terms: wanted, large: PRUNE_FROM });
     }
     const { df, total } = statistics;
-    let rows: ScopedRow[];
-    if (total >= PRUNE_FROM) {
-      const matchTerms = distinctiveTerms(wanted, statistics);
-      if (matchTerms.length === 0) return [];
-      const matched =
-        direct && counted && expectLarge && sameMatch(matchTerms, foreseen, df)
-          ? direct
-          : await bestStatement(matchTerms, held).all();
-      rows = await inScope(matchTerms, matched.results as MatchRow[]);
-    } else {
-      // Matched already, unless the index was large when this isolate last looked and has shrunk since.
-      const best = direct && !expectLarge ? direct : await bestStatement(wanted, held).all();
-      rows = await inScope(wanted, best.results as MatchRow[]);
-    }
+    const terms = matchedTerms(wanted, statistics);
+    if (terms.length === 0) return [];
+    const matched = direct && counted ? direct : await bestStatement({ terms }, held).all();
+    const rows = await inScope(terms, matched.results as MatchRow[]);
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
     // every query term, so a chunk missing the common ones still reads as a partial match.
     const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
