@@ -63,34 +63,18 @@ export class LocalVectorIndex extends DurableObject<Env> {
    * The `topK` nearest vectors by cosine similarity among the given knowledge bases, ties in the
    * order the rows were stored. Each row's dot product adds its terms in dimension order, leaving
    * out those of the query's zero dimensions (adding ±0 changes no sum), so it is the same number
-   * a row-by-row product gives. Four dimensions go in one pass over the rows, in the same order:
-   * a pass's cost is mostly reading and writing the running sums (2.3 times faster at 50k rows).
+   * a row-by-row product gives.
    */
   search(values: number[], topK: number, kbIds: string[]): VectorMatch[] {
     const loaded = this.load();
     const query = normalise(values);
     const rows = loaded.ids.length;
     if (rows === 0 || query.length !== loaded.dimensions) return [];
-    const { columns, kbOf } = loaded;
+    const { columns, dimensions, kbOf } = loaded;
     const dots = new Float64Array(rows);
-    const used = [...query.keys()].filter((d) => query[d] !== 0);
-    let i = 0;
-    for (; i + 4 <= used.length; i += 4) {
-      const [a, b, c, d] = used.slice(i, i + 4) as [number, number, number, number];
-      const [qa, qb, qc, qd] = [query[a], query[b], query[c], query[d]] as [number, number, number, number];
-      const [oa, ob, oc, od] = [a * rows, b * rows, c * rows, d * rows];
-      for (let row = 0; row < rows; row++) {
-        dots[row] =
-          (dots[row] as number) +
-          (columns[oa + row] as number) * qa +
-          (columns[ob + row] as number) * qb +
-          (columns[oc + row] as number) * qc +
-          (columns[od + row] as number) * qd;
-      }
-    }
-    for (; i < used.length; i++) {
-      const d = used[i] as number;
+    for (let d = 0; d < dimensions; d++) {
       const q = query[d] as number;
+      if (q === 0) continue;
       const offset = d * rows;
       for (let row = 0; row < rows; row++) dots[row] = (dots[row] as number) + (columns[offset + row] as number) * q;
     }
