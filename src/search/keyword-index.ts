@@ -127,11 +127,11 @@ export async function keywordQuery({
   synonyms?: Synonyms | undefined;
   readElsewhere: ReadonlySet<string>;
 }): Promise<KeywordQuery | null> {
-  const own = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
+  const own = [...new Set(queryTerms(query).map(asIndexed))].slice(0, MAX_QUERY_TERMS);
   if (own.length === 0 || kbIds?.length === 0) return null;
   // Synonyms widen the match but not the normaliser: a chunk using the query's words or their
   // synonyms reads as the same share of the query.
-  const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).filter((t) => !own.includes(t));
+  const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).map(asIndexed).filter((t) => !own.includes(t));
   const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return null;
@@ -190,6 +190,7 @@ export async function keywordQuery({
   // the search counts every term again and matches again: which match counts depends on the index
   // alone, never on what this isolate has seen, as calibration reads the whole candidate list.
   const known = keptStatistics(tenantId);
+  const keptStamp = known?.stamp;
   const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
   const kept = wanted.flatMap((t): [string, number][] => {
     const count = known?.df.get(t);
@@ -200,8 +201,10 @@ export async function keywordQuery({
     const held = JSON.stringify([...heldIds]);
     let statistics = readStatistics({ tenantId, result: first, terms: unknown, large: PRUNE_FROM });
     // The index changed since the kept counts were taken: count every wanted term afresh. The
-    // match in the batch chose by the stale counts, so it no longer counts.
-    const counted = wanted.every((t) => statistics.df.has(t));
+    // match in the batch chose by the stale counts, so it no longer counts; nor does it when the
+    // counts it was given are not of the index it ran on (another search may have kept newer
+    // ones since, which would pass the first test).
+    const counted = wanted.every((t) => statistics.df.has(t)) && (kept.length === 0 || statistics.stamp === keptStamp);
     if (!counted) {
       const result = await statisticsStatement(db, table, wanted).all();
       statistics = readStatistics({ tenantId, result, terms: wanted, large: PRUNE_FROM });
@@ -223,6 +226,15 @@ export async function keywordQuery({
     }));
   };
   return { statements, read };
+}
+
+/**
+ * A query term as FTS5's unicode61 tokenizer indexes it, so that its count is found in the
+ * vocabulary: the tokenizer folds final sigma to σ (as it does in a MATCH phrase, which therefore
+ * matched either way), and Weft's own segmentation keeps ς. No other character it indexes differs.
+ */
+function asIndexed(term: string): string {
+  return term.replaceAll("ς", "σ");
 }
 
 /**
