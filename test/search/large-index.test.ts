@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
+import { newKnowledgeBase, uploadSections } from "./sections.ts";
 
 describe("keyword search on a large index", () => {
   it("leaves common terms out of the match from the first search on, so results never depend on what the isolate has seen", async () => {
@@ -41,17 +42,8 @@ describe("keyword search on a large index", () => {
   });
 
   it("counts a term again once the index has changed, so a term made common since is left out at once", async () => {
-    const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "变化的大索引" }) })
-    ).json<{ id: string }>();
-    const upload = async (filename: string, sections: string[]) => {
-      const res = await call(`/api/knowledge-bases/${kb.id}/documents`, {
-        method: "POST",
-        key: keys.boss,
-        body: JSON.stringify({ filename, content: `# ${filename}\n\n${sections.join("\n\n")}` }),
-      });
-      expect(res.status).toBe(201);
-    };
+    const kb = { id: await newKnowledgeBase("变化的大索引") };
+    const upload = (filename: string, sections: string[]) => uploadSections(kb.id, filename, sections);
     await upload("log.md", [
       ...Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`),
       "## 染缸\n\n染缸温度过高时先关蒸汽阀。",

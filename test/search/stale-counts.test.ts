@@ -1,24 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { forgetKeywordTables, keywordQuery } from "../../src/search/keyword-index.ts";
-import { keys, users } from "../fixtures.ts";
-import { call } from "../helpers.ts";
+import { users } from "../fixtures.ts";
+import { newKnowledgeBase, uploadSections } from "./sections.ts";
 
 // A file of its own: the workshop's keyword index must hold this test's chunks alone, so that the
 // upload moves boiler from under 30% of the chunks (320 of 1,101) to over it (520 of 1,301).
 describe("a keyword match chosen by kept counts", () => {
   it("does not take a match chosen by counts older than the index it ran on, whatever this isolate keeps by then", async () => {
-    const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "竞态大索引" }) })
-    ).json<{ id: string }>();
-    const upload = async (filename: string, sections: string[]) => {
-      const res = await call(`/api/knowledge-bases/${kb.id}/documents`, {
-        method: "POST",
-        key: keys.boss,
-        body: JSON.stringify({ filename, content: `# ${filename}\n\n${sections.join("\n\n")}` }),
-      });
-      expect(res.status).toBe(201);
-    };
+    const kb = { id: await newKnowledgeBase("竞态大索引") };
+    const upload = (filename: string, sections: string[]) => uploadSections(kb.id, filename, sections);
     await upload("a.md", [
       ...Array.from({ length: 1100 }, (_, i) => `## Part ${i}\n\nfiller record number${i}${i < 320 ? " boiler" : ""}.`),
       "## Valve\n\nthe steam valve is here.",
