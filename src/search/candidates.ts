@@ -25,10 +25,10 @@ export interface Candidates {
 /**
  * Each retriever's best `pool` matches in the search's scope, with their chunks, in one D1 round
  * trip where it can (a keyword index changed since this isolate counted its terms takes more, as
- * does a scope holding few of the best matches). The scope and the synonyms a search needs before that round trip (the vector
- * query filters by the knowledge bases, the keyword match widens by the synonyms) are the ones
- * this isolate last read for the workshop; the round trip reads them again, and a search that
- * finds they moved runs once more on what it read.
+ * does a scope holding few of the best matches). The scope and the synonyms a search needs before
+ * that round trip (the vector query filters by the knowledge bases, the keyword match widens by
+ * the synonyms) are the ones this isolate last read for the workshop; the round trip reads them
+ * again, and a search that finds they moved runs once more on what it read.
  */
 export async function gatherCandidates({
   db,

@@ -127,11 +127,11 @@ export async function keywordQuery({
   synonyms?: Synonyms | undefined;
   readElsewhere: ReadonlySet<string>;
 }): Promise<KeywordQuery | null> {
-  const own = [...new Set(queryTerms(query).map(asIndexed))].slice(0, MAX_QUERY_TERMS);
+  const own = [...new Set(queryTerms(query))].slice(0, MAX_QUERY_TERMS);
   if (own.length === 0 || kbIds?.length === 0) return null;
   // Synonyms widen the match but not the normaliser: a chunk using the query's words or their
   // synonyms reads as the same share of the query.
-  const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).map(asIndexed).filter((t) => !own.includes(t));
+  const extra = (synonyms?.expansionTerms(queryText(query)) ?? []).filter((t) => !own.includes(t));
   const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return null;
@@ -226,15 +226,6 @@ export async function keywordQuery({
     }));
   };
   return { statements, read };
-}
-
-/**
- * A query term as FTS5's unicode61 tokenizer indexes it, so that its count is found in the
- * vocabulary: the tokenizer folds final sigma to σ (as it does in a MATCH phrase, which therefore
- * matched either way), and Weft's own segmentation keeps ς. No other character it indexes differs.
- */
-function asIndexed(term: string): string {
-  return term.replaceAll("ς", "σ");
 }
 
 /**

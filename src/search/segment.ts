@@ -12,16 +12,24 @@ const normalised = new Map<string, string>();
 const NORMALISED_KEPT = 512;
 const REMEMBERED_LENGTH = { min: 64, max: 4096 } as const;
 
-/** Unicode NFKC (full-width letters, digits and hyphens become half-width) and lower case. */
+/**
+ * Unicode NFKC (full-width letters, digits and hyphens become half-width) and lower case, final
+ * sigma folded to σ as SQLite's unicode61 tokenizer folds it: the keyword index's vocabulary holds
+ * terms as that tokenizer does, so a term kept with ς would never find its count there.
+ */
 export function normaliseText(text: string): string {
-  if (text.length < REMEMBERED_LENGTH.min || text.length > REMEMBERED_LENGTH.max) return text.normalize("NFKC").toLowerCase();
+  if (text.length < REMEMBERED_LENGTH.min || text.length > REMEMBERED_LENGTH.max) return folded(text);
   let out = normalised.get(text);
   if (out === undefined) {
-    out = text.normalize("NFKC").toLowerCase();
+    out = folded(text);
     if (normalised.size >= NORMALISED_KEPT) normalised.delete(normalised.keys().next().value as string);
     normalised.set(text, out);
   }
   return out;
+}
+
+function folded(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replaceAll("ς", "σ");
 }
 
 // Whether each BMP code unit is a letter or a digit (1) or not (2), learnt as met (0: not yet).
