@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "../dev-server.ts";
+import { OFFLINE_ENV } from "../lib.ts";
 
 export interface FixtureServer {
   baseUrl: string;
@@ -35,7 +36,8 @@ export async function startFixtureWorker(script: string, { timeoutMs = 60_000 } 
       "--show-interactive-dev-session=false",
     ],
     {
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      // Weft's own environment, so the floors run in the runtime configuration Weft runs in.
+      env: OFFLINE_ENV,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     },

@@ -154,6 +154,7 @@ export async function serveWithOAuth(
     const response = await app.fetch(request, env, ctx);
     return response.status === 401 ? withResourceMetadata(response, origin) : response;
   }
+  if (!atMcp && !providerOwns(pathname)) return app.fetch(request, env, ctx);
   if (pathname === OAUTH_PATHS.register && request.method === "POST") {
     const address = clientAddress({
       header: request.headers.get("CF-Connecting-IP") ?? undefined,
@@ -167,6 +168,16 @@ export async function serveWithOAuth(
 }
 
 const AUTHORIZATION_SERVER_METADATA = "/.well-known/oauth-authorization-server";
+
+/**
+ * Whether the provider answers a path itself: discovery metadata, token, registration (and `/mcp`
+ * with one of its tokens). It hands every other request to `app` unchanged, after parsing the URL
+ * against each endpoint it knows (about a millisecond of a REST request's CPU under wrangler dev),
+ * so those go to `app` directly.
+ */
+function providerOwns(pathname: string): boolean {
+  return pathname.startsWith("/.well-known/") || pathname === OAUTH_PATHS.token || pathname === OAUTH_PATHS.register;
+}
 
 // Weft reads client metadata documents itself (oauth-cimd.ts), so the library, which does not,
 // leaves the flag false: the metadata says what the server as a whole supports.

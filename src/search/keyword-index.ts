@@ -1,6 +1,6 @@
 import { sha256Hex } from "../sha256.ts";
 import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
-import { matchedTerms, matchedTermsSql, PRUNE_FROM } from "./common-terms.ts";
+import { matchedTerms, matchQueries, matchQueriesSql, PRUNE_FROM } from "./common-terms.ts";
 import { forgetKeywordStatistics, keptStatistics, readStatistics, statisticsStatement } from "./keyword-statistics.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
@@ -135,32 +135,35 @@ export async function keywordQuery({
   const wanted = [...own, ...extra].slice(0, MAX_QUERY_TERMS);
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return null;
-  const match = (matchTerms: string[]) => matchTerms.map((t) => `"${t}"`).join(" OR ");
   const scope = kbIds && JSON.stringify(kbIds);
   // Content is most of a row: the batch's match leaves it out for a chunk the search reads in the
   // same batch, and for one beyond the `limit` kept. A later round trip leaves it out only for a
   // chunk the batch did return (`held`): one committed after the batch is in neither read.
   const elsewhere = JSON.stringify([...readElsewhere]);
+  // The best `?4` of the chunks either FTS5 query matches (`matchQueries`), each query's sorted
+  // apart: `arm` gives one query's best, given the query as an SQL expression.
+  const bestOfBoth = (arm: (query: string) => string, [first, second]: [string, string]) =>
+    `SELECT * FROM (${arm(first)}) UNION ALL SELECT * FROM (${arm(second)}) ORDER BY bm25, rowid LIMIT ?4`;
   // The whole table's best matches first, then only those joined to their chunks and checked
   // against the scope: joining every match before sorting cost about as much again as the match
   // (ties go by rowid either way, the order FTS5 yields rows in). The table is the tenant's, so a
   // row out of scope is another knowledge base's (or one left behind by an older version); while
   // `limit` of the first `limit + SCOPE_MARGIN` are in scope, they are the scope's best `limit`,
   // else `scopedStatement` sorts the scope's own matches.
-  // The terms matched are given, or chosen in the statement itself from the counts it reads
-  // (`matchedTermsSql`), so that the match needs no round trip of its own after the count.
-  type MatchBy = { terms: string[] } | { counting: string[]; kept: [string, number][] };
+  // The queries are given, or made in the statement itself from the counts it reads
+  // (`matchQueriesSql`), so that the match needs no round trip of its own after the count.
+  type MatchBy = { queries: [string, string] } | { counting: string[]; kept: [string, number][] };
   const bestStatement = (by: MatchBy, skipContent: string) => {
     const chosen = "counting" in by;
-    const sql = `${chosen ? `WITH matched AS MATERIALIZED (SELECT ${matchedTermsSql(table, { wanted: "?1", counting: "?7", kept: "?8" })} AS query) ` : ""}
+    const arm = (query: string) =>
+      `SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ${query} ORDER BY bm25(${table}), rowid LIMIT ?4`;
+    const sql = `${chosen ? `WITH matched AS MATERIALIZED (SELECT * FROM (${matchQueriesSql(table, { wanted: "?1", counting: "?7", kept: "?8" })})) ` : ""}
       SELECT ${chunkRecordColumns(
         `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
                 OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
               THEN NULL ELSE c.content END`,
       )}, -best.bm25 AS bm25
-         FROM (SELECT rowid, bm25(${table}) AS bm25 FROM ${table}
-                WHERE ${table} MATCH ${chosen ? "(SELECT query FROM matched)" : "?1"}
-                ORDER BY bm25(${table}), rowid LIMIT ?4) best
+         FROM (${bestOfBoth(arm, chosen ? ["(SELECT first FROM matched)", "(SELECT second FROM matched)"] : ["?1", "?7"])}) best
          LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
                AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
          LEFT JOIN documents d ON d.id = c.document_id
@@ -168,27 +171,33 @@ export async function keywordQuery({
     const common = [tenantId, scope, limit + SCOPE_MARGIN, skipContent, limit] as const;
     return chosen
       ? db.prepare(sql).bind(JSON.stringify(wanted), ...common, JSON.stringify(by.counting), JSON.stringify(by.kept))
-      : db.prepare(sql).bind(match(by.terms), ...common);
+      : db.prepare(sql).bind(by.queries[0], ...common, by.queries[1]);
   };
-  const scopedStatement = (matchTerms: string[]) =>
-    db
+  const scopedStatement = ([first, second]: [string, string]) => {
+    const arm = (query: string) =>
+      `SELECT ${table}.rowid AS rowid, bm25(${table}) AS bm25
+         FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid JOIN documents d ON d.id = c.document_id
+        WHERE ${table} MATCH ${query} AND c.tenant_id = ?2 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
+        ORDER BY bm25(${table}), ${table}.rowid LIMIT ?4`;
+    return db
       .prepare(
-        `SELECT ${chunkRecordColumns()}, -bm25(${table}) AS bm25
-           FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid JOIN documents d ON d.id = c.document_id
-          WHERE ${table} MATCH ?1 AND c.tenant_id = ?2 AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
-          ORDER BY bm25(${table}), ${table}.rowid LIMIT ?4`,
+        `SELECT ${chunkRecordColumns()}, -best.bm25 AS bm25
+           FROM (${bestOfBoth(arm, ["?1", "?5"])}) best JOIN chunks c ON c.rowid = best.rowid JOIN documents d ON d.id = c.document_id
+          ORDER BY best.bm25, best.rowid`,
       )
-      .bind(match(matchTerms), tenantId, scope, limit);
-  const inScope = async (matchTerms: string[], best: MatchRow[]) => {
+      .bind(first, tenantId, scope, limit, second);
+  };
+  const inScope = async (queries: [string, string], best: MatchRow[]) => {
     const found = best.filter((row): row is ScopedRow => row.id !== null);
     if (found.length >= limit || best.length < limit + SCOPE_MARGIN) return found.slice(0, limit);
-    return (await scopedStatement(matchTerms).all<ScopedRow>()).results;
+    return (await scopedStatement(queries).all<ScopedRow>()).results;
   };
   // The statistics and the match go in the same round trip: the match counts the terms this
-  // isolate has not counted yet (`keyword-statistics.ts`) as it goes, and chooses its terms by the
-  // same rule as `matchedTerms`. Where the kept counts turn out stale (the index changed since),
-  // the search counts every term again and matches again: which match counts depends on the index
-  // alone, never on what this isolate has seen, as calibration reads the whole candidate list.
+  // isolate has not counted yet (`keyword-statistics.ts`) as it goes, and makes its queries by the
+  // same rules as `matchedTerms` and `matchQueries`. Where the kept counts turn out stale (the
+  // index changed since), the search counts every term again and matches again: which match
+  // counts depends on the index alone, never on what this isolate has seen, as calibration reads
+  // the whole candidate list.
   const known = keptStatistics(tenantId);
   const keptStamp = known?.stamp;
   const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
@@ -212,8 +221,9 @@ export async function keywordQuery({
     const { df, total } = statistics;
     const terms = matchedTerms(wanted, statistics);
     if (terms.length === 0) return [];
-    const matched = direct && counted ? direct : await bestStatement({ terms }, held).all();
-    const rows = await inScope(terms, matched.results as MatchRow[]);
+    const queries = matchQueries(terms, total);
+    const matched = direct && counted ? direct : await bestStatement({ queries }, held).all();
+    const rows = await inScope(queries, matched.results as MatchRow[]);
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
     // every query term, so a chunk missing the common ones still reads as a partial match.
     const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);

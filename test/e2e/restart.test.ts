@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,6 +42,8 @@ describe("npm run dev stopped and started again on the same state", () => {
     });
     expect(doc.status).toBe(201);
     expect(await search(baseUrl, kbId)).toContain("每厘米四针");
+    // Wrangler's local trace store is off (scripts/lib.ts): requests leave no record that only grows.
+    expect(existsSync(join(stateDir, "v3", "observability"))).toBe(false);
     await running.stop();
 
     running = await startDevServer({ stateDir });
