@@ -69,8 +69,9 @@ export function matchQueries(terms: string[], total: number): [string, string] {
 /**
  * `matchQueries(matchedTerms(...))` in SQL: a statement of one row whose `first` and `second` are
  * the two FTS5 queries, given `wanted` a JSON array of the terms, `counting` one of the terms to
- * count from the index's vocabulary, `kept` one of `[term, count]` pairs for the others. The
- * parameters are SQL expressions (`?7`); the table's name is hex, so safe inside SQL.
+ * count from the index's vocabulary, `kept` one of `[term, count]` pairs for the others; `counts`
+ * is what it counted, as JSON `[term, count]` pairs (a term in no chunk has none). The parameters
+ * are SQL expressions (`?7`); the table's name is hex, so safe inside SQL.
  */
 export function matchQueriesSql(table: string, { wanted, counting, kept }: Record<"wanted" | "counting" | "kept", string>) {
   const nothing = `'${MATCHES_NOTHING}'`;
@@ -96,6 +97,7 @@ export function matchQueriesSql(table: string, { wanted, counting, kept }: Recor
     SELECT CASE WHEN anchors IS NULL OR companions IS NULL THEN coalesce(every, ${nothing})
                 ELSE '(' || anchors || ') AND (' || companions || ')' END AS first,
            CASE WHEN anchors IS NULL OR companions IS NULL THEN ${nothing}
-                ELSE '(' || anchors || ') NOT (' || companions || ')' END AS second
+                ELSE '(' || anchors || ') NOT (' || companions || ')' END AS second,
+           (SELECT json_group_array(json_array(term, doc)) FROM counted) AS counts
       FROM lists`;
 }

@@ -162,7 +162,8 @@ export async function keywordQuery({
         `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
                 OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
               THEN NULL ELSE c.content END`,
-      )}, -best.bm25 AS bm25
+      )}, -best.bm25 AS bm25,
+         ${chosen ? "CASE WHEN row_number() OVER (ORDER BY best.bm25, best.rowid) = 1 THEN (SELECT counts FROM matched) END" : "NULL"} AS counts
          FROM (${bestOfBoth(arm, chosen ? ["(SELECT first FROM matched)", "(SELECT second FROM matched)"] : ["?1", "?7"])}) best
          LEFT JOIN chunks c ON c.rowid = best.rowid AND c.tenant_id = ?2
                AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
@@ -205,15 +206,24 @@ export async function keywordQuery({
     const count = known?.df.get(t);
     return count === undefined ? [] : [[t, count]];
   });
-  const statements = [statisticsStatement(db, table, unknown), bestStatement({ counting: unknown, kept }, elsewhere)];
+  // The statistics statement reads the index's size and stamp; the match counts the unknown terms
+  // and reports them on its first row, so no term is counted twice.
+  const statements = [statisticsStatement(db, table, []), bestStatement({ counting: unknown, kept }, elsewhere)];
   const read = async ([first, direct]: (D1Result | undefined)[], heldIds: ReadonlySet<string>): Promise<KeywordMatch[]> => {
     const held = JSON.stringify([...heldIds]);
-    let statistics = readStatistics({ tenantId, result: first, terms: unknown, large: PRUNE_FROM });
-    // The index changed since the kept counts were taken: count every wanted term afresh. The
-    // match in the batch chose by the stale counts, so it no longer counts; nor does it when the
-    // counts it was given are not of the index it ran on (another search may have kept newer
-    // ones since, which would pass the first test).
-    const counted = wanted.every((t) => statistics.df.has(t)) && (kept.length === 0 || statistics.stamp === keptStamp);
+    const best = (direct?.results ?? []) as MatchRow[];
+    const reported = best[0]?.counts ? (JSON.parse(best[0].counts) as [string, number][]) : [];
+    const counts = { results: [...(first?.results ?? []), ...reported.map(([term, doc]) => ({ term, doc, stamp: null }))] };
+    // Without a match row the batch's counts are unknown, and nothing is kept of them.
+    const learnt = best.length > 0 ? unknown : [];
+    let statistics = readStatistics({ tenantId, result: counts as D1Result, terms: learnt, large: PRUNE_FROM });
+    // The match in the batch chose by the counts it was given and those it made: they are the
+    // index's own unless the kept ones are stale (the index changed since they were taken) or not
+    // of the index it ran on (another search may have kept newer ones since, which would pass a
+    // test of the kept stamp alone). Then it no longer counts: every wanted term is counted afresh.
+    const fresh = kept.length === 0 || statistics.stamp === keptStamp;
+    if (fresh && best.length === 0) return [];
+    const counted = fresh && wanted.every((t) => statistics.df.has(t));
     if (!counted) {
       const result = await statisticsStatement(db, table, wanted).all();
       statistics = readStatistics({ tenantId, result, terms: wanted, large: PRUNE_FROM });
@@ -222,13 +232,13 @@ export async function keywordQuery({
     const terms = matchedTerms(wanted, statistics);
     if (terms.length === 0) return [];
     const queries = matchQueries(terms, total);
-    const matched = direct && counted ? direct : await bestStatement({ queries }, held).all();
-    const rows = await inScope(queries, matched.results as MatchRow[]);
+    const matched = counted ? best : ((await bestStatement({ queries }, held).all()).results as MatchRow[]);
+    const rows = await inScope(queries, matched);
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts
     // every query term, so a chunk missing the common ones still reads as a partial match.
     const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
     const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
-    return rows.map(({ bm25, content, ...chunk }) => ({
+    return rows.map(({ bm25, content, counts: _, ...chunk }) => ({
       id: chunk.id,
       bm25,
       score: 1 - Math.exp(-bm25 / queryIdf),
@@ -242,5 +252,5 @@ export async function keywordQuery({
  * A row of the best matches: the chunk's columns are null for a match outside the scope, and its
  * content for one the batch leaves it out of.
  */
-type ScopedRow = Omit<ChunkRecord, "content"> & { content: string | null; bm25: number };
-type MatchRow = ScopedRow | ({ [K in keyof ChunkRecord]: null } & { bm25: number });
+type ScopedRow = Omit<ChunkRecord, "content"> & { content: string | null; bm25: number; counts?: string | null };
+type MatchRow = ScopedRow | ({ [K in keyof ChunkRecord]: null } & { bm25: number; counts?: string | null });

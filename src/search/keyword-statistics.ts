@@ -35,14 +35,15 @@ export function keptStatistics(tenantId: string): KeywordStatistics | undefined 
  * Reads the index's size, its stamp and the frequencies of `terms`, in one statement
  * (each statement costs a round trip's share even in a batch). The size is FTS5's own row count,
  * the one its BM25 takes its IDF from; counting the tenant's chunks gave the same number at 250
- * times the cost (5.7 against 0.02 ms at 50k chunks).
+ * times the cost (5.7 against 0.02 ms at 50k chunks). The count is a subquery of its own: SQLite
+ * counts a table without reading its rows only in a query that asks for nothing else, and beside
+ * the stamp it read all 50,000 (1.1 against 0.06 ms for the statement).
  */
 export function statisticsStatement(db: D1Database, table: string, terms: string[]): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT NULL AS term, COUNT(*) AS doc,
+      `SELECT NULL AS term, (SELECT COUNT(*) FROM ${table}_docsize) AS doc,
               (SELECT group_concat(hex(block), '.') FROM (SELECT block FROM ${table}_data WHERE id IN (1, 10) ORDER BY id)) AS stamp
-         FROM ${table}_docsize
        UNION ALL SELECT term, doc, NULL FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`,
     )
     .bind(JSON.stringify(terms));

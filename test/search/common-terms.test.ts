@@ -77,7 +77,10 @@ describe("the same rules in SQL", () => {
     const kept = keptTerms.map((t) => [t, df.get(t) ?? 0]);
     const sql = await env.DB.prepare(matchQueriesSql(table, { wanted: "?1", counting: "?2", kept: "?3" }))
       .bind(JSON.stringify(wanted), JSON.stringify(wanted.filter((t) => !keptTerms.includes(t))), JSON.stringify(kept))
-      .first<{ first: string; second: string }>();
+      .first<{ first: string; second: string; counts: string }>();
+    // What it counted is reported as the vocabulary gives it: the terms not kept that are in the index.
+    const counted = wanted.filter((t) => !keptTerms.includes(t) && df.has(t)).map((t) => [t, df.get(t)]);
+    expect(new Map(JSON.parse(sql?.counts ?? "[]"))).toEqual(new Map(counted as [string, number][]));
     const terms = matchedTerms(wanted, { df, total });
     return { sql: sql && [sql.first, sql.second], typescript: matchQueries(terms, total), terms };
   };
