@@ -52,13 +52,13 @@ const anyOf = (terms: string[]) => terms.map((t) => `"${t}"`).join(" OR ");
  * matches, each scored by BM25 over every term. In a large index with companion characters
  * (`COMPANIONS_FROM`), those holding another term and a companion, and those holding another term
  * and none (their BM25 sums the same terms, the companions adding nothing); else one query for
- * every term and one that matches nothing.
+ * every term and one that matches nothing. Only the question's own pairs, the first `own` of
+ * `terms`, make companions: a synonym's word ("价格" for "价") must not stop the question's own
+ * character finding the chunks that hold it alone.
  */
-export function matchQueries(terms: string[], total: number): [string, string] {
-  const companion = (t: string) =>
-    total >= COMPANIONS_FROM &&
-    t.length === 1 &&
-    terms.some((b) => b.length === 2 && isCjkCode(b.charCodeAt(0)) && b.includes(t));
+export function matchQueries(terms: string[], total: number, own = terms.length): [string, string] {
+  const pairs = terms.slice(0, own).filter((b) => b.length === 2 && isCjkCode(b.charCodeAt(0)));
+  const companion = (t: string) => total >= COMPANIONS_FROM && t.length === 1 && pairs.some((b) => b.includes(t));
   const companions = terms.filter(companion);
   const anchors = terms.filter((t) => !companion(t));
   if (companions.length === 0 || anchors.length === 0)
@@ -68,12 +68,16 @@ export function matchQueries(terms: string[], total: number): [string, string] {
 
 /**
  * `matchQueries(matchedTerms(...))` in SQL: a statement of one row whose `first` and `second` are
- * the two FTS5 queries, given `wanted` a JSON array of the terms, `counting` one of the terms to
- * count from the index's vocabulary, `kept` one of `[term, count]` pairs for the others; `counts`
- * is what it counted, as JSON `[term, count]` pairs (a term in no chunk has none). The parameters
- * are SQL expressions (`?7`); the table's name is hex, so safe inside SQL.
+ * the two FTS5 queries, given `wanted` a JSON array of the terms (the question's own `own` first),
+ * `counting` one of the terms to count from the index's vocabulary, `kept` one of `[term, count]`
+ * pairs for the others; `counts` is what it counted, as JSON `[term, count]` pairs (a term in no
+ * chunk has none). The parameters are SQL expressions (`?7`); the table's name is hex, so safe
+ * inside SQL.
  */
-export function matchQueriesSql(table: string, { wanted, counting, kept }: Record<"wanted" | "counting" | "kept", string>) {
+export function matchQueriesSql(
+  table: string,
+  { wanted, own, counting, kept }: Record<"wanted" | "own" | "counting" | "kept", string>,
+) {
   const nothing = `'${MATCHES_NOTHING}'`;
   const cjk = (code: string) => `(${code} BETWEEN 13312 AND 40959 OR ${code} BETWEEN 63744 AND 64255)`;
   const anyOfSql = (where: string) => `group_concat(CASE WHEN ${where} THEN '"' || term || '"' END, ' OR ' ORDER BY position)`;
@@ -89,8 +93,8 @@ export function matchQueriesSql(table: string, { wanted, counting, kept }: Recor
                   WHERE df > 0 AND (most IS NULL OR df <= most
                         OR NOT EXISTS (SELECT 1 FROM frequencies WHERE df > 0 AND df <= most))),
       kinds AS (SELECT position, term, total >= ${COMPANIONS_FROM} AND length(term) = 1
-                       AND EXISTS (SELECT 1 FROM chosen b WHERE length(b.term) = 2 AND ${cjk("unicode(b.term)")}
-                                      AND instr(b.term, chosen.term) > 0) AS companion
+                       AND EXISTS (SELECT 1 FROM chosen b WHERE b.position < ${own} AND length(b.term) = 2
+                                      AND ${cjk("unicode(b.term)")} AND instr(b.term, chosen.term) > 0) AS companion
                   FROM chosen),
       lists AS (SELECT ${anyOfSql("1")} AS every, ${anyOfSql("NOT companion")} AS anchors, ${anyOfSql("companion")} AS companions
                   FROM kinds)

@@ -157,7 +157,7 @@ export async function keywordQuery({
     const chosen = "counting" in by;
     const arm = (query: string) =>
       `SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ${query} ORDER BY bm25(${table}), rowid LIMIT ?4`;
-    const sql = `${chosen ? `WITH matched AS MATERIALIZED (SELECT * FROM (${matchQueriesSql(table, { wanted: "?1", counting: "?7", kept: "?8" })})) ` : ""}
+    const sql = `${chosen ? `WITH matched AS MATERIALIZED (SELECT * FROM (${matchQueriesSql(table, { wanted: "?1", own: "?9", counting: "?7", kept: "?8" })})) ` : ""}
       SELECT ${chunkRecordColumns(
         `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
                 OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
@@ -171,7 +171,7 @@ export async function keywordQuery({
         ORDER BY best.bm25, best.rowid`;
     const common = [tenantId, scope, limit + SCOPE_MARGIN, skipContent, limit] as const;
     return chosen
-      ? db.prepare(sql).bind(JSON.stringify(wanted), ...common, JSON.stringify(by.counting), JSON.stringify(by.kept))
+      ? db.prepare(sql).bind(JSON.stringify(wanted), ...common, JSON.stringify(by.counting), JSON.stringify(by.kept), own.length)
       : db.prepare(sql).bind(by.queries[0], ...common, by.queries[1]);
   };
   const scopedStatement = ([first, second]: [string, string]) => {
@@ -231,7 +231,7 @@ export async function keywordQuery({
     const { df, total } = statistics;
     const terms = matchedTerms(wanted, statistics);
     if (terms.length === 0) return [];
-    const queries = matchQueries(terms, total);
+    const queries = matchQueries(terms, total, terms.filter((t) => own.includes(t)).length);
     const matched = counted ? best : ((await bestStatement({ queries }, held).all()).results as MatchRow[]);
     const rows = await inScope(queries, matched);
     // FTS5's own IDF, floor included, so the normaliser matches the scores it divides; it counts

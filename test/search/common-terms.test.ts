@@ -43,6 +43,13 @@ describe("the queries a keyword index is matched by", () => {
     expect(matchQueries(["计", "登记", "gb", "g"], COMPANIONS_FROM)).toEqual(['"计" OR "登记" OR "gb" OR "g"', nothing]);
     expect(matchQueries([], COMPANIONS_FROM)).toEqual([nothing, nothing]);
   });
+
+  it("makes companions of the question's own pairs only, never of a synonym's", () => {
+    const nothing = '"zzzzzzzzzz" NOT "zzzzzzzzzz"';
+    // The question 价 with the synonym 价格: its own character still finds chunks alone.
+    expect(matchQueries(["价", "价格"], COMPANIONS_FROM, 1)).toEqual(['"价" OR "价格"', nothing]);
+    expect(matchQueries(["价", "价格"], COMPANIONS_FROM, 2)).toEqual(['("价格") AND ("价")', '("价格") NOT ("价")']);
+  });
 });
 
 describe("the same rules in SQL", () => {
@@ -68,25 +75,26 @@ describe("the same rules in SQL", () => {
     await env.DB.batch([rows(LARGE, 26_000), rows(SMALL, 500)]);
   });
 
-  const both = async (table: string, wanted: string[], keptTerms: string[] = []) => {
+  const both = async (table: string, wanted: string[], keptTerms: string[] = [], own = wanted.length) => {
     const counts = await env.DB.prepare(`SELECT term, doc FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`)
       .bind(JSON.stringify(wanted))
       .all<{ term: string; doc: number }>();
     const df = new Map(counts.results.map((r) => [r.term, r.doc]));
     const total = (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}_docsize`).first<{ n: number }>())?.n as number;
     const kept = keptTerms.map((t) => [t, df.get(t) ?? 0]);
-    const sql = await env.DB.prepare(matchQueriesSql(table, { wanted: "?1", counting: "?2", kept: "?3" }))
-      .bind(JSON.stringify(wanted), JSON.stringify(wanted.filter((t) => !keptTerms.includes(t))), JSON.stringify(kept))
+    const sql = await env.DB.prepare(matchQueriesSql(table, { wanted: "?1", own: "?4", counting: "?2", kept: "?3" }))
+      .bind(JSON.stringify(wanted), JSON.stringify(wanted.filter((t) => !keptTerms.includes(t))), JSON.stringify(kept), own)
       .first<{ first: string; second: string; counts: string }>();
     // What it counted is reported as the vocabulary gives it: the terms not kept that are in the index.
     const counted = wanted.filter((t) => !keptTerms.includes(t) && df.has(t)).map((t) => [t, df.get(t)]);
     expect(new Map(JSON.parse(sql?.counts ?? "[]"))).toEqual(new Map(counted as [string, number][]));
     const terms = matchedTerms(wanted, { df, total });
-    return { sql: sql && [sql.first, sql.second], typescript: matchQueries(terms, total), terms };
+    const ownMatched = terms.filter((t) => wanted.indexOf(t) < own).length;
+    return { sql: sql && [sql.first, sql.second], typescript: matchQueries(terms, total, ownMatched), terms };
   };
 
   it("chooses the terms TypeScript chooses, from counts it reads or is given", async () => {
-    const cases: [string, string[], string[]?][] = [
+    const cases: [string, string[], string[]?, number?][] = [
       [LARGE, ["all", "t7600", "t7500", "rare", "absent"]],
       [LARGE, ["rare", "t7500", "t7600", "all"], ["t7600", "all"]],
       [LARGE, ["all", "half", "t7600"]],
@@ -96,10 +104,11 @@ describe("the same rules in SQL", () => {
       [LARGE, ["计", "计件"]],
       [LARGE, ["计", "件", "登记"]],
       [SMALL, ["计", "件", "计件"]],
+      [LARGE, ["计", "rare", "计件"], [], 2],
     ];
     const chosen = [];
-    for (const [table, wanted, kept] of cases) {
-      const { sql, typescript, terms } = await both(table, wanted, kept);
+    for (const [table, wanted, kept, own] of cases) {
+      const { sql, typescript, terms } = await both(table, wanted, kept, own);
       expect(sql).toEqual(typescript);
       chosen.push(terms);
     }
@@ -113,6 +122,12 @@ describe("the same rules in SQL", () => {
       ["计", "计件"],
       ["计"],
       ["计", "件", "计件"],
+      ["计", "rare", "计件"],
+    ]);
+    // A synonym's pair (after the question's own two terms) makes no companion of the question's 计.
+    expect((await both(LARGE, ["计", "rare", "计件"], [], 2)).sql).toEqual([
+      '"计" OR "rare" OR "计件"',
+      '"zzzzzzzzzz" NOT "zzzzzzzzzz"',
     ]);
   });
 

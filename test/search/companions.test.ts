@@ -2,18 +2,20 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { COMPANIONS_FROM } from "../../src/search/common-terms.ts";
 import { keywordQuery, keywordTable } from "../../src/search/keyword-index.ts";
+import { Synonyms } from "../../src/search/synonyms.ts";
 import { newKnowledgeBase, uploadSections } from "./sections.ts";
 
 const TENANT = "t-jinxiu";
 
 /** The workshop's keyword matches for a question, as a search reads them: content and BM25. */
-async function keywordMatches(question: string): Promise<{ content: string; bm25: number }[]> {
+async function keywordMatches(question: string, synonyms?: Synonyms): Promise<{ content: string; bm25: number }[]> {
   const query = await keywordQuery({
     db: env.DB,
     tenantId: TENANT,
     query: question,
     kbIds: null,
     limit: 50,
+    synonyms,
     readElsewhere: new Set(),
   });
   if (!query) throw new Error("no keyword query");
@@ -46,5 +48,10 @@ describe("a question's paired characters in a large keyword index", () => {
         WHERE ${table} MATCH '"计" OR "件" OR "计件"' AND c.content LIKE '计件工资%'`,
     ).first<{ bm25: number }>();
     expect(large[0]?.bm25).toBeCloseTo(-(one?.bm25 as number), 12);
+
+    // A synonym's pair widens the match: the question's own character still finds what holds it alone.
+    await uploadSections(kb, "price.md", ["## 定价\n\n定价很高。", "## 价格表\n\n价格表在这里。"]);
+    const priced = await keywordMatches("价", new Synonyms([["价", "价格"]]));
+    expect(priced.map((m) => m.content).sort()).toEqual(["价格表在这里。", "定价很高。"]);
   });
 });
