@@ -1,7 +1,13 @@
 import { sha256Hex } from "../sha256.ts";
 import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
 import { matchedTerms, matchQueries, matchQueriesSql, PRUNE_FROM } from "./common-terms.ts";
-import { forgetKeywordStatistics, keptStatistics, readStatistics, statisticsStatement } from "./keyword-statistics.ts";
+import {
+  forgetKeywordStatistics,
+  keptStatistics,
+  readStatistics,
+  type StatisticsRow,
+  statisticsStatement,
+} from "./keyword-statistics.ts";
 import { queryTerms, queryText, terms } from "./segment.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -213,10 +219,13 @@ export async function keywordQuery({
     const held = JSON.stringify([...heldIds]);
     const best = (direct?.results ?? []) as MatchRow[];
     const reported = best[0]?.counts ? (JSON.parse(best[0].counts) as [string, number][]) : [];
-    const counts = { results: [...(first?.results ?? []), ...reported.map(([term, doc]) => ({ term, doc, stamp: null }))] };
+    const counts = [
+      ...((first?.results ?? []) as StatisticsRow[]),
+      ...reported.map(([term, doc]) => ({ term, doc, stamp: null })),
+    ];
     // Without a match row the batch's counts are unknown, and nothing is kept of them.
     const learnt = best.length > 0 ? unknown : [];
-    let statistics = readStatistics({ tenantId, result: counts as D1Result, terms: learnt, large: PRUNE_FROM });
+    let statistics = readStatistics({ tenantId, rows: counts, terms: learnt, large: PRUNE_FROM });
     // The match in the batch chose by the counts it was given and those it made: they are the
     // index's own unless the kept ones are stale (the index changed since they were taken) or not
     // of the index it ran on (another search may have kept newer ones since, which would pass a
@@ -225,8 +234,8 @@ export async function keywordQuery({
     if (fresh && best.length === 0) return [];
     const counted = fresh && wanted.every((t) => statistics.df.has(t));
     if (!counted) {
-      const result = await statisticsStatement(db, table, wanted).all();
-      statistics = readStatistics({ tenantId, result, terms: wanted, large: PRUNE_FROM });
+      const { results } = await statisticsStatement(db, table, wanted).all<StatisticsRow>();
+      statistics = readStatistics({ tenantId, rows: results, terms: wanted, large: PRUNE_FROM });
     }
     const { df, total } = statistics;
     const terms = matchedTerms(wanted, statistics);

@@ -49,22 +49,29 @@ export function statisticsStatement(db: D1Database, table: string, terms: string
     .bind(JSON.stringify(terms));
 }
 
+/** A row of a `statisticsStatement`: the head (size and stamp, no term), or a term's count. */
+export interface StatisticsRow {
+  term: string | null;
+  doc: number;
+  stamp: string | null;
+}
+
 /**
- * The statistics in a `statisticsStatement` result for `terms` (a term in no chunk has no row: 0),
- * merged into the kept ones when the index has not changed since, and kept if the index is large.
+ * The statistics in a `statisticsStatement`'s rows, and counts of `terms` made elsewhere (a term
+ * in no chunk has no row: 0), merged into the kept ones when the index has not changed since, and
+ * kept if the index is large.
  */
 export function readStatistics({
   tenantId,
-  result,
+  rows,
   terms,
   large,
 }: {
   tenantId: string;
-  result: D1Result | undefined;
+  rows: StatisticsRow[];
   terms: string[];
   large: number;
 }): KeywordStatistics {
-  const rows = (result?.results ?? []) as { term: string | null; doc: number; stamp: string | null }[];
   const head = rows.find((r) => r.term === null);
   const stamp = head?.stamp ?? "";
   const total = head?.doc ?? 0;
