@@ -16,7 +16,8 @@ export interface KeywordStatistics {
   df: Map<string, number>;
 }
 
-// Kept for large indexes only (a small one counts its terms in microseconds), for 16 tenants at most.
+// Kept for 16 tenants at most; a small index keeps its size and stamp only (it counts its terms in
+// microseconds, and its match needs no counts: `keyword-index.ts`).
 const kept = new LruMap<string, KeywordStatistics>(16);
 /** Terms kept per tenant; beyond it the tenant starts again (about a megabyte at most). */
 const KEPT_TERMS = 20_000;
@@ -58,8 +59,8 @@ export interface StatisticsRow {
 
 /**
  * The statistics in a `statisticsStatement`'s rows, and counts of `terms` made elsewhere (a term
- * in no chunk has no row: 0), merged into the kept ones when the index has not changed since, and
- * kept if the index is large.
+ * in no chunk has no row: 0), merged into the kept ones when the index has not changed since; the
+ * terms are kept if the index is `large`, its size and stamp whatever its size.
  */
 export function readStatistics({
   tenantId,
@@ -76,12 +77,14 @@ export function readStatistics({
   const stamp = head?.stamp ?? "";
   const total = head?.doc ?? 0;
   const before = kept.get(tenantId);
+  const keepTerms = total >= large;
   const df =
-    before && before.stamp === stamp && before.df.size + terms.length <= KEPT_TERMS ? before.df : new Map<string, number>();
+    keepTerms && before && before.stamp === stamp && before.df.size + terms.length <= KEPT_TERMS
+      ? before.df
+      : new Map<string, number>();
   for (const term of terms) df.set(term, 0);
   for (const row of rows) if (row.term !== null) df.set(row.term, row.doc);
   const statistics = { stamp, total, df };
-  if (total >= large) kept.set(tenantId, statistics);
-  else kept.delete(tenantId);
+  kept.set(tenantId, keepTerms ? statistics : { stamp, total, df: new Map() });
   return statistics;
 }

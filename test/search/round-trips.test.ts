@@ -7,41 +7,9 @@ import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
+import { countingDb } from "./counting-db.ts";
 
 const TENANT = "t-jinxiu";
-
-/** env.DB, counting round trips: each batch, and each statement run on its own. */
-function countingDb(): { db: D1Database; trips: () => number } {
-  let trips = 0;
-  const statement = (stmt: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(stmt, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop) as unknown;
-        if (typeof value !== "function") return value;
-        if (prop === "bind") return (...args: unknown[]) => statement(value.apply(target, args) as D1PreparedStatement);
-        if (["all", "first", "run", "raw"].includes(prop as string))
-          return (...args: unknown[]) => {
-            trips++;
-            return value.apply(target, args);
-          };
-        return value.bind(target);
-      },
-    });
-  const db = new Proxy(env.DB, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop) as unknown;
-      if (typeof value !== "function") return value;
-      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
-      if (prop === "batch")
-        return (statements: D1PreparedStatement[]) => {
-          trips++;
-          return target.batch(statements);
-        };
-      return value.bind(target);
-    },
-  });
-  return { db, trips: () => trips };
-}
 
 async function newKb(name: string, filename: string, content: string): Promise<string> {
   const kb = await (await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) })).json<{

@@ -1,0 +1,76 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../../src/config.ts";
+import { searchBackends } from "../../src/search/backends.ts";
+import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
+import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
+import { keys } from "../fixtures.ts";
+import { call } from "../helpers.ts";
+import { countingDb } from "./counting-db.ts";
+
+// A file of its own: the isolate must see this workshop's index small, then large, with no other
+// test's chunks in it.
+const TENANT = "t-jinxiu";
+
+async function upload(kbId: string, filename: string, content: string): Promise<void> {
+  const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
+    method: "POST",
+    key: keys.boss,
+    body: JSON.stringify({ filename, content }),
+  });
+  expect(res.status).toBe(201);
+}
+
+async function search(db: D1Database, query: string, mode: SearchMode) {
+  const request = { query, mode, topK: 5, minScore: 0, rerank: mode !== "keyword" };
+  const backends = searchBackends(env, readConfig(env));
+  return (await searchKnowledge({ db, backends, tenantId: TENANT, request })).results;
+}
+
+/** The same search by an isolate that has kept nothing of the index: it counts every term afresh. */
+async function afresh(query: string, mode: SearchMode) {
+  forgetKeywordTables();
+  const counting = countingDb();
+  const results = await search(counting.db, query, mode);
+  expect(counting.sent.some((sql) => sql.includes("WITH matched"))).toBe(true);
+  return results;
+}
+
+describe("keyword search on an index that grows", () => {
+  it("matches a small index by every term of the question, with no counting in the match, as a fresh count does", async () => {
+    const kb = await (
+      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "会长大的索引" }) })
+    ).json<{ id: string }>();
+    await upload(kb.id, "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
+    await upload(kb.id, "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
+    await search(env.DB, "锅炉蒸汽压力", "keyword");
+    // The second question holds terms no chunk holds (食堂, 菜单): they add nothing to any score.
+    for (const question of ["锅炉蒸汽压力", "食堂菜单和织机张力"])
+      for (const mode of ["keyword", "hybrid"] as const) {
+        const counting = countingDb();
+        const results = await search(counting.db, question, mode);
+        expect(counting.trips()).toBe(1);
+        expect(counting.sent.filter((sql) => sql.includes("WITH matched"))).toEqual([]);
+        expect(results[0]?.content).toContain(question === "锅炉蒸汽压力" ? "蒸汽压力" : "经线张力");
+        expect(results).toEqual(await afresh(question, mode));
+        await search(env.DB, question, mode);
+      }
+  });
+
+  it("counts and matches again once the index has grown large since it was small, as a fresh count does", async () => {
+    const kb = await (
+      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "长大的索引" }) })
+    ).json<{ id: string }>();
+    await upload(kb.id, "dye.md", "# 染缸\n\n染缸温度过高时先关蒸汽阀。");
+    await search(env.DB, "仓库里的染缸温度", "keyword");
+    const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`);
+    await upload(kb.id, "log.md", `# 记录\n\n${sections.join("\n\n")}`);
+    const counting = countingDb();
+    const results = await search(counting.db, "仓库里的染缸温度", "keyword");
+    // The batch's match took every term; the index is large now, where 仓库 (in every chunk) is left
+    // out: the terms are counted and the index matched again.
+    expect(counting.trips()).toBe(3);
+    expect(results[0]?.content).toContain("染缸温度过高");
+    expect(results).toEqual(await afresh("仓库里的染缸温度", "keyword"));
+  });
+});
