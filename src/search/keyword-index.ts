@@ -109,6 +109,15 @@ async function tableExists(db: D1Database, table: string): Promise<boolean> {
 }
 
 /**
+ * Whether FTS5's tokenizer surely reads a term as one token equal to itself: lowercase ASCII
+ * letters and digits, or CJK ideographs of Unicode 3.0 or older. SQLite's `unicode61` knows
+ * Unicode 6.1, so a character that is a letter to JavaScript today may be a separator to it: it
+ * reads the New Tai Lue word ᦵᦋᦲᦂ as ᦋ and ᦂ, a query for which matches chunks that the index holds
+ * no ᦵᦋᦲᦂ in. Such a term must be counted (its count is 0) and left out of the match.
+ */
+const isOneToken = (term: string) => /^(?:[a-z0-9]+|[\u3400-\u4db5\u4e00-\u9fa5]+)$/.test(term);
+
+/**
  * BM25 search over the tenant's chunks in the given knowledge bases (all of the tenant's when
  * `kbIds` is null), each match with its chunk unless `readElsewhere` holds its id. The score
  * divides BM25 by the query's total IDF (what a chunk matching every query term once, at average
@@ -211,14 +220,15 @@ export async function keywordQuery({
   const ownMatchQueries = (terms: string[], total: number) =>
     matchQueries(terms, total, terms.filter((t) => own.includes(t)).length);
   const known = keptStatistics(tenantId);
-  const small = known !== undefined && known.total < PRUNE_FROM;
+  const small = known !== undefined && known.total < PRUNE_FROM && wanted.every(isOneToken);
   const unknown = known ? wanted.filter((t) => !known.df.has(t)) : wanted;
   const kept = wanted.flatMap((t): [string, number][] => {
     const count = known?.df.get(t);
     return count === undefined ? [] : [[t, count]];
   });
-  // A small index's match needs no counts (a term in no chunk adds exactly 0 to every BM25), so the
-  // statistics statement counts the question's terms for the normaliser, beside the match.
+  // A small index's match needs no counts (a term in no chunk adds exactly 0 to every BM25, if FTS5
+  // reads it as itself: `isOneToken`), so the statistics statement counts the question's terms for
+  // the normaliser, beside the match.
   const given: [string, string] | null = small
     ? matchQueries(wanted, known.total, own.length)
     : known && unknown.length === 0
