@@ -12,6 +12,12 @@ import { countingDb } from "./counting-db.ts";
 // test's chunks in it.
 const TENANT = "t-jinxiu";
 
+async function newKb(name: string): Promise<{ id: string }> {
+  const res = await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) });
+  expect(res.status).toBe(201);
+  return res.json<{ id: string }>();
+}
+
 async function upload(kbId: string, filename: string, content: string): Promise<void> {
   const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
     method: "POST",
@@ -38,9 +44,7 @@ async function afresh(query: string, mode: SearchMode) {
 
 describe("keyword search on an index that grows", () => {
   it("matches a small index by every term of the question, with no counting in the match, as a fresh count does", async () => {
-    const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "会长大的索引" }) })
-    ).json<{ id: string }>();
+    const kb = await newKb("会长大的索引");
     await upload(kb.id, "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
     await upload(kb.id, "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
     await search(env.DB, "锅炉蒸汽压力", "keyword");
@@ -60,9 +64,7 @@ describe("keyword search on an index that grows", () => {
   it("leaves out of a small index's match a word FTS5 reads as other words, as a fresh count does", async () => {
     // New Tai Lue: letters to JavaScript (so one term to Weft), but its vowel signs are separators
     // to SQLite's older Unicode tables, so FTS5 reads ᦵᦋᦲᦂ as ᦋ and ᦂ: the index holds no such term.
-    const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "傣文索引" }) })
-    ).json<{ id: string }>();
+    const kb = await newKb("傣文索引");
     await upload(kb.id, "river.md", "# River\n\nᦵᦋᦲᦂ river\n\n## Bank\n\nriver bank\n\n## Only\n\nᦵᦋᦲᦂ");
     for (const question of ["ᦵᦋᦲᦂ river", "ᦵᦋᦲᦂ"]) {
       const fresh = await afresh(question, "keyword");
@@ -73,9 +75,7 @@ describe("keyword search on an index that grows", () => {
   });
 
   it("counts and matches again once the index has grown large since it was small, as a fresh count does", async () => {
-    const kb = await (
-      await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name: "长大的索引" }) })
-    ).json<{ id: string }>();
+    const kb = await newKb("长大的索引");
     await upload(kb.id, "dye.md", "# 染缸\n\n染缸温度过高时先关蒸汽阀。");
     await search(env.DB, "仓库里的染缸温度", "keyword");
     const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`);
