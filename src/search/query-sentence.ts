@@ -1,5 +1,5 @@
 import { normaliseText, queryText } from "./segment.ts";
-import { cjkKey, scanTokens, textUnits, type UnitKey, unitKey } from "./units.ts";
+import { type Tokens, textUnits, tokensOf, type UnitKey, unitKey } from "./units.ts";
 
 // Tokens a window spans, about a long clause. Widened to whole sentences afterwards, the result
 // hardly depends on it (measured at 10, 20 and 30: rgb-zh-dev nDCG@10 0.802 to 0.805, the other
@@ -16,6 +16,8 @@ export interface QuerySentence {
   text: string;
   /** Distinct query units (CJK bigrams, other words) in the densest window, over all of the query's: 0 to 1. */
   coverage: number;
+  /** Its tokens, `from` to `to` (exclusive), in the passage's `tokensOf`. */
+  tokens: { from: number; to: number };
 }
 
 /**
@@ -36,33 +38,34 @@ export function sentenceHolding(wanted: ReadonlySet<string>, text: string): Quer
 }
 
 /**
- * `sentenceHolding` for one query's units over any number of passages. Units are compared by
- * their keys (`unitKey`), so a hit makes no string but for a word.
+ * `sentenceHolding` for one query's units over any number of passages, given their tokens where
+ * the caller has them. Units are compared by their keys (`unitKey`), so a hit makes no string.
  */
-export function sentenceFinder(wanted: ReadonlySet<string>): (text: string) => QuerySentence {
+export function sentenceFinder(wanted: ReadonlySet<string>): (text: string, tokens?: Tokens) => QuerySentence {
   const keys = new Set([...wanted].map(unitKey));
-  return (text) => {
+  return (text, tokens = tokensOf(text)) => {
+    const { start, end, key, pair } = tokens;
+    // Each hit's unit, and the tokens it starts and ends at.
     const hitKeys: UnitKey[] = [];
     const hitFirst: number[] = [];
-    const hitStart: number[] = [];
-    const hitEnd: number[] = [];
-    const hit = (key: UnitKey, first: number, start: number, end: number) => {
-      hitKeys.push(key);
-      hitFirst.push(first);
-      hitStart.push(start);
-      hitEnd.push(end);
-    };
-    scanTokens(text, (start, end, index, cjk, pairs) => {
-      // A bigram ends at this character; then the character itself, or the word.
-      if (pairs) {
-        const key = cjkKey(text.charCodeAt(start - 1), text.charCodeAt(start));
-        if (keys.has(key)) hit(key, index - 1, start - 1, end);
+    const hitLast: number[] = [];
+    for (let t = 0; t < tokens.count; t++) {
+      // A bigram ends at this token; then the character itself, or the word.
+      const bigram = pair[t] as number;
+      if (bigram >= 0 && keys.has(bigram)) {
+        hitKeys.push(bigram);
+        hitFirst.push(t - 1);
+        hitLast.push(t);
       }
-      const key = cjk ? cjkKey(text.charCodeAt(start)) : text.slice(start, end);
-      if (keys.has(key)) hit(key, index, start, end);
-    });
+      const own = key[t] as UnitKey;
+      if (keys.has(own)) {
+        hitKeys.push(own);
+        hitFirst.push(t);
+        hitLast.push(t);
+      }
+    }
     const inWindow = new Map<UnitKey, number>();
-    let best = { units: 0, start: 0, end: 0 };
+    let best = { units: 0, first: 0, last: 0 };
     let from = 0;
     for (let h = 0; h < hitKeys.length; h++) {
       const unit = hitKeys[h] as UnitKey;
@@ -76,22 +79,28 @@ export function sentenceFinder(wanted: ReadonlySet<string>): (text: string) => Q
         if (count === 1) inWindow.delete(left);
         else inWindow.set(left, count - 1);
       }
-      if (inWindow.size > best.units) best = { units: inWindow.size, start: hitStart[from] as number, end: hitEnd[h] as number };
+      if (inWindow.size > best.units)
+        best = { units: inWindow.size, first: hitFirst[from] as number, last: hitLast[h] as number };
     }
-    if (best.units === 0) return { text: "", coverage: 0 };
-    return { text: sentenceAround(text, best.start, best.end), coverage: best.units / wanted.size };
+    if (best.units === 0) return { text: "", coverage: 0, tokens: { from: 0, to: 0 } };
+    const [opens, closes] = sentenceAround(text, start[best.first] as number, end[best.last] as number);
+    // The sentence's ends are sentence ends, never inside a token, so it holds whole tokens.
+    let first = best.first;
+    while (first > 0 && (start[first - 1] as number) >= opens) first--;
+    let last = best.last;
+    while (last + 1 < tokens.count && (end[last + 1] as number) <= closes) last++;
+    return { text: text.slice(opens, closes), coverage: best.units / wanted.size, tokens: { from: first, to: last + 1 } };
   };
 }
 
-/** From the sentence end before `start` to the first sentence end at or after `end`. */
-function sentenceAround(text: string, start: number, end: number): string {
+/** From the sentence end before `start` to the first sentence end at or after `end`, as offsets. */
+function sentenceAround(text: string, start: number, end: number): [number, number] {
   let from = start;
   while (from > 0 && !endsSentence(text, from - 1)) from--;
   let to = end;
   while (to < text.length && !endsSentence(text, to)) to++;
-  return text.slice(from, to);
+  return [from, to];
 }
-
 const SENTENCE_END_CHARACTERS = new Set([..."。！？；!?;\n"].map((c) => c.charCodeAt(0)));
 const SPACE = /\s/;
 

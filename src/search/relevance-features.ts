@@ -5,7 +5,7 @@ import { statedFacts } from "./answer-shape.ts";
 import { localRerankScorer } from "./local-reranker.ts";
 import { queryUnits, sentenceFinder } from "./query-sentence.ts";
 import { normaliseText } from "./segment.ts";
-import { forEachUnit, textUnits, type UnitKey, unitKey } from "./units.ts";
+import { forEachUnit, type Tokens, tokensOf, type UnitKey, unitKey } from "./units.ts";
 
 export const FEATURE_NAMES = [
   "raw",
@@ -122,40 +122,46 @@ function lexicalEvidence(
   const asked = queryUnits(query, canonical);
   const answerSentence = sentenceFinder(asked);
   const texts = candidates.map((c) => canonical(normaliseText(c.text)));
+  // Each passage is scanned once; its answer sentence and the words it holds are read from the tokens.
+  const tokens = texts.map(tokensOf);
   const facts = wanted.has("quantity") || wanted.has("moment") ? texts.map(statedFacts) : [];
-  // The words of each answer sentence that the query lacks.
-  const answers =
-    wanted.has("agreement") || wanted.has("consensus") || wanted.has("echo")
-      ? texts.map((text) => {
-          const sentence = textUnits(answerSentence(text).text);
-          for (const u of asked) sentence.delete(u);
-          return sentence;
-        })
-      : [];
 
   // How many candidates hold each unit that can count: the query's and the answer sentences'. A
   // word every candidate holds is the topic, not an answer, so rarity among the candidates weighs it.
   const slots = new Map<UnitKey, number>();
-  const slotOf = (unit: string) => {
-    const key = unitKey(unit);
+  const slotOf = (key: UnitKey) => {
     if (!slots.has(key)) slots.set(key, slots.size);
     return slots.get(key) as number;
   };
-  const askedSlots = [...asked].map(slotOf);
-  const answerSlots = answers.map((set) => new Set([...set].map(slotOf)));
+  const askedKeys = [...asked].map(unitKey);
+  const askedSlots = askedKeys.map(slotOf);
+  const skipped = new Set(askedKeys);
+  // The words of each answer sentence that the query lacks.
+  const answerSlots =
+    wanted.has("agreement") || wanted.has("consensus") || wanted.has("echo")
+      ? texts.map((text, i) => {
+          const own = tokens[i] as Tokens;
+          const { from, to } = answerSentence(text, own).tokens;
+          const sentence = new Set<number>();
+          forEachUnit(own, from, to, (key) => {
+            if (!skipped.has(key)) sentence.add(slotOf(key));
+          });
+          return sentence;
+        })
+      : [];
   const frequency = new Int32Array(slots.size);
   const lastSeen = new Int32Array(slots.size).fill(-1);
-  const held = texts.map((text, i) => {
-    const own: number[] = [];
+  const held = tokens.map((own, i) => {
+    const slotsHeld: number[] = [];
     const hold = (key: UnitKey) => {
       const slot = slots.get(key);
       if (slot === undefined || lastSeen[slot] === i) return;
       lastSeen[slot] = i;
       frequency[slot] = (frequency[slot] as number) + 1;
-      own.push(slot);
+      slotsHeld.push(slot);
     };
-    forEachUnit(text, hold, true);
-    return new Set(own);
+    forEachUnit(own, 0, own.count, hold, true);
+    return new Set(slotsHeld);
   });
   const rarity = (slot: number) => Math.log((candidates.length + 1) / ((frequency[slot] as number) + 0.5));
 

@@ -16,39 +16,20 @@ function wordCharAt(text: string, i: number): number {
   return LETTER_OR_DIGIT.test(text.slice(i, i + width)) ? width : 0;
 }
 
-/**
- * Calls `visit` for each token of the text in order: one CJK character (`cjk`), or one run of other
- * letters and digits. `pairs` says a CJK character directly follows another, so the two form a
- * bigram. `index` counts tokens.
- */
-export function scanTokens(
-  text: string,
-  visit: (start: number, end: number, index: number, cjk: boolean, pairs: boolean) => void,
-): void {
-  let index = 0;
-  let previousCjkEnd = -1;
-  for (let i = 0; i < text.length; ) {
-    if (isCjkCode(text.charCodeAt(i))) {
-      visit(i, i + 1, index++, true, previousCjkEnd === i);
-      previousCjkEnd = ++i;
-      continue;
-    }
-    let end = i;
-    for (let width = wordCharAt(text, end); width > 0; width = wordCharAt(text, end)) end += width;
-    if (end > i) {
-      visit(i, end, index++, false, false);
-      i = end;
-    } else {
-      i += 1;
-    }
-  }
-}
-
 /** A unit as a map key: a CJK character or bigram as a number (no string is made), another word as itself. */
 export type UnitKey = number | string;
 
-/** The key of a CJK character (`first` alone) or bigram. */
-export const cjkKey = (first: number, second?: number) => (second === undefined ? first : first * 0x10000 + second);
+// CJK code points, counted from 0 without the gap between the two ranges `isCjkCode` accepts.
+const CJK_CODES = 0x9fff - 0x3400 + 1 + (0xfaff - 0xf900 + 1);
+const cjkIndex = (c: number) => (c <= 0x9fff ? c - 0x3400 : c - 0xf900 + 0x6c00);
+
+/**
+ * The key of a CJK character (`first` alone) or bigram: a character's index, or past every index
+ * one number per pair. Every key stays below 2³⁰, a small integer to V8, so a map lookup by it
+ * makes no heap number (code × 0x10000 + code did, for almost every bigram).
+ */
+export const cjkKey = (first: number, second?: number) =>
+  second === undefined ? cjkIndex(first) : CJK_CODES + cjkIndex(first) * CJK_CODES + cjkIndex(second);
 
 /** The key of a unit given as a string. */
 export function unitKey(unit: string): UnitKey {
@@ -59,31 +40,76 @@ export function unitKey(unit: string): UnitKey {
 }
 
 /**
- * Calls `visit` for every unit of a text, repeats included, with its key and where it sits: the
- * bigrams of each CJK run (a one-character run as itself), and every other word. With
- * `everyCharacter`, every CJK character is visited as well, so a one-character unit (a query's
- * "省") is found inside a run ("河北省").
+ * A text's tokens, in order: each CJK character, and each run of other letters and digits. A text
+ * is scanned once for every question a search asks of it: where each token starts and ends, its
+ * key (a CJK character's, or the word), and the key of the bigram it ends (a CJK character directly
+ * after another), or -1.
+ */
+export interface Tokens {
+  count: number;
+  start: Int32Array;
+  end: Int32Array;
+  key: UnitKey[];
+  pair: Int32Array;
+}
+
+export function tokensOf(text: string): Tokens {
+  const start = new Int32Array(text.length);
+  const end = new Int32Array(text.length);
+  const pair = new Int32Array(text.length);
+  const key: UnitKey[] = [];
+  let count = 0;
+  let previousCjkEnd = -1;
+  for (let i = 0; i < text.length; ) {
+    const code = text.charCodeAt(i);
+    if (isCjkCode(code)) {
+      start[count] = i;
+      end[count] = i + 1;
+      key.push(cjkKey(code));
+      pair[count++] = previousCjkEnd === i ? cjkKey(text.charCodeAt(i - 1), code) : -1;
+      previousCjkEnd = ++i;
+      continue;
+    }
+    let to = i;
+    for (let width = wordCharAt(text, to); width > 0; width = wordCharAt(text, to)) to += width;
+    if (to > i) {
+      start[count] = i;
+      end[count] = to;
+      key.push(text.slice(i, to));
+      pair[count++] = -1;
+      i = to;
+    } else {
+      i += 1;
+    }
+  }
+  return { count, start, end, key, pair };
+}
+
+/**
+ * Calls `visit` for every unit of tokens `from` to `to` (exclusive), repeats included, in text order,
+ * with its key and its first and last token: the bigrams of each CJK run (a one-character run as
+ * itself), and every other word. With `everyCharacter`, every CJK character is visited as well, so
+ * a one-character unit (a query's "省") is found inside a run ("河北省").
  */
 export function forEachUnit(
-  text: string,
-  visit: (key: UnitKey, start: number, end: number) => void,
+  tokens: Tokens,
+  from: number,
+  to: number,
+  visit: (key: UnitKey, first: number, last: number) => void,
   everyCharacter = false,
 ): void {
-  // A CJK character waiting to see whether the next one pairs with it.
-  let lone = -1;
-  scanTokens(text, (start, end, _, cjk, pairs) => {
-    if (everyCharacter && cjk) visit(cjkKey(text.charCodeAt(start)), start, end);
-    if (pairs) {
-      visit(cjkKey(text.charCodeAt(start - 1), text.charCodeAt(start)), start - 1, end);
-      lone = -1;
-      return;
+  const { key, pair } = tokens;
+  for (let t = from; t < to; t++) {
+    const own = key[t] as UnitKey;
+    if (typeof own === "string") {
+      visit(own, t, t);
+      continue;
     }
-    if (lone >= 0) visit(cjkKey(text.charCodeAt(lone)), lone, lone + 1);
-    // With `everyCharacter` a one-character run was visited above already.
-    lone = cjk && !everyCharacter ? start : -1;
-    if (!cjk) visit(text.slice(start, end), start, end);
-  });
-  if (lone >= 0) visit(cjkKey(text.charCodeAt(lone)), lone, lone + 1);
+    if (everyCharacter) visit(own, t, t);
+    const bigram = pair[t] as number;
+    if (bigram >= 0 && t > from) visit(bigram, t - 1, t);
+    else if (!everyCharacter && !(t + 1 < to && (pair[t + 1] as number) >= 0)) visit(own, t, t);
+  }
 }
 
 /**
@@ -91,7 +117,8 @@ export function forEachUnit(
  * queries, sentences and passages are compared by.
  */
 export function textUnits(text: string): Set<string> {
+  const tokens = tokensOf(text);
   const out = new Set<string>();
-  forEachUnit(text, (_, start, end) => out.add(text.slice(start, end)));
+  forEachUnit(tokens, 0, tokens.count, (_, first, last) => out.add(text.slice(tokens.start[first], tokens.end[last])));
   return out;
 }
