@@ -3,6 +3,7 @@ import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
 import { matchedTerms, matchQueries, matchQueriesSql, PRUNE_FROM } from "./common-terms.ts";
 import {
   forgetKeywordStatistics,
+  type KeywordStatistics,
   keptStatistics,
   readStatistics,
   type StatisticsRow,
@@ -227,8 +228,9 @@ export async function keywordQuery({
     return count === undefined ? [] : [[t, count]];
   });
   // A small index's match needs no counts (a term in no chunk adds exactly 0 to every BM25, if FTS5
-  // reads it as itself: `isOneToken`), so the statistics statement counts the question's terms for
-  // the normaliser, beside the match.
+  // reads it as itself: `isOneToken`), so the statistics statement counts the terms for the
+  // normaliser beside the match: those the isolate has not kept, or every one if the index has
+  // changed since.
   const given: [string, string] | null = small
     ? matchQueries(wanted, known.total, own.length)
     : known && unknown.length === 0
@@ -237,7 +239,7 @@ export async function keywordQuery({
   // Else the statistics statement reads the index's size and stamp; the match counts the unknown
   // terms and reports them on its first row, so no term is counted twice.
   const statements = [
-    statisticsStatement(db, table, small ? wanted : []),
+    small ? statisticsStatement(db, table, unknown, { stamp: known.stamp, terms: wanted }) : statisticsStatement(db, table, []),
     bestStatement(given ? { queries: given } : { counting: unknown, kept }, elsewhere),
   ];
   const read = async ([first, direct]: (D1Result | undefined)[], heldIds: ReadonlySet<string>): Promise<KeywordMatch[]> => {
@@ -248,20 +250,25 @@ export async function keywordQuery({
       ...((first?.results ?? []) as StatisticsRow[]),
       ...reported.map(([term, doc]) => ({ term, doc, stamp: null })),
     ];
+    const head = counts.find((r) => r.term === null);
+    // The kept counts are the index's own if its stamp is theirs: not stale (the index changed
+    // since they were taken) and not of another index than the one the batch ran on (another search
+    // may have kept newer ones since, which would pass a test of the kept stamp alone).
+    const keptHold = kept.length === 0 || head?.stamp === known?.stamp;
     // Without a match row the batch's counts are unknown, and nothing is kept of them.
-    const learnt = small ? wanted : !given && best.length > 0 ? unknown : [];
-    let statistics = readStatistics({ tenantId, rows: counts, terms: learnt, large: PRUNE_FROM });
-    // The batch's match holds if the index is still small, or its counts are the index's own: the
-    // kept ones are not stale (the index changed since they were taken) and not of another index
-    // than the one it ran on (another search may have kept newer ones since, which would pass a
-    // test of the kept stamp alone). Then a large index's terms are counted from the kept ones.
-    const holds = small ? statistics.total < PRUNE_FROM : kept.length === 0 || statistics.stamp === known?.stamp;
-    if (holds && given && !small && known) statistics = { ...statistics, df: known.df };
+    const learnt = small ? (keptHold ? unknown : wanted) : !given && best.length > 0 ? unknown : [];
+    let statistics = readStatistics({ tenantId, rows: counts, terms: learnt });
+    // A small index's match holds while the index is still small, whatever the counts; another
+    // holds if the kept counts it was made from do. Then the terms are counted from the kept ones
+    // and the batch's.
+    const holds = small ? statistics.total < PRUNE_FROM : keptHold;
+    if (holds && keptHold && kept.length > 0)
+      statistics = { ...statistics, df: new Map([...kept, ...learntCounts(statistics, learnt)]) };
     if (holds && best.length === 0) return [];
     const counted = holds && wanted.every((t) => statistics.df.has(t));
     if (!counted) {
       const { results } = await statisticsStatement(db, table, wanted).all<StatisticsRow>();
-      statistics = readStatistics({ tenantId, rows: results, terms: wanted, large: PRUNE_FROM });
+      statistics = readStatistics({ tenantId, rows: results, terms: wanted });
     }
     const { df, total } = statistics;
     const terms = matchedTerms(wanted, statistics);
@@ -287,5 +294,10 @@ export async function keywordQuery({
  * A row of the best matches: the chunk's columns are null for a match outside the scope, and its
  * content for one the batch leaves it out of.
  */
+/** The counts of `terms` among `statistics`' (0 for one counted in no chunk). */
+function learntCounts(statistics: KeywordStatistics, terms: string[]): [string, number][] {
+  return terms.map((t) => [t, statistics.df.get(t) ?? 0]);
+}
+
 type ScopedRow = Omit<ChunkRecord, "content"> & { content: string | null; bm25: number; counts?: string | null };
 type MatchRow = ScopedRow | ({ [K in keyof ChunkRecord]: null } & { bm25: number; counts?: string | null });

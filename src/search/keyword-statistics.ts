@@ -1,7 +1,7 @@
 // What BM25 and the pruning of common terms read of a tenant's keyword index: its size and the
 // document frequency of each query term. Counting a term's documents reads its whole posting list
-// (about 5 ms for a question's terms at 50k chunks, most of it for the commonest), so a large
-// index's frequencies are kept per isolate, tagged with two records FTS5 keeps in its `_data`
+// (about 5 ms for a question's terms at 50k chunks, most of it for the commonest), so an index's
+// frequencies are kept per isolate, tagged with two records FTS5 keeps in its `_data`
 // table: the structure record (row 10), which every write rewrites (it adds a segment and counts
 // it; Weft never turns on `secure-delete`, which edits segments in place), and the averages record
 // (row 1: the row and token counts, which every insert and delete moves). A kept frequency is the
@@ -16,8 +16,8 @@ export interface KeywordStatistics {
   df: Map<string, number>;
 }
 
-// Kept for 16 tenants at most; a small index keeps its size and stamp only (it counts its terms in
-// microseconds, and its match needs no counts: `keyword-index.ts`).
+// Kept for 16 tenants at most, for an index of any size: even on the demo's 94 chunks, counting a
+// question's dozen terms cost a search about 0.5 ms of the local D1's time.
 const kept = new LruMap<string, KeywordStatistics>(16);
 /** Terms kept per tenant; beyond it the tenant starts again (about a megabyte at most). */
 const KEPT_TERMS = 20_000;
@@ -34,20 +34,32 @@ export function keptStatistics(tenantId: string): KeywordStatistics | undefined 
 
 /**
  * Reads the index's size, its stamp and the frequencies of `terms`, in one statement
- * (each statement costs a round trip's share even in a batch). The size is FTS5's own row count,
- * the one its BM25 takes its IDF from; counting the tenant's chunks gave the same number at 250
- * times the cost (5.7 against 0.02 ms at 50k chunks). The count is a subquery of its own: SQLite
- * counts a table without reading its rows only in a query that asks for nothing else, and beside
- * the stamp it read all 50,000 (1.1 against 0.06 ms for the statement).
+ * (each statement costs a round trip's share even in a batch); with `unlessAt`, the frequencies of
+ * `terms` only while the index's stamp is `unlessAt.stamp`, else of `unlessAt.terms` (a search
+ * counts only the terms it has no kept count for, unless the index has changed since they were
+ * kept). The size is FTS5's own row count, the one its BM25 takes its IDF from; counting the
+ * tenant's chunks gave the same number at 250 times the cost (5.7 against 0.02 ms at 50k chunks).
+ * The count is a subquery of its own: SQLite counts a table without reading its rows only in a
+ * query that asks for nothing else, and beside the stamp it read all 50,000 (1.1 against 0.06 ms
+ * for the statement).
  */
-export function statisticsStatement(db: D1Database, table: string, terms: string[]): D1PreparedStatement {
-  return db
-    .prepare(
-      `SELECT NULL AS term, (SELECT COUNT(*) FROM ${table}_docsize) AS doc,
-              (SELECT group_concat(hex(block), '.') FROM (SELECT block FROM ${table}_data WHERE id IN (1, 10) ORDER BY id)) AS stamp
-       UNION ALL SELECT term, doc, NULL FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(?1))`,
-    )
-    .bind(JSON.stringify(terms));
+export function statisticsStatement(
+  db: D1Database,
+  table: string,
+  terms: string[],
+  unlessAt?: { stamp: string; terms: string[] },
+): D1PreparedStatement {
+  const counted = unlessAt ? "CASE WHEN (SELECT stamp FROM head) IS ?2 THEN ?1 ELSE ?3 END" : "?1";
+  const statement = db.prepare(
+    `WITH head AS MATERIALIZED (
+       SELECT (SELECT COUNT(*) FROM ${table}_docsize) AS doc,
+              (SELECT group_concat(hex(block), '.') FROM (SELECT block FROM ${table}_data WHERE id IN (1, 10) ORDER BY id)) AS stamp)
+     SELECT NULL AS term, doc, stamp FROM head
+     UNION ALL SELECT term, doc, NULL FROM ${table}_vocab WHERE term IN (SELECT value FROM json_each(${counted}))`,
+  );
+  return unlessAt
+    ? statement.bind(JSON.stringify(terms), unlessAt.stamp, JSON.stringify(unlessAt.terms))
+    : statement.bind(JSON.stringify(terms));
 }
 
 /** A row of a `statisticsStatement`: the head (size and stamp, no term), or a term's count. */
@@ -59,32 +71,27 @@ export interface StatisticsRow {
 
 /**
  * The statistics in a `statisticsStatement`'s rows, and counts of `terms` made elsewhere (a term
- * in no chunk has no row: 0), merged into the kept ones when the index has not changed since; the
- * terms are kept if the index is `large`, its size and stamp whatever its size.
+ * in no chunk has no row: 0), merged into the kept ones when the index has not changed since, and
+ * kept.
  */
 export function readStatistics({
   tenantId,
   rows,
   terms,
-  large,
 }: {
   tenantId: string;
   rows: StatisticsRow[];
   terms: string[];
-  large: number;
 }): KeywordStatistics {
   const head = rows.find((r) => r.term === null);
   const stamp = head?.stamp ?? "";
   const total = head?.doc ?? 0;
   const before = kept.get(tenantId);
-  const keepTerms = total >= large;
   const df =
-    keepTerms && before && before.stamp === stamp && before.df.size + terms.length <= KEPT_TERMS
-      ? before.df
-      : new Map<string, number>();
+    before && before.stamp === stamp && before.df.size + terms.length <= KEPT_TERMS ? before.df : new Map<string, number>();
   for (const term of terms) df.set(term, 0);
   for (const row of rows) if (row.term !== null) df.set(row.term, row.doc);
   const statistics = { stamp, total, df };
-  kept.set(tenantId, keepTerms ? statistics : { stamp, total, df: new Map() });
+  kept.set(tenantId, statistics);
   return statistics;
 }

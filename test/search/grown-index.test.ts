@@ -61,6 +61,34 @@ describe("keyword search on an index that grows", () => {
       }
   });
 
+  it("keeps a small index's counts: a question asked again counts none of its terms, and after a write counts every one in the same round trip", async () => {
+    const kb = await newKb("记得词频的索引");
+    await upload(kb.id, "dye.md", "# 染色\n\n染缸的水温保持在六十度，每缸染布二十匹。");
+    const question = "染缸水温";
+    await search(env.DB, question, "keyword");
+    // The terms the statistics statement counts: those kept for the index's current stamp (?1), or
+    // every one (?3) if the stamp has moved.
+    const countedBy = (counting: ReturnType<typeof countingDb>) => {
+      const i = counting.sent.findIndex((sql) => sql.includes("_vocab WHERE term IN") && !sql.includes("WITH matched"));
+      const [unchanged, , changed] = counting.bound[i] as [string, string, string];
+      return { unchanged: JSON.parse(unchanged) as string[], changed: JSON.parse(changed) as string[] };
+    };
+    const again = countingDb();
+    const results = await search(again.db, question, "keyword");
+    expect(again.trips()).toBe(1);
+    expect(countedBy(again).unchanged).toEqual([]);
+    expect(results[0]?.content).toContain("染缸的水温");
+    expect(results).toEqual(await afresh(question, "keyword"));
+
+    await search(env.DB, question, "keyword");
+    await upload(kb.id, "vat.md", "# 染缸\n\n染缸用完当天清洗，水温降到三十度以下再放水。");
+    const afterWrite = countingDb();
+    const grown = await search(afterWrite.db, question, "keyword");
+    expect(afterWrite.trips()).toBe(1);
+    expect(countedBy(afterWrite)).toEqual({ unchanged: [], changed: expect.arrayContaining(["染缸", "水温"]) });
+    expect(grown.map((r) => [r.id, r.score])).toEqual((await afresh(question, "keyword")).map((r) => [r.id, r.score]));
+  });
+
   it("leaves out of a small index's match a word FTS5 reads as other words, as a fresh count does", async () => {
     // New Tai Lue: letters to JavaScript (so one term to Weft), but its vowel signs are separators
     // to SQLite's older Unicode tables, so FTS5 reads ᦵᦋᦲᦂ as ᦋ and ᦂ: the index holds no such term.
