@@ -1,5 +1,5 @@
 import type { SearchBackends } from "./backends.ts";
-import { type ChunkRecord, chunksByIdsStatement } from "./chunk-record.ts";
+import { type ChunkRecord, chunksByIds } from "./chunk-record.ts";
 import { type KeywordMatch, keywordQuery } from "./keyword-index.ts";
 import { lastScope, rememberScope, sameScope, scopeFrom, scopeStatement, searchScope, type TenantScope } from "./scope.ts";
 import { compiledSynonyms } from "./synonym-store.ts";
@@ -101,16 +101,17 @@ async function gatherRound({
         })
       : null;
   const keywordStatements = keyword?.statements ?? [];
+  const vectorChunks = vectorIds.length > 0 ? chunksByIds({ db, tenantId, kbIds: requested, ids: vectorIds }) : null;
   const results = await db.batch([
     scopeStatement(db, tenantId),
     ...keywordStatements,
-    ...(vectorIds.length > 0 ? [chunksByIdsStatement({ db, tenantId, kbIds: requested, ids: vectorIds })] : []),
+    ...(vectorChunks ? [vectorChunks.statement] : []),
   ]);
   const scope = scopeFrom(results[0]);
   const read = async (): Promise<Candidates> => {
     if (searchScope(scope, request.kbIds).length === 0) return { synonyms, keyword: [], vector: [], chunks: new Map() };
-    const vectorChunks = (results[1 + keywordStatements.length]?.results ?? []) as ChunkRecord[];
-    const chunks = new Map(vectorChunks.map((chunk) => [chunk.id, chunk]));
+    const read = vectorChunks?.read(results[1 + keywordStatements.length]) ?? [];
+    const chunks = new Map<string, ChunkRecord>(read.map((chunk) => [chunk.id, chunk]));
     const keywordMatches = keyword
       ? await keyword.read(results.slice(1, 1 + keywordStatements.length), new Set(chunks.keys()))
       : [];

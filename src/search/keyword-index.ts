@@ -1,5 +1,5 @@
 import { sha256Hex } from "../sha256.ts";
-import { type ChunkRecord, chunkRecordColumns } from "./chunk-record.ts";
+import { type ChunkRecord, chunkRecordColumns, keepChunk, type OmittedChunk } from "./chunk-record.ts";
 import { matchedTerms, matchQueries, matchQueriesSql, PRUNE_FROM } from "./common-terms.ts";
 import {
   forgetKeywordStatistics,
@@ -152,9 +152,9 @@ export async function keywordQuery({
   const table = await keywordTable(tenantId);
   if (!(await tableExists(db, table))) return null;
   const scope = kbIds && JSON.stringify(kbIds);
-  // Content is most of a row: the batch's match leaves it out for a chunk the search reads in the
-  // same batch, and for one beyond the `limit` kept. A later round trip leaves it out only for a
-  // chunk the batch did return (`held`): one committed after the batch is in neither read.
+  // The batch's match reads only the id of a chunk the search reads in the same batch, and of one
+  // beyond the `limit` kept. A later round trip leaves out only a chunk the batch did return
+  // (`held`): one committed after the batch is in neither read.
   const elsewhere = JSON.stringify([...readElsewhere]);
   // The best `?4` of the chunks either FTS5 query matches (`matchQueries`), each query's sorted
   // apart: `arm` gives one query's best, given the query as an SQL expression.
@@ -169,15 +169,13 @@ export async function keywordQuery({
   // The queries are given, or made in the statement itself from the counts it reads
   // (`matchQueriesSql`), so that the match needs no round trip of its own after the count.
   type MatchBy = { queries: [string, string] } | { counting: string[]; kept: [string, number][] };
-  const bestStatement = (by: MatchBy, skipContent: string) => {
+  const bestStatement = (by: MatchBy, omitted: string) => {
     const chosen = "counting" in by;
     const arm = (query: string) =>
       `SELECT rowid, bm25(${table}) AS bm25 FROM ${table} WHERE ${table} MATCH ${query} ORDER BY bm25(${table}), rowid LIMIT ?4`;
     const sql = `${chosen ? `WITH matched AS MATERIALIZED (SELECT * FROM (${matchQueriesSql(table, { wanted: "?1", own: "?9", counting: "?7", kept: "?8" })})) ` : ""}
       SELECT ${chunkRecordColumns(
-        `CASE WHEN c.id IN (SELECT value FROM json_each(?5))
-                OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6
-              THEN NULL ELSE c.content END`,
+        "c.id IN (SELECT value FROM json_each(?5)) OR row_number() OVER (PARTITION BY c.id IS NULL ORDER BY best.bm25, best.rowid) > ?6",
       )}, -best.bm25 AS bm25,
          ${chosen ? "CASE WHEN row_number() OVER (ORDER BY best.bm25, best.rowid) = 1 THEN (SELECT counts FROM matched) END" : "NULL"} AS counts
          FROM (${bestOfBoth(arm, chosen ? ["(SELECT first FROM matched)", "(SELECT second FROM matched)"] : ["?1", "?7"])}) best
@@ -185,7 +183,7 @@ export async function keywordQuery({
                AND (?3 IS NULL OR c.kb_id IN (SELECT value FROM json_each(?3)))
          LEFT JOIN documents d ON d.id = c.document_id
         ORDER BY best.bm25, best.rowid`;
-    const common = [tenantId, scope, limit + SCOPE_MARGIN, skipContent, limit] as const;
+    const common = [tenantId, scope, limit + SCOPE_MARGIN, omitted, limit] as const;
     return chosen
       ? db.prepare(sql).bind(JSON.stringify(wanted), ...common, JSON.stringify(by.counting), JSON.stringify(by.kept), own.length)
       : db.prepare(sql).bind(by.queries[0], ...common, by.queries[1]);
@@ -280,24 +278,24 @@ export async function keywordQuery({
     // every query term, so a chunk missing the common ones still reads as a partial match.
     const idf = (n: number) => Math.max(Math.log((total - n + 0.5) / (n + 0.5)), 1e-6);
     const queryIdf = own.reduce((sum, term) => sum + idf(df.get(term) ?? 0), 0);
-    return rows.map(({ bm25, content, counts: _, ...chunk }) => ({
+    return rows.map(({ bm25, counts: _, ...chunk }) => ({
       id: chunk.id,
       bm25,
       score: 1 - Math.exp(-bm25 / queryIdf),
-      chunk: content === null ? undefined : { ...chunk, content },
+      chunk: chunk.content === null ? undefined : keepChunk(chunk as ChunkRecord),
     }));
   };
   return { statements, read };
 }
 
-/**
- * A row of the best matches: the chunk's columns are null for a match outside the scope, and its
- * content for one the batch leaves it out of.
- */
 /** The counts of `terms` among `statistics`' (0 for one counted in no chunk). */
 function learntCounts(statistics: KeywordStatistics, terms: string[]): [string, number][] {
   return terms.map((t) => [t, statistics.df.get(t) ?? 0]);
 }
 
-type ScopedRow = Omit<ChunkRecord, "content"> & { content: string | null; bm25: number; counts?: string | null };
+/**
+ * A row of the best matches: the chunk's columns are null for a match outside the scope, and all
+ * but its id for one the batch leaves out.
+ */
+type ScopedRow = (ChunkRecord | OmittedChunk) & { bm25: number; counts?: string | null };
 type MatchRow = ScopedRow | ({ [K in keyof ChunkRecord]: null } & { bm25: number; counts?: string | null });
