@@ -1,11 +1,11 @@
 // What the score calibration reads of a result: its raw score, where that stands in its list, and
 // lexical evidence that it answers the query rather than sharing its topic. Pure functions of the
 // query and the candidate list, so scripts/fit-calibration.ts computes exactly what search serves.
-import { statedFacts } from "./answer-shape.ts";
 import { localRerankScorer } from "./local-reranker.ts";
+import { analysePassage } from "./passage-analysis.ts";
 import { queryUnits, sentenceFinder } from "./query-sentence.ts";
 import { normaliseText } from "./segment.ts";
-import { forEachUnit, type Tokens, tokensOf, type UnitKey, unitKey } from "./units.ts";
+import { forEachUnit, type Tokens, type UnitKey, unitKey } from "./units.ts";
 
 export const FEATURE_NAMES = [
   "raw",
@@ -123,8 +123,9 @@ function lexicalEvidence(
   const answerSentence = sentenceFinder(asked);
   const texts = candidates.map((c) => canonical(normaliseText(c.text)));
   // Each passage is scanned once; its answer sentence and the words it holds are read from the tokens.
-  const tokens = texts.map(tokensOf);
-  const facts = wanted.has("quantity") || wanted.has("moment") ? texts.map(statedFacts) : [];
+  const analyses = texts.map(analysePassage);
+  const tokens = analyses.map((a) => a.tokens);
+  const facts = wanted.has("quantity") || wanted.has("moment") ? analyses.map((a) => a.facts) : [];
 
   // How many candidates hold each unit that can count: the query's and the answer sentences'. A
   // word every candidate holds is the topic, not an answer, so rarity among the candidates weighs it.
