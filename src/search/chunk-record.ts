@@ -74,13 +74,16 @@ export type OmittedChunk = { id: string } & { [K in Exclude<keyof ChunkRecord, "
 
 // A chunk never changes under its id: writing a document again gives its chunks new ids, and the
 // batch that deletes the old ones sets the document's new title and type. So an isolate keeps the
-// records it has read of the latest chunks (2,048 at most, a few megabytes), and a search reads of
-// a kept one only its id, which still says it exists and is in the search's scope. Keyed by the
-// chunk's id, unique across workshops; only a statement's own rows, scoped to the caller, lead to one.
-const keptChunks = new LruMap<string, ChunkRecord>(2048);
+// records it has read of the latest chunks, and a search reads of a kept one only its id, which
+// still says it exists and is in the search's scope. Keyed by the chunk's id, unique across
+// workshops; only a statement's own rows, scoped to the caller, lead to one. 1,024 at most, each of
+// at most 2,000 characters (an FAQ question's chunk holds the whole answer, up to 10,000): about
+// 4 MB at most.
+const keptChunks = new LruMap<string, ChunkRecord>(1024);
+const KEPT_CONTENT = 2_000;
 
-/** Keeps a chunk's record, read in full, for later searches; returns it. */
+/** Keeps a chunk's record, read in full, for later searches unless its content is long; returns it. */
 export function keepChunk(chunk: ChunkRecord): ChunkRecord {
-  keptChunks.set(chunk.id, chunk);
+  if (chunk.content.length <= KEPT_CONTENT) keptChunks.set(chunk.id, chunk);
   return chunk;
 }

@@ -46,11 +46,11 @@ export function unitKey(unit: string): UnitKey {
  * after another), or -1.
  */
 export interface Tokens {
-  count: number;
-  start: Int32Array;
-  end: Int32Array;
-  key: UnitKey[];
-  pair: Int32Array;
+  readonly count: number;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  readonly key: readonly UnitKey[];
+  readonly pair: Int32Array;
 }
 
 export function tokensOf(text: string): Tokens {
@@ -82,7 +82,8 @@ export function tokensOf(text: string): Tokens {
       i += 1;
     }
   }
-  return { count, start, end, key, pair };
+  // Sized to the tokens, not the text: a passage's tokens may be kept (`passage-analysis.ts`).
+  return { count, start: start.slice(0, count), end: end.slice(0, count), key, pair: pair.slice(0, count) };
 }
 
 /**

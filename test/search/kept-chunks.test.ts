@@ -59,6 +59,29 @@ describe("the chunks an isolate keeps", () => {
     expect(top?.content).toContain("二十层");
   });
 
+  it("keeps no chunk of more than 2,000 characters: an FAQ question's chunk holding a long answer is read in full each time", async () => {
+    const res = await call("/api/knowledge-bases", {
+      method: "POST",
+      key: keys.boss,
+      body: JSON.stringify({ name: "长答案", type: "faq" }),
+    });
+    const faq = (await res.json<{ id: string }>()).id;
+    const answer = `锁边机的线迹密度按面料调整。${"薄料用细线，厚料用粗线。".repeat(200)}`;
+    expect(answer.length).toBeGreaterThan(2_000);
+    const added = await call(`/api/knowledge-bases/${faq}/faq`, {
+      method: "POST",
+      key: keys.boss,
+      body: JSON.stringify({ question: "锁边机线迹怎么调", answer }),
+    });
+    expect(added.status).toBe(201);
+    const first = await search(env.DB, "锁边机线迹怎么调");
+    expect(first[0]?.content).toBe(answer);
+    const counting = countingDb();
+    const again = await search(counting.db, "锁边机线迹怎么调");
+    expect(again).toEqual(first);
+    expect(keptIdsAskedFor(counting)).not.toContain(first[0]?.id);
+  });
+
   it("never gives a kept chunk to a search outside its workshop or knowledge bases", async () => {
     const kb = await newKb("别家看不到");
     await upload(kb, "seam.md", "# 缝纫\n\n平车针距每寸十二针。");
