@@ -110,8 +110,8 @@ async function gatherRound({
   const scope = scopeFrom(results[0]);
   const read = async (): Promise<Candidates> => {
     if (searchScope(scope, request.kbIds).length === 0) return { synonyms, keyword: [], vector: [], chunks: new Map() };
-    const read = vectorChunks?.read(results[1 + keywordStatements.length]) ?? [];
-    const chunks = new Map<string, ChunkRecord>(read.map((chunk) => [chunk.id, chunk]));
+    const ofVector = vectorChunks?.read(results[1 + keywordStatements.length]) ?? [];
+    const chunks = new Map<string, ChunkRecord>(ofVector.map((chunk) => [chunk.id, chunk]));
     const keywordMatches = keyword
       ? await keyword.read(results.slice(1, 1 + keywordStatements.length), new Set(chunks.keys()))
       : [];
