@@ -4,28 +4,12 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
-import { keys } from "../fixtures.ts";
-import { call } from "../helpers.ts";
 import { countingDb } from "./counting-db.ts";
+import { newKnowledgeBase, uploadDocument } from "./sections.ts";
 
 // A file of its own: the isolate must see this workshop's index small, then large, with no other
 // test's chunks in it.
 const TENANT = "t-jinxiu";
-
-async function newKb(name: string): Promise<{ id: string }> {
-  const res = await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) });
-  expect(res.status).toBe(201);
-  return res.json<{ id: string }>();
-}
-
-async function upload(kbId: string, filename: string, content: string): Promise<void> {
-  const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
-    method: "POST",
-    key: keys.boss,
-    body: JSON.stringify({ filename, content }),
-  });
-  expect(res.status).toBe(201);
-}
 
 async function search(db: D1Database, query: string, mode: SearchMode) {
   const request = { query, mode, topK: 5, minScore: 0, rerank: mode !== "keyword" };
@@ -44,9 +28,9 @@ async function afresh(query: string, mode: SearchMode) {
 
 describe("keyword search on an index that grows", () => {
   it("matches a small index by every term of the question, with no counting in the match, as a fresh count does", async () => {
-    const kb = await newKb("会长大的索引");
-    await upload(kb.id, "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
-    await upload(kb.id, "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
+    const kb = await newKnowledgeBase("会长大的索引");
+    await uploadDocument(kb, "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
+    await uploadDocument(kb, "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
     await search(env.DB, "锅炉蒸汽压力", "keyword");
     // The second question holds terms no chunk holds (食堂, 菜单): they add nothing to any score.
     for (const question of ["锅炉蒸汽压力", "食堂菜单和织机张力"])
@@ -62,8 +46,8 @@ describe("keyword search on an index that grows", () => {
   });
 
   it("keeps a small index's counts: a question asked again counts none of its terms, and after a write counts every one in the same round trip", async () => {
-    const kb = await newKb("记得词频的索引");
-    await upload(kb.id, "dye.md", "# 染色\n\n染缸的水温保持在六十度，每缸染布二十匹。");
+    const kb = await newKnowledgeBase("记得词频的索引");
+    await uploadDocument(kb, "dye.md", "# 染色\n\n染缸的水温保持在六十度，每缸染布二十匹。");
     const question = "染缸水温";
     await search(env.DB, question, "keyword");
     // The terms the statistics statement counts: those kept for the index's current stamp (?1), or
@@ -81,7 +65,7 @@ describe("keyword search on an index that grows", () => {
     expect(results).toEqual(await afresh(question, "keyword"));
 
     await search(env.DB, question, "keyword");
-    await upload(kb.id, "vat.md", "# 染缸\n\n染缸用完当天清洗，水温降到三十度以下再放水。");
+    await uploadDocument(kb, "vat.md", "# 染缸\n\n染缸用完当天清洗，水温降到三十度以下再放水。");
     const afterWrite = countingDb();
     const grown = await search(afterWrite.db, question, "keyword");
     expect(afterWrite.trips()).toBe(1);
@@ -92,8 +76,8 @@ describe("keyword search on an index that grows", () => {
   it("leaves out of a small index's match a word FTS5 reads as other words, as a fresh count does", async () => {
     // New Tai Lue: letters to JavaScript (so one term to Weft), but its vowel signs are separators
     // to SQLite's older Unicode tables, so FTS5 reads ᦵᦋᦲᦂ as ᦋ and ᦂ: the index holds no such term.
-    const kb = await newKb("傣文索引");
-    await upload(kb.id, "river.md", "# River\n\nᦵᦋᦲᦂ river\n\n## Bank\n\nriver bank\n\n## Only\n\nᦵᦋᦲᦂ");
+    const kb = await newKnowledgeBase("傣文索引");
+    await uploadDocument(kb, "river.md", "# River\n\nᦵᦋᦲᦂ river\n\n## Bank\n\nriver bank\n\n## Only\n\nᦵᦋᦲᦂ");
     for (const question of ["ᦵᦋᦲᦂ river", "ᦵᦋᦲᦂ"]) {
       const fresh = await afresh(question, "keyword");
       expect((await search(countingDb().db, question, "keyword")).map((r) => [r.id, r.score])).toEqual(
@@ -103,11 +87,11 @@ describe("keyword search on an index that grows", () => {
   });
 
   it("counts and matches again once the index has grown large since it was small, as a fresh count does", async () => {
-    const kb = await newKb("长大的索引");
-    await upload(kb.id, "dye.md", "# 染缸\n\n染缸温度过高时先关蒸汽阀。");
+    const kb = await newKnowledgeBase("长大的索引");
+    await uploadDocument(kb, "dye.md", "# 染缸\n\n染缸温度过高时先关蒸汽阀。");
     await search(env.DB, "仓库里的染缸温度", "keyword");
     const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`);
-    await upload(kb.id, "log.md", `# 记录\n\n${sections.join("\n\n")}`);
+    await uploadDocument(kb, "log.md", `# 记录\n\n${sections.join("\n\n")}`);
     const counting = countingDb();
     const results = await search(counting.db, "仓库里的染缸温度", "keyword");
     // The batch's match took every term; the index is large now, where 仓库 (in every chunk) is left

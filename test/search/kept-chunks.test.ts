@@ -7,23 +7,9 @@ import { searchKnowledge } from "../../src/search/search.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { countingDb } from "./counting-db.ts";
+import { newKnowledgeBase, uploadDocument } from "./sections.ts";
 
 const TENANT = "t-jinxiu";
-
-async function newKb(name: string): Promise<string> {
-  const res = await call("/api/knowledge-bases", { method: "POST", key: keys.boss, body: JSON.stringify({ name }) });
-  expect(res.status).toBe(201);
-  return (await res.json<{ id: string }>()).id;
-}
-
-async function upload(kbId: string, filename: string, content: string): Promise<void> {
-  const res = await call(`/api/knowledge-bases/${kbId}/documents`, {
-    method: "POST",
-    key: keys.boss,
-    body: JSON.stringify({ filename, content }),
-  });
-  expect([200, 201]).toContain(res.status);
-}
 
 async function search(db: D1Database, query: string) {
   const request = { query, mode: "hybrid" as const, topK: 5, minScore: 0, rerank: true };
@@ -38,8 +24,8 @@ function keptIdsAskedFor(counting: ReturnType<typeof countingDb>): string[] {
 
 describe("the chunks an isolate keeps", () => {
   it("reads only the ids of chunks it has read before, and answers as it did", async () => {
-    const kb = await newKb("记住段落");
-    await upload(kb, "press.md", "# 熨烫\n\n熨斗温度按面料调整，真丝用低温，棉布用高温。");
+    const kb = await newKnowledgeBase("记住段落");
+    await uploadDocument(kb, "press.md", "# 熨烫\n\n熨斗温度按面料调整，真丝用低温，棉布用高温。", [200, 201]);
     const first = await search(env.DB, "熨斗温度");
     const counting = countingDb();
     const again = await search(counting.db, "熨斗温度");
@@ -50,10 +36,10 @@ describe("the chunks an isolate keeps", () => {
   });
 
   it("shows a document written again with its new text and title, never a kept copy of the old", async () => {
-    const kb = await newKb("改写段落");
-    await upload(kb, "cut.md", "# 裁剪旧规\n\n裁床每层布料铺十层。");
+    const kb = await newKnowledgeBase("改写段落");
+    await uploadDocument(kb, "cut.md", "# 裁剪旧规\n\n裁床每层布料铺十层。", [200, 201]);
     expect((await search(env.DB, "裁床铺布"))[0]).toMatchObject({ knowledge_title: "裁剪旧规" });
-    await upload(kb, "cut.md", "# 裁剪新规\n\n裁床每层布料铺二十层，铺前先松布。");
+    await uploadDocument(kb, "cut.md", "# 裁剪新规\n\n裁床每层布料铺二十层，铺前先松布。", [200, 201]);
     const [top] = await search(env.DB, "裁床铺布");
     expect(top).toMatchObject({ knowledge_title: "裁剪新规" });
     expect(top?.content).toContain("二十层");
@@ -83,8 +69,8 @@ describe("the chunks an isolate keeps", () => {
   });
 
   it("never gives a kept chunk to a search outside its workshop or knowledge bases", async () => {
-    const kb = await newKb("别家看不到");
-    await upload(kb, "seam.md", "# 缝纫\n\n平车针距每寸十二针。");
+    const kb = await newKnowledgeBase("别家看不到");
+    await uploadDocument(kb, "seam.md", "# 缝纫\n\n平车针距每寸十二针。", [200, 201]);
     const mine = await search(env.DB, "平车针距");
     const ids = mine.map((r) => r.id);
     expect(ids.length).toBeGreaterThan(0);
