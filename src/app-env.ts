@@ -1,4 +1,5 @@
 import type { Credential } from "./auth/credential.ts";
+import type { Directory } from "./auth/directory.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./services.ts";
 import type { UserContext } from "./user-context.ts";
@@ -9,6 +10,9 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     config: Config;
+    /** Workshops, people and credentials: what authentication reads (set for every request). */
+    directory: Directory;
+    /** The caller's workshop's services, set by authentication (`bearerAuth`) and only after it. */
     services: Services;
     user: UserContext;
     /** What the request signed in with (set with `user`). */

@@ -5,7 +5,6 @@ import type { AppEnv } from "./app-env.ts";
 import { chatRoutes } from "./chat/route.ts";
 import { configFor } from "./config.ts";
 import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
-import { FEDERATION_HEADER } from "./federation/guarded-fetch.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
 import { actionRoutes } from "./routes/actions.ts";
@@ -25,17 +24,17 @@ import { oauthRoutes } from "./routes/oauth-authorize.ts";
 import { oauthConnectionRoutes } from "./routes/oauth-connections.ts";
 import { synonymRoutes } from "./routes/synonyms.ts";
 import { workshopRoutes } from "./routes/workshop.ts";
-import { buildServices } from "./services.ts";
+import { directoryFor } from "./services.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
 export const app = new Hono<AppEnv>();
 
 // A client-chosen id is kept only when short and plain, since it is echoed in logs and error bodies.
 app.use(requestId({ headerName: "X-Request-Id", limitLength: 64 }));
-app.use(async function wireServices(c, next) {
-  const config = configFor(c.env);
-  c.set("config", config);
-  c.set("services", buildServices(c.env, config, { relayed: c.req.header(FEDERATION_HEADER) !== undefined }));
+app.use(async function wireDirectory(c, next) {
+  c.set("config", configFor(c.env));
+  // A workshop's services are wired once authentication has said whose workshop it is (bearerAuth).
+  c.set("directory", directoryFor(c.env));
   await next();
 });
 app.use(async function accessLog(c, next) {

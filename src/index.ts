@@ -1,6 +1,7 @@
 import { app } from "./app.ts";
 import { serveWithOAuth } from "./auth/oauth-server.ts";
 import { type Config, configFor } from "./config.ts";
+import { directoryFor } from "./services.ts";
 
 export { PendingActionObject as PendingAction } from "./actions/pending-action.ts";
 export { AuthLimiter } from "./auth/auth-limiter.ts";
@@ -17,6 +18,6 @@ export default {
       // A misconfigured deployment is answered by the app, whose error handler says so as always.
       return app.fetch(request, env, ctx);
     }
-    return serveWithOAuth(request, env, ctx, app, config);
+    return serveWithOAuth(request, env, ctx, app, config, directoryFor(env));
   },
 } satisfies ExportedHandler<Env>;

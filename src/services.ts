@@ -1,55 +1,88 @@
 import { executorRegistry } from "./actions/types.ts";
+import type { Directory } from "./auth/directory.ts";
 import { orderExecutor, pieceRecordExecutor } from "./business/executors.ts";
 import type { BusinessService } from "./business/service.ts";
+import { chatModel } from "./chat/models.ts";
 import type { Config } from "./config.ts";
 import { externalCallExecutor } from "./federation/confirmed-call.ts";
 import { registryToolProvider } from "./federation/provider.ts";
 import { type FederationService, federationLimits } from "./federation/service.ts";
-import { searchBackends } from "./search/backends.ts";
+import { type SearchBindings, searchBackends } from "./search/backends.ts";
 import type { ToolServices } from "./tools/tool.ts";
+import type { WorkshopDb } from "./workshop-db.ts";
 
-/** Every domain service, as one request's faces and tools receive them. */
-export type Services = ToolServices;
+/**
+ * Every service a face has for the caller's workshop: the domains the tools run on, and the
+ * faces' own storage (chat history) and chat model.
+ */
+export interface Services extends ToolServices {
+  /** Where the workshop's chats and their messages are kept. */
+  chats: WorkshopDb;
+  /** The configured chat model; `timeZone` is the workshop's, for the offline model's "今天". */
+  chatModel: (timeZone: string) => ReturnType<typeof chatModel>;
+}
 
 /** Which face the services are wired for: `/mcp` re-exposes only servers marked `expose_on_mcp`. */
 export type Face = "mcp" | "chat";
 
+/** The workshop a request acts for, once authentication has said whose it is. */
+export interface WorkshopRef {
+  id: string;
+}
+
 /**
- * Wires every domain service from the bindings and the parsed configuration, once per request
- * (the app's first middleware); faces pass them on, nothing rebuilds them. `relayed` marks a
- * request that came through a Weft federation client, which reaches no external server in turn.
- * The executors of every kind of pending write are registered here, and only here.
+ * The directory: workshops, people, credentials, web sessions and OAuth connections, which are
+ * read before anyone's workshop is known (to learn it). Built for every request by the app's first
+ * middleware.
  */
-export function buildServices(
+export function directoryFor(env: Env): Directory {
+  return { db: env.DB, limiters: env.AUTH_LIMITER, oauthKv: env.OAUTH_KV };
+}
+
+/** The bindings search may run on: Workers AI and Vectorize where configured, the local index. */
+export function searchBindingsOf(env: Env): SearchBindings {
+  return { ai: env.AI, vectorize: env.VECTORIZE, localVectorIndex: env.LOCAL_VECTOR_INDEX };
+}
+
+/**
+ * Wires every domain service for one workshop, after authentication has named it: the only way
+ * any face (MCP, chat, REST) reaches a workshop's data, and the only code that reads the bindings
+ * that hold it. `relayed` marks a request that came through a Weft federation client, which
+ * reaches no external server in turn. The executors of every kind of pending write are registered
+ * here, and only here.
+ *
+ * @example c.set("services", servicesFor(c.env, c.var.config, { id: user.tenantId }))
+ */
+export function servicesFor(
   env: Env,
   config: Config,
+  workshop: WorkshopRef,
   { face = "chat", relayed = false }: { face?: Face; relayed?: boolean } = {},
 ): Services {
+  const store: WorkshopDb = { db: env.DB, tenantId: workshop.id };
   const federation: FederationService = {
-    db: env.DB,
+    ...store,
     relayed,
     allowLocalUrls: config.federation.allowLocalUrls,
     secretsKey: config.federation.secretsKey,
     toolListTtlSeconds: config.federation.toolListTtlSeconds,
     ...federationLimits(config.federation.callTimeoutMs),
   };
-  const business: BusinessService = { db: env.DB, clock: () => new Date() };
+  const business: BusinessService = { ...store, clock: () => new Date() };
+  const backends = searchBackends(searchBindingsOf(env), config);
   return {
-    search: { db: env.DB, backends: searchBackends(env, config), chunking: config.chunking },
-    consult: { db: env.DB, sessions: env.CONSULT_SESSION, ttlSeconds: config.consultSessionTtlSeconds },
+    search: { ...store, backends, chunking: config.chunking },
+    consult: { ...store, sessions: env.CONSULT_SESSION, ttlSeconds: config.consultSessionTtlSeconds },
     business,
     actions: {
-      db: env.DB,
+      ...store,
       objects: env.PENDING_ACTION,
       ttlSeconds: config.pendingActionTtlSeconds,
       executors: executorRegistry([pieceRecordExecutor(business), orderExecutor(business), externalCallExecutor(federation)]),
     },
     federation,
     external: registryToolProvider(federation, face),
+    chats: store,
+    chatModel: (timeZone) => chatModel({ ai: env.AI, config, timeZone }),
   };
-}
-
-/** The same services with external tools served as `face` serves them (`/mcp`: only servers marked `expose_on_mcp`). */
-export function servicesForFace(services: Services, face: Face): Services {
-  return { ...services, external: registryToolProvider(services.federation, face) };
 }

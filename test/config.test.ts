@@ -8,6 +8,7 @@ import { LocalVectorIndexClient } from "../src/search/local-vector-index.ts";
 import { VectorizeVectorIndex } from "../src/search/vectorize-index.ts";
 import { WorkersAiEmbedder } from "../src/search/workers-ai-embedder.ts";
 import { WorkersAiReranker } from "../src/search/workers-ai-reranker.ts";
+import { searchBindingsOf } from "../src/services.ts";
 
 const production = {
   ...env,
@@ -20,7 +21,7 @@ const production = {
 
 describe("configuration", () => {
   it("selects the local stand-ins by default", () => {
-    const backends = searchBackends(env, readConfig(env));
+    const backends = searchBackends(searchBindingsOf(env), readConfig(env));
     expect(backends.embedder).toBeInstanceOf(LocalEmbedder);
     expect(backends.vectorIndex).toBeInstanceOf(LocalVectorIndexClient);
     expect(backends.reranker).toBeInstanceOf(LocalReranker);
@@ -28,7 +29,7 @@ describe("configuration", () => {
 
   it("selects Vectorize and Workers AI when configured and bound", () => {
     const bound = { ...production, AI: {} as Ai, VECTORIZE: {} as VectorizeIndex } as Env;
-    const backends = searchBackends(bound, readConfig(bound));
+    const backends = searchBackends(searchBindingsOf(bound), readConfig(bound));
     expect(backends.embedder).toBeInstanceOf(WorkersAiEmbedder);
     expect(backends.vectorIndex).toBeInstanceOf(VectorizeVectorIndex);
     expect(backends.reranker).toBeInstanceOf(WorkersAiReranker);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { DEMO } from "../scripts/demo-data.ts";
 import { configFor } from "../src/config.ts";
-import { buildServices, type Services } from "../src/services.ts";
+import { type Services, servicesFor } from "../src/services.ts";
 import { toolContext } from "../src/tools/context.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import type { UserContext } from "../src/user-context.ts";
@@ -46,16 +46,16 @@ export const logins = {
   otherBoss: { username: demo("u-other-boss").username, password: demo("u-other-boss").password },
 } as const;
 
-/** The services a request to the Worker under test gets, wired the way the app wires them. */
-export function testServices(): Services {
-  return buildServices(env, configFor(env));
+/** The services a request for `tenantId`'s workshop gets, wired the way authentication wires them. */
+export function testServices(tenantId: string = users.boss.tenantId): Services {
+  return servicesFor(env, configFor(env), { id: tenantId });
 }
 
 /** A tool context for `user`, as a face builds it, over freshly wired services. */
 export function testContext(
   user: UserContext,
   {
-    services = testServices(),
+    services = testServices(user.tenantId),
     requestId = "test",
     agentConfirm = null,
   }: { services?: Services; requestId?: string; agentConfirm?: ToolContext["agentConfirm"] } = {},

@@ -15,8 +15,8 @@ const ACTION_ID = /^[0-9a-f]{64}$/;
  */
 export const CLAIM_LEASE_MS = 120_000;
 
-function ownerOf(user: UserContext): ActionOwner {
-  return { tenantId: user.tenantId, userId: user.userId };
+function ownerOf(actions: ActionService, user: UserContext): ActionOwner {
+  return { tenantId: actions.tenantId, userId: user.userId };
 }
 
 function stubFor(actions: ActionService, actionId: string) {
@@ -49,7 +49,7 @@ export async function holdAction({
 }): Promise<ActionView> {
   if (!actions.executors.has(prepared.kind)) throw new Error(`No executor is registered for the action kind '${prepared.kind}'.`);
   const stub = actions.objects.get(actions.objects.newUniqueId());
-  return unwrap(await stub.create({ owner: ownerOf(user), prepared, ttlSeconds: actions.ttlSeconds }));
+  return unwrap(await stub.create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds }));
 }
 
 /** The caller's action, in whatever state it is. */
@@ -62,7 +62,7 @@ export async function getAction({
   user: UserContext;
   actionId: string;
 }): Promise<ActionView> {
-  return unwrap(await stubFor(actions, actionId).view(ownerOf(user)));
+  return unwrap(await stubFor(actions, actionId).view(ownerOf(actions, user)));
 }
 
 /**
@@ -86,7 +86,7 @@ export async function confirmAction({
   once?: boolean;
 }): Promise<ActionView> {
   const stub = stubFor(actions, actionId);
-  const owner = ownerOf(user);
+  const owner = ownerOf(actions, user);
   // The kind is read first so the claim knows whether a stale run of it may be retaken. (Answers
   // holding `unknown` are typed `never` by workers-types' RPC mapping, so they are typed here.)
   const { kind } = unwrap((await stub.view(owner)) as RpcResult<ActionView>);
@@ -133,7 +133,7 @@ export async function cancelAction({
   actionId: string;
   once?: boolean;
 }): Promise<ActionView> {
-  return unwrap(await stubFor(actions, actionId).cancel(ownerOf(user), { once }));
+  return unwrap(await stubFor(actions, actionId).cancel(ownerOf(actions, user), { once }));
 }
 
 /** The confirm page of an action, where its owner says yes in the browser (served at `/actions/:id`). */

@@ -5,12 +5,10 @@ import type { ActionService } from "./service.ts";
 /** A page of the workshop's executed writes, newest first: each executor writes its entry with its write. */
 export async function listAudit({
   actions,
-  tenantId,
   limit,
   cursor,
 }: {
-  actions: Pick<ActionService, "db">;
-  tenantId: string;
+  actions: Pick<ActionService, "db" | "tenantId">;
   limit: number;
   cursor?: string | undefined;
 }): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
@@ -22,7 +20,7 @@ export async function listAudit({
         WHERE a.tenant_id = ?1 ${after ? "AND (a.created_at, a.id) < (?2, ?3)" : ""}
         ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit + 1}`,
     )
-    .bind(tenantId, ...(after ?? []))
+    .bind(actions.tenantId, ...(after ?? []))
     .all<Omit<AuditEntry, "values" | "confirmed_key_prefix"> & { values_json: string; confirmed_key: string | null }>();
   const items = results.map(
     (r): AuditEntry => ({

@@ -1,10 +1,13 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../errors.ts";
+import { FEDERATION_HEADER } from "../federation/guarded-fetch.ts";
 import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts";
-import type { Role } from "../user-context.ts";
+import { type Face, servicesFor } from "../services.ts";
+import type { Role, UserContext } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
 import { clientAddress } from "./client-address.ts";
+import type { Credential } from "./credential.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
 import { connectionUser } from "./oauth-connections.ts";
 import { SCOPES, verifiedGrantOf } from "./oauth-server.ts";
@@ -24,17 +27,28 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * `Retry-After`. A good key costs no limiter call and, when verified recently, no D1 lookup.
  * Under `/api/` a browser's session cookie is accepted instead when no `Authorization` header is
  * sent; a state-changing request authenticated that way must carry an allowed `Origin` (CSRF).
+ * Once the caller is known, their workshop's services are wired for `face` (`c.var.services`):
+ * no request reaches a workshop's data before this.
  *
  * @example app.use("/mcp", bearerAuth())
  */
-export function bearerAuth() {
+export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
+    const signedIn = (user: UserContext, credential: Credential) => {
+      c.set("user", user);
+      c.set("credential", credential);
+      c.set(
+        "services",
+        servicesFor(c.env, c.var.config, { id: user.tenantId }, { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined }),
+      );
+    };
+    const { db } = c.var.directory;
     const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
     refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
     const header = c.req.header("Authorization");
     const cookie = header === undefined && c.req.path.startsWith("/api/") ? sessionToken(c) : undefined;
     if (cookie) {
-      const session = await findWebSession({ db: c.env.DB, token: cookie });
+      const session = await findWebSession({ db, token: cookie });
       if (!session) throw unauthorized("Your sign-in has ended. Sign in again.");
       if (!SAFE_METHODS.has(c.req.method)) {
         const origin = c.req.header("Origin");
@@ -42,31 +56,31 @@ export function bearerAuth() {
           throw forbidden("A signed-in browser request that changes data must come from an allowed Origin.");
         }
       }
-      c.set("user", { userId: session.userId, tenantId: session.tenantId, role: session.role });
-      c.set("credential", { kind: "session" });
+      signedIn({ userId: session.userId, tenantId: session.tenantId, role: session.role }, { kind: "session" });
       return next();
     }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
     const grant = verifiedGrantOf(c.executionCtx);
     if (grant) {
-      const user = await connectionUser({ db: c.env.DB, props: grant.props });
+      const user = await connectionUser({ db, props: grant.props });
       if (!user) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
-      c.set("user", grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true });
-      c.set("credential", { kind: "oauth" });
+      signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" });
       return next();
     }
     const key = header.match(BEARER)?.[1];
     const fail = async (subjects: Subject[], message: string): Promise<never> => {
-      throw (await recordFailedAuth({ limiters: c.env.AUTH_LIMITER, subjects })) ?? unauthorized(message);
+      throw (await recordFailedAuth({ limiters: c.var.directory.limiters, subjects })) ?? unauthorized(message);
     };
     if (!key) return fail(subjectsOf({ address, keyPrefix: undefined }), "Send an API key as 'Authorization: Bearer <key>'.");
-    const user = await findUserByApiKey({ db: c.env.DB, key });
+    const user = await findUserByApiKey({ db, key });
     if (!user)
       return fail(subjectsOf({ address, keyPrefix: visiblePrefix(key) }), "This API key is unknown or has been revoked.");
     // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
-    if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db: c.env.DB, keyId: user.keyId }));
-    c.set("user", { userId: user.userId, tenantId: user.tenantId, role: user.role });
-    c.set("credential", { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm });
+    if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
+    signedIn(
+      { userId: user.userId, tenantId: user.tenantId, role: user.role },
+      { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
+    );
     await next();
   });
 }

@@ -8,6 +8,7 @@ import {
 import { type Config, publicOrigin } from "../config.ts";
 import { log } from "../log.ts";
 import { clientAddress } from "./client-address.ts";
+import type { Directory } from "./directory.ts";
 import { limitRegistration } from "./registration-limit.ts";
 
 /** Where Weft serves the OAuth endpoints it owns; the token and registration ones are the library's. */
@@ -142,6 +143,7 @@ export async function serveWithOAuth(
   ctx: ExecutionContext,
   app: Handler,
   config: Config,
+  directory: Directory,
 ): Promise<Response> {
   // One parse of the URL a request: this runs in front of every request Weft serves.
   const url = new URL(request.url);
@@ -160,7 +162,7 @@ export async function serveWithOAuth(
       header: request.headers.get("CF-Connecting-IP") ?? undefined,
       trusted: config.trustClientIpHeader,
     });
-    const refused = await limitRegistration({ limiters: env.AUTH_LIMITER, address, origin: request.headers.get("Origin") });
+    const refused = await limitRegistration({ limiters: directory.limiters, address, origin: request.headers.get("Origin") });
     if (refused) return refused;
   }
   const response = await providerFor(origin, app).fetch(request, env, ctx);

@@ -58,7 +58,7 @@ export async function listEmployees({
   cursor?: string | undefined;
 }): Promise<{ items: EmployeeRow[]; next_cursor: string | null; total: number }> {
   const w = new Where();
-  w.add(`tenant_id = ${w.param(caller.user.tenantId)}`);
+  w.add(`tenant_id = ${w.param(business.tenantId)}`);
   if (!caller.seesAll) w.add(`id = ${w.param(ownEmployeeId(caller))}`);
   if (nameContains) w.add(`instr(name, ${w.param(nameContains)}) > 0`);
   if (status) w.add(`status = ${w.param(status)}`);

@@ -22,15 +22,14 @@ export async function employeeFilter({
   if (!caller.seesAll) {
     const own = ownEmployeeId(caller);
     if (employee !== undefined) {
-      const match = matchName(await employeeCandidates({ business, tenantId: caller.user.tenantId }), employee);
+      const match = matchName(await employeeCandidates({ business, tenantId: business.tenantId }), employee);
       const named = match.kind === "found" ? [match.item] : match.kind === "ambiguous" ? match.candidates : [];
       if (!named.some((e) => e.id === own)) throw forbidden("Staff can see only their own records. Leave out employee.");
     }
     return own;
   }
   if (employee === undefined) return undefined;
-  return requireMatch(await employeeCandidates({ business, tenantId: caller.user.tenantId }), employee, "Employee", "employee")
-    .id;
+  return requireMatch(await employeeCandidates({ business, tenantId: business.tenantId }), employee, "Employee", "employee").id;
 }
 
 /**

@@ -54,7 +54,7 @@ export async function preparePieceRecord({
   };
 }): Promise<Prepared<PieceRecordWrite>> {
   const caller = await callerOf({ business, user });
-  const tenantId = user.tenantId;
+  const { tenantId } = business;
   const ambiguities: Ambiguity[] = [];
 
   const employees = await employeeCandidates({ business, tenantId });
@@ -203,7 +203,7 @@ export async function prepareOrder({
   if (input.due_date < caller.today) {
     throw new AppError("invalid_input", `due_date ${input.due_date} is before today (${caller.today} in this workshop).`);
   }
-  const settled = settle(await styleCandidates({ business, tenantId: user.tenantId }), input.style, "styles", "style");
+  const settled = settle(await styleCandidates({ business, tenantId: business.tenantId }), input.style, "styles", "style");
   const style = settled.item;
   const note = input.note ?? "";
   return {

@@ -24,7 +24,7 @@ export async function callerOf({ business, user }: { business: BusinessService; 
       `SELECT t.time_zone, (SELECT e.id FROM employees e WHERE e.tenant_id = t.id AND e.user_id = ?2) AS employee_id
          FROM tenants t WHERE t.id = ?1`,
     )
-    .bind(user.tenantId, user.userId)
+    .bind(business.tenantId, user.userId)
     .first<{ time_zone: string; employee_id: string | null }>();
   if (!row) throw new AppError("not_found", "Your workshop no longer exists.");
   const timeZone = workshopTimeZone(row.time_zone);

@@ -12,6 +12,7 @@ import {
   type UIMessageChunk,
   validateUIMessages,
 } from "ai";
+import type { Directory } from "../auth/directory.ts";
 import type { Config } from "../config.ts";
 import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
@@ -21,6 +22,7 @@ import { toolContext } from "../tools/context.ts";
 import { toolsFor as registryTools, type Toolset } from "../tools/registry.ts";
 import type { ToolContext, ToolServices } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
+import type { WorkshopDb } from "../workshop-db.ts";
 import { confirmCardPart } from "./confirm-cards.ts";
 import { searchQuery } from "./english-query.ts";
 import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from "./history.ts";
@@ -41,10 +43,11 @@ export const TURN_TIMEOUT_MS = 120_000;
 
 /** One turn of a chat: who asks, in which chat, what they said, and where to look. */
 export interface ChatTurn {
-  env: Env;
   config: Config;
-  /** The services the app wired for this request. */
-  services: ToolServices;
+  /** The services wired for the caller's workshop. */
+  services: ToolServices & { chats: WorkshopDb };
+  /** Where the caller's and their workshop's names are read. */
+  directory: Pick<Directory, "db">;
   /** The origin people reach Weft at, for links back to it (the confirm page). */
   origin: string;
   waitUntil: (promise: Promise<unknown>) => void;
@@ -110,9 +113,7 @@ function recent(messages: UIMessage[]): UIMessage[] {
 
 async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<SearchResult[]> {
   const { results } = await searchKnowledge({
-    db: ctx.services.search.db,
-    backends: ctx.services.search.backends,
-    tenantId: turn.user.tenantId,
+    ...ctx.services.search,
     request: { ...SEARCH_DEFAULTS, query: searchQuery(turn.message.text), kbIds: turn.kbIds, topK: PASSAGES },
   });
   return results;
@@ -127,8 +128,8 @@ async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<SearchResult[
  * an `error` part a person can read, and what was said before it is kept.
  */
 export async function chatResponse(turn: ChatTurn): Promise<Response> {
-  const { env, user, requestId, chatId } = turn;
-  const db = env.DB;
+  const { user, requestId, chatId } = turn;
+  const { db } = turn.services.chats;
   const owner = { tenantId: user.tenantId, userId: user.userId };
   const existing = await findChat({ db, owner, chatId });
   const history = existing ? await loadMessages({ db, chatId }) : [];
@@ -151,7 +152,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
   const retrieved = await retrieve(turn, ctx);
   const passages: Passage[] = retrieved.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
-  const profile = await workshopProfile({ db, user });
+  const profile = await workshopProfile({ db: turn.directory.db, user });
   await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
 
   // The outer stream is told again of every error part the inner one wrote; those are described.

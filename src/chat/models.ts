@@ -28,13 +28,13 @@ export function modelInfo(config: Config): ModelInfo {
  * binding, or any OpenAI-compatible endpoint (Zhipu GLM, a local Ollama, ...). `timeZone` is the
  * workshop's, for the offline model's reading of "今天" and "这个月".
  */
-export function chatModel({ env, config, timeZone }: { env: Env; config: Config; timeZone: string }): LanguageModelV4 {
+export function chatModel({ ai, config, timeZone }: { ai: Ai | undefined; config: Config; timeZone: string }): LanguageModelV4 {
   switch (config.backends.chatModel) {
     case "offline":
       return offlineModel({ timeZone });
     case "workers-ai":
       // readConfig refuses this backend without an AI binding.
-      return createWorkersAI({ binding: env.AI as Ai })(config.chat.modelName);
+      return createWorkersAI({ binding: ai as Ai })(config.chat.modelName);
     case "openai-compatible":
       return createOpenAICompatible({
         name: "openai-compatible",

@@ -6,7 +6,7 @@ import { AppError, badRequest } from "../errors.ts";
 import { validate } from "../routes/validate.ts";
 import { chatResponse } from "./agent.ts";
 import { ChatRequestSchema, UserTextSchema } from "./chat.schema.ts";
-import { chatModel, modelInfo } from "./models.ts";
+import { modelInfo } from "./models.ts";
 
 /** `/api/chat`: the web chat's face, one streamed turn per request, and which model answers. */
 export const chatRoutes = new Hono<AppEnv>();
@@ -40,9 +40,9 @@ chatRoutes.post(
     );
     if (!text.success) throw badRequest(`Invalid message: ${text.error.issues[0]?.message ?? "no text"}.`);
     return chatResponse({
-      env: c.env,
       config: c.var.config,
       services: c.var.services,
+      directory: c.var.directory,
       origin: new URL(c.req.url).origin,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       user: c.var.user,
@@ -50,7 +50,7 @@ chatRoutes.post(
       chatId: body.id,
       message: { id: latest.id, text: text.data },
       kbIds: body.kbIds,
-      model: (timeZone) => chatModel({ env: c.env, config: c.var.config, timeZone }),
+      model: c.var.services.chatModel,
     });
   },
 );

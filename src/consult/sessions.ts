@@ -36,7 +36,7 @@ export async function beginConsultation({
   user: UserContext;
   userQuery: string;
 }): Promise<SessionState> {
-  const catalog = await loadCatalog({ db: consult.db, tenantId: user.tenantId });
+  const catalog = await loadCatalog(consult);
   if (catalog.order.length === 0) {
     throw new AppError(
       "no_trees",
@@ -47,7 +47,7 @@ export async function beginConsultation({
   const id = consult.sessions.newUniqueId();
   const view = unwrap(
     await consult.sessions.get(id).start({
-      owner: { tenantId: user.tenantId, userId: user.userId },
+      owner: { tenantId: consult.tenantId, userId: user.userId },
       catalog: snapshotFor(catalog, record.step.treeId),
       record,
       ttlSeconds: consult.ttlSeconds,
@@ -72,7 +72,7 @@ export async function continueConsultation({
 }): Promise<SessionState> {
   const view = unwrap(
     await stubFor(consult, sessionId).navigate({
-      owner: { tenantId: user.tenantId, userId: user.userId },
+      owner: { tenantId: consult.tenantId, userId: user.userId },
       optionId,
       ...(userInput === undefined ? {} : { userInput }),
     }),
@@ -90,6 +90,6 @@ export async function inspectConsultation({
   user: UserContext;
   sessionId: string;
 }): Promise<SessionInspection & { session_id: string }> {
-  const inspection = unwrap(await stubFor(consult, sessionId).inspect({ tenantId: user.tenantId, userId: user.userId }));
+  const inspection = unwrap(await stubFor(consult, sessionId).inspect({ tenantId: consult.tenantId, userId: user.userId }));
   return { ...inspection, session_id: sessionId };
 }

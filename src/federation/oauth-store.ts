@@ -107,19 +107,28 @@ export async function saveSignInState({
     .run();
 }
 
-const UNKNOWN_STATE = "This sign-in link is unknown, used or expired. Start the sign-in again.";
+/** What an unknown, used or expired sign-in state is told. */
+export const UNKNOWN_STATE = "This sign-in link is unknown, used or expired. Start the sign-in again.";
 
 /**
  * The server a sign-in's state belongs to, leaving the state in place: the callback first checks
  * who is completing it, and a refused person must not spend the link. Unknown or expired is 404.
  */
-export async function findSignInState({ db, stateHash }: { db: D1Database; stateHash: string }): Promise<ServerRecord> {
+export async function findSignInState({
+  db,
+  tenantId,
+  stateHash,
+}: {
+  db: D1Database;
+  tenantId: string;
+  stateHash: string;
+}): Promise<ServerRecord> {
   const row = await db
     .prepare(
       `SELECT * FROM mcp_servers
-       WHERE oauth_state_hash = ? AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+       WHERE oauth_state_hash = ? AND tenant_id = ? AND oauth_state_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
-    .bind(stateHash)
+    .bind(stateHash, tenantId)
     .first<Row>();
   if (!row) throw notFound(UNKNOWN_STATE);
   return fromRow(row);

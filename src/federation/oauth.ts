@@ -64,12 +64,24 @@ export function oauthFetch(service: FederationService) {
     guardedFetch(url, init ?? {}, { ...service.limits, allowLocal: service.allowLocalUrls });
 }
 
-function randomState(): string {
+/**
+ * A sign-in's state: the workshop's id, then 256 random bits. The callback arrives before anyone
+ * is authenticated, so the workshop the state names says where to look for it; the random part,
+ * stored only as a hash, is what proves it.
+ */
+function newState(tenantId: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
+  const random = btoa(String.fromCharCode(...bytes))
     .replaceAll("+", "-")
     .replaceAll("/", "_")
     .replaceAll("=", "");
+  return `${tenantId}.${random}`;
+}
+
+/** The workshop a sign-in's state names, or `null` for a state Weft cannot have made. */
+export function workshopOfState(state: string): string | null {
+  const dot = state.lastIndexOf(".");
+  return dot > 0 ? state.slice(0, dot) : null;
 }
 
 /**
@@ -83,7 +95,7 @@ export async function startSignIn(service: FederationService, server: ServerReco
   const record: OAuthRecord = { redirectUrl };
   // A client registered for the same callback can be used again; tokens never carry over.
   if (previous?.redirectUrl === redirectUrl && previous.clientInformation) record.clientInformation = previous.clientInformation;
-  const state = randomState();
+  const state = newState(server.tenantId);
   const provider = new StoredOAuthProvider(record, state);
   try {
     await auth(provider, { serverUrl: server.url, fetchFn: oauthFetch(service) });
@@ -122,7 +134,7 @@ export async function finishSignIn(
   { state, code, user }: { state: string; code: string; user: UserContext | null },
 ): Promise<ServerRecord> {
   const stateHash = await sha256Hex(state);
-  const pending = await findSignInState({ db: service.db, stateHash });
+  const pending = await findSignInState({ ...service, stateHash });
   if (!user) throw unauthorized("Sign in to Weft as a boss of this server's workshop, then open the sign-in link again.");
   if (!mayManageServerOf(user, pending.tenantId)) {
     log("warn", "mcp_oauth_callback_refused", { server_id: pending.id, tenant_id: pending.tenantId, user_id: user.userId });

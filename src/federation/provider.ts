@@ -32,7 +32,7 @@ export function registryToolProvider(service: FederationService, face: "mcp" | "
   return {
     async toolsFor(user) {
       if (service.relayed) return [];
-      const servers = (await listServers({ db: service.db, tenantId: user.tenantId, enabledOnly: true })).filter(
+      const servers = (await listServers({ ...service, enabledOnly: true })).filter(
         (server) => face !== "mcp" || server.exposeOnMcp,
       );
       return Promise.all(

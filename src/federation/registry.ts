@@ -1,6 +1,5 @@
 import { badRequest } from "../errors.ts";
 import type { ServerView } from "../shapes.ts";
-import type { UserContext } from "../user-context.ts";
 import { sealBinding } from "./contact.ts";
 import { openHeaders, sealHeaders } from "./secrets.ts";
 import { getServer, insertServer, newServerId, type ServerRecord, updateServer } from "./server-store.ts";
@@ -37,11 +36,9 @@ export function serverView(server: ServerRecord): ServerView {
 /** Registers a server for the caller's workshop: URL checked, header values sealed. */
 export async function registerServer({
   service,
-  user,
   input,
 }: {
   service: FederationService;
-  user: UserContext;
   input: {
     name: string;
     url: string;
@@ -56,13 +53,13 @@ export async function registerServer({
   const headers = input.headers ?? {};
   const headerNames = Object.keys(headers);
   const headersSealed = headerNames.length
-    ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding({ tenantId: user.tenantId, id }) })
+    ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding({ tenantId: service.tenantId, id }) })
     : null;
   return insertServer({
     db: service.db,
     record: {
       id,
-      tenantId: user.tenantId,
+      tenantId: service.tenantId,
       name: input.name,
       url,
       headerNames,
@@ -81,12 +78,10 @@ export async function registerServer({
  */
 export async function changeServer({
   service,
-  user,
   id,
   input,
 }: {
   service: FederationService;
-  user: UserContext;
   id: string;
   input: {
     name?: string;
@@ -96,7 +91,7 @@ export async function changeServer({
     expose_on_mcp?: boolean;
   };
 }): Promise<ServerRecord> {
-  const existing = await getServer({ db: service.db, tenantId: user.tenantId, id });
+  const existing = await getServer({ ...service, id });
   const changes: Parameters<typeof updateServer>[0]["changes"] = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.url !== undefined) changes.url = checkOutboundUrl(input.url, { allowLocal: service.allowLocalUrls }).href;
@@ -117,7 +112,7 @@ export async function changeServer({
       ? await sealHeaders({ secret: service.secretsKey, headers, binding: sealBinding(existing) })
       : null;
   }
-  return updateServer({ db: service.db, tenantId: user.tenantId, id, changes });
+  return updateServer({ ...service, id, changes });
 }
 
 /**

@@ -1,8 +1,8 @@
+import type { WorkshopDb } from "../workshop-db.ts";
 import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 
 /** What the federation domain runs on, wired once per request from the bindings and configuration. */
-export interface FederationService {
-  db: D1Database;
+export interface FederationService extends WorkshopDb {
   allowLocalUrls: boolean;
   secretsKey: string | undefined;
   toolListTtlSeconds: number;

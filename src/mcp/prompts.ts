@@ -73,7 +73,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
   server.registerCapabilities({ prompts: { listChanged: false } });
 
   async function trees() {
-    return consults ? loadCatalog({ db: ctx.services.consult.db, tenantId: ctx.user.tenantId }) : null;
+    return consults ? loadCatalog(ctx.services.consult) : null;
   }
 
   server.setRequestHandler("prompts/list", async () => {

@@ -35,8 +35,7 @@ export function documentUri(kbId: string, documentId: string): string {
  */
 export function serveDocuments(mcp: McpServer, ctx: ToolContext): void {
   const server = mcp.server;
-  const db = ctx.services.search.db;
-  const tenantId = ctx.user.tenantId;
+  const { db, tenantId } = ctx.services.search;
   server.registerCapabilities({ resources: { listChanged: false }, completions: {} });
   server.setRequestHandler("resources/list", async (request) => {
     const offset = pageOffset(request.params?.cursor);

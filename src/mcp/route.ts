@@ -5,7 +5,6 @@ import type { AppEnv } from "../app-env.ts";
 import { agentConfirmOf } from "../auth/credential.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { checkHostAndOrigin, originListed } from "../auth/origin.ts";
-import { servicesForFace } from "../services.ts";
 import { toolContext } from "../tools/context.ts";
 import { type Toolset, toolsFor } from "../tools/registry.ts";
 import { EXTERNAL_TOOL_PREFIX } from "../tools/tool-names.ts";
@@ -40,7 +39,8 @@ const corsForMcp = cors({
   maxAge: 86400,
 });
 mcpRoutes.use((c, next) => (c.req.header("Origin") === undefined ? next() : corsForMcp(c, next)));
-mcpRoutes.use(bearerAuth());
+// /mcp re-exposes only the external servers a boss marked for it.
+mcpRoutes.use(bearerAuth({ face: "mcp" }));
 
 mcpRoutes.post(
   "/",
@@ -64,8 +64,7 @@ mcpRoutes.post(
       agentConfirm: agentConfirmOf(c.var.credential),
       requestId: c.var.requestId,
       signal: c.req.raw.signal,
-      // /mcp re-exposes only the external servers a boss marked for it.
-      services: servicesForFace(c.var.services, "mcp"),
+      services: c.var.services,
     });
     const needed = toolsNeeded(body);
     return serveMcp(c.req.raw, body, async () => {

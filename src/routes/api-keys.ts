@@ -17,18 +17,23 @@ export const apiKeyRoutes = new Hono<AppEnv>();
 apiKeyRoutes.use(bearerAuth(), requirePermission("keys:own"));
 
 apiKeyRoutes.get("/", async (c) => {
-  const keys = await listApiKeys({ db: c.env.DB, actor: c.var.user });
+  const keys = await listApiKeys({ db: c.var.directory.db, actor: c.var.user });
   return c.json({ keys });
 });
 
 apiKeyRoutes.post("/", validate("json", CreateApiKeySchema), async (c) => {
   const { name, user_id } = c.req.valid("json");
-  const { key, summary } = await createApiKey({ db: c.env.DB, actor: c.var.user, userId: user_id ?? c.var.user.userId, name });
+  const { key, summary } = await createApiKey({
+    db: c.var.directory.db,
+    actor: c.var.user,
+    userId: user_id ?? c.var.user.userId,
+    name,
+  });
   return c.json({ key, ...summary, note: "Store this key now: it is not shown again." }, 201);
 });
 
 apiKeyRoutes.delete("/:id", async (c) => {
-  const key = await revokeApiKey({ db: c.env.DB, actor: c.var.user, keyId: c.req.param("id") });
+  const key = await revokeApiKey({ db: c.var.directory.db, actor: c.var.user, keyId: c.req.param("id") });
   return c.json(key);
 });
 
@@ -37,5 +42,7 @@ apiKeyRoutes.patch("/:id", validate("json", UpdateApiKeySchema), async (c) => {
     throw forbidden("Whether a key may confirm writes is set by a person signed in to Weft's settings, not with an API key.");
   }
   const { agent_confirm } = c.req.valid("json");
-  return c.json(await setAgentConfirm({ db: c.env.DB, actor: c.var.user, keyId: c.req.param("id"), allowed: agent_confirm }));
+  return c.json(
+    await setAgentConfirm({ db: c.var.directory.db, actor: c.var.user, keyId: c.req.param("id"), allowed: agent_confirm }),
+  );
 });

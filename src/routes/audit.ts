@@ -12,6 +12,6 @@ auditRoutes.use(bearerAuth(), requirePermission("audit:read"));
 
 auditRoutes.get("/", validate("query", AuditQuerySchema), async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const result = await listAudit({ actions: c.var.services.actions, tenantId: c.var.user.tenantId, limit, cursor });
+  const result = await listAudit({ actions: c.var.services.actions, limit, cursor });
   return c.json({ entries: result.items, next_cursor: result.next_cursor });
 });

@@ -35,20 +35,20 @@ authRoutes.use(async function checkBrowserOrigin(c, next) {
 authRoutes.post("/login", validate("json", LoginSchema), async (c) => {
   const { username, password } = c.req.valid("json");
   const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
-  const { user, token } = await signInWithPassword({ db: c.env.DB, username, password, address });
+  const { user, token } = await signInWithPassword({ db: c.var.directory.db, username, password, address });
   setSessionCookie(c, token);
   return c.json({ user });
 });
 
 authRoutes.post("/logout", async (c) => {
   const token = sessionToken(c);
-  if (token) await endWebSession({ db: c.env.DB, token });
+  if (token) await endWebSession({ db: c.var.directory.db, token });
   clearSessionCookie(c);
   return c.json({ signed_out: true });
 });
 
 authRoutes.get("/me", bearerAuth(), async (c) => {
-  const user = await findWebUser({ db: c.env.DB, userId: c.var.user.userId, tenantId: c.var.user.tenantId });
+  const user = await findWebUser({ db: c.var.directory.db, userId: c.var.user.userId, tenantId: c.var.user.tenantId });
   if (!user) throw unauthorized("Not signed in.");
   return c.json({ user });
 });

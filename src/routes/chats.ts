@@ -14,34 +14,34 @@ export const chatHistoryRoutes = new Hono<AppEnv>();
 chatHistoryRoutes.use(bearerAuth());
 
 function ownerOf(c: { var: AppEnv["Variables"] }) {
-  return { tenantId: c.var.user.tenantId, userId: c.var.user.userId };
+  return { tenantId: c.var.services.chats.tenantId, userId: c.var.user.userId };
 }
 
 chatHistoryRoutes.get("/", validate("query", ListChatsQuerySchema), async (c) => {
   const { limit, cursor, q } = c.req.valid("query");
-  return c.json(await listChats({ db: c.env.DB, owner: ownerOf(c), limit, cursor, q }));
+  return c.json(await listChats({ db: c.var.services.chats.db, owner: ownerOf(c), limit, cursor, q }));
 });
 
 chatHistoryRoutes.get("/:id", async (c) => {
-  const chat = await getChat({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id") });
-  const messages = await loadMessages({ db: c.env.DB, chatId: chat.id });
+  const chat = await getChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id") });
+  const messages = await loadMessages({ db: c.var.services.chats.db, chatId: chat.id });
   return c.json({ id: chat.id, title: chat.title, created_at: chat.created_at, updated_at: chat.updated_at, messages });
 });
 
 chatHistoryRoutes.patch("/:id", validate("json", RenameChatSchema), async (c) => {
   const { title } = c.req.valid("json");
-  return c.json(await renameChat({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id"), title }));
+  return c.json(await renameChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id"), title }));
 });
 
 chatHistoryRoutes.delete("/:id", async (c) => {
   const id = c.req.param("id");
-  await deleteChat({ db: c.env.DB, owner: ownerOf(c), chatId: id });
+  await deleteChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: id });
   return c.json({ id, deleted: true });
 });
 
 chatHistoryRoutes.get("/:id/export", async (c) => {
-  const chat = await getChat({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id") });
-  const markdown = chatAsMarkdown(chat, await loadMessages({ db: c.env.DB, chatId: chat.id }));
+  const chat = await getChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id") });
+  const markdown = chatAsMarkdown(chat, await loadMessages({ db: c.var.services.chats.db, chatId: chat.id }));
   const filename = `chat-${chat.id}.md`;
   return c.body(markdown, 200, {
     "Content-Type": "text/markdown; charset=utf-8",
@@ -57,7 +57,13 @@ chatHistoryRoutes.post("/:id/actions/:actionId", validate("json", CardOutcomeSch
     actionId,
     claimed: c.req.valid("json"),
   });
-  const card = await recordCardOutcome({ db: c.env.DB, owner: ownerOf(c), chatId: c.req.param("id"), actionId, ...outcome });
+  const card = await recordCardOutcome({
+    db: c.var.services.chats.db,
+    owner: ownerOf(c),
+    chatId: c.req.param("id"),
+    actionId,
+    ...outcome,
+  });
   if (!card) throw notFound(`No confirm card for action '${actionId}' in this chat.`);
   return c.json({ chat_id: c.req.param("id"), action_id: actionId, card });
 });

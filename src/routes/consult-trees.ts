@@ -17,7 +17,7 @@ export const consultTreeRoutes = new Hono<AppEnv>();
 
 consultTreeRoutes.use(bearerAuth());
 
-consultTreeRoutes.get("/", async (c) => c.json({ trees: await listTrees({ db: c.env.DB, tenantId: c.var.user.tenantId }) }));
+consultTreeRoutes.get("/", async (c) => c.json({ trees: await listTrees(c.var.services.consult) }));
 
 consultTreeRoutes.put("/", requirePermission("trees:write"), validate("json", UploadTreeSchema), async (c) => {
   const { file_name, content } = c.req.valid("json");
@@ -31,8 +31,7 @@ consultTreeRoutes.put("/", requirePermission("trees:write"), validate("json", Up
     );
   }
   await saveTree({
-    db: c.env.DB,
-    tenantId: c.var.user.tenantId,
+    ...c.var.services.consult,
     tree: report.tree,
     fileName: file_name,
     warnings: report.warnings,
@@ -48,7 +47,7 @@ consultTreeRoutes.put("/", requirePermission("trees:write"), validate("json", Up
 
 consultTreeRoutes.delete("/:id", requirePermission("trees:write"), async (c) => {
   const id = c.req.param("id");
-  const outcome = await deleteTree({ db: c.env.DB, tenantId: c.var.user.tenantId, id });
+  const outcome = await deleteTree({ ...c.var.services.consult, id });
   if (outcome === "shipped") {
     throw forbidden(
       `'${id}' is a shipped tree, shared by every workshop, and cannot be deleted; upload a tree with the same id to replace it for your workshop.`,

@@ -23,25 +23,21 @@ export const faqRoutes = new Hono<AppEnv>();
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
-/** The caller's workshop and the FAQ base the path names, checked to be theirs and of type `faq`. */
+/** The FAQ base the path names, checked to be theirs and of type `faq`. */
 async function faqBaseOf(c: Context<AppEnv>) {
-  const tenantId = c.var.user.tenantId;
-  const kb = await requireFaqBase({ db: c.env.DB, tenantId, kbId: c.req.param("kbId") as string });
-  return { tenantId, kb };
+  return requireFaqBase({ ...c.var.services.search, kbId: c.req.param("kbId") as string });
 }
 
 faqRoutes.get("/", async (c) => {
-  const { tenantId, kb } = await faqBaseOf(c);
-  const entries = await listFaqEntries({ db: c.env.DB, tenantId, kbId: kb.id });
+  const kb = await faqBaseOf(c);
+  const entries = await listFaqEntries({ ...c.var.services.search, kbId: kb.id });
   return c.json({ entries, total_count: entries.length });
 });
 
 faqRoutes.post("/", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
-  const { tenantId, kb } = await faqBaseOf(c);
+  const kb = await faqBaseOf(c);
   const outcome = await saveFaqEntry({
-    db: c.env.DB,
-    backends: c.var.services.search.backends,
-    tenantId,
+    ...c.var.services.search,
     kbId: kb.id,
     input: c.req.valid("json"),
   });
@@ -59,7 +55,7 @@ faqRoutes.post(
     },
   }),
   async (c) => {
-    const { tenantId, kb } = await faqBaseOf(c);
+    const kb = await faqBaseOf(c);
     const entries = await readImport(c);
     // Each entry is saved on its own, atomically, matched to an existing one by its standard question.
     const results: (FaqSaveOutcome | { status: "failed"; index: number; error: { code: string; message: string } })[] = [];
@@ -72,9 +68,7 @@ faqRoutes.post(
       try {
         results.push(
           await saveFaqEntry({
-            db: c.env.DB,
-            backends: c.var.services.search.backends,
-            tenantId,
+            ...c.var.services.search,
             kbId: kb.id,
             input: parsed.data,
             upsert: true,
@@ -97,18 +91,16 @@ faqRoutes.post(
 );
 
 faqRoutes.get("/:entryId", async (c) => {
-  const { tenantId, kb } = await faqBaseOf(c);
-  const entry = await getFaqEntry({ db: c.env.DB, tenantId, kbId: kb.id, id: c.req.param("entryId") });
+  const kb = await faqBaseOf(c);
+  const entry = await getFaqEntry({ ...c.var.services.search, kbId: kb.id, id: c.req.param("entryId") });
   c.header("ETag", etagOf(entry.version));
   return c.json(entry);
 });
 
 faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json", FaqEntrySchema), async (c) => {
-  const { tenantId, kb } = await faqBaseOf(c);
+  const kb = await faqBaseOf(c);
   const outcome = await saveFaqEntry({
-    db: c.env.DB,
-    backends: c.var.services.search.backends,
-    tenantId,
+    ...c.var.services.search,
     kbId: kb.id,
     input: c.req.valid("json"),
     targetId: c.req.param("entryId"),
@@ -119,12 +111,10 @@ faqRoutes.put("/:entryId", requirePermission("knowledge:write"), validate("json"
 });
 
 faqRoutes.delete("/:entryId", requirePermission("knowledge:write"), async (c) => {
-  const { tenantId, kb } = await faqBaseOf(c);
+  const kb = await faqBaseOf(c);
   const id = c.req.param("entryId");
   await deleteFaqEntry({
-    db: c.env.DB,
-    backends: c.var.services.search.backends,
-    tenantId,
+    ...c.var.services.search,
     kbId: kb.id,
     id,
     ifVersion: ifMatchVersions(c.req.header("If-Match")),

@@ -8,7 +8,8 @@ import type { AppEnv } from "../app-env.ts";
  */
 export async function health(c: Context<AppEnv>) {
   const { environment, backends } = c.var.config;
-  const database = await c.env.DB.prepare("SELECT COUNT(*) AS n FROM d1_migrations")
+  const database = await c.var.directory.db
+    .prepare("SELECT COUNT(*) AS n FROM d1_migrations")
     .first<{ n: number }>()
     .then((row) => ({ ok: true, migrations_applied: row?.n ?? 0 }))
     .catch(() => ({ ok: false, migrations_applied: 0 }));

@@ -41,17 +41,17 @@ knowledgeBaseRoutes.use(bearerAuth());
 knowledgeBaseRoutes.route("/:kbId/faq", faqRoutes);
 
 knowledgeBaseRoutes.get("/", async (c) => {
-  const knowledge_bases = await listKnowledgeBases({ db: c.env.DB, tenantId: c.var.user.tenantId });
+  const knowledge_bases = await listKnowledgeBases(c.var.services.search);
   return c.json({ knowledge_bases });
 });
 
 knowledgeBaseRoutes.post("/", requirePermission("knowledge:write"), validate("json", CreateKnowledgeBaseSchema), async (c) => {
-  const kb = await createKnowledgeBase({ db: c.env.DB, tenantId: c.var.user.tenantId, ...c.req.valid("json") });
+  const kb = await createKnowledgeBase({ ...c.var.services.search, ...c.req.valid("json") });
   return c.json(kb, 201);
 });
 
 knowledgeBaseRoutes.get("/:kbId", async (c) =>
-  c.json(await getKnowledgeBase({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("kbId") })),
+  c.json(await getKnowledgeBase({ ...c.var.services.search, id: c.req.param("kbId") })),
 );
 
 knowledgeBaseRoutes.patch(
@@ -60,8 +60,7 @@ knowledgeBaseRoutes.patch(
   validate("json", UpdateKnowledgeBaseSchema),
   async (c) => {
     const kb = await updateKnowledgeBase({
-      db: c.env.DB,
-      tenantId: c.var.user.tenantId,
+      ...c.var.services.search,
       id: c.req.param("kbId"),
       ...c.req.valid("json"),
     });
@@ -71,20 +70,18 @@ knowledgeBaseRoutes.patch(
 
 knowledgeBaseRoutes.delete("/:kbId", requirePermission("knowledge:write"), async (c) => {
   const id = c.req.param("kbId");
-  await deleteKnowledgeBase({ db: c.env.DB, backends: c.var.services.search.backends, tenantId: c.var.user.tenantId, id });
+  await deleteKnowledgeBase({ ...c.var.services.search, id });
   return c.json({ id, deleted: true });
 });
 
 knowledgeBaseRoutes.get("/:kbId/documents", async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
-  return c.json({ documents: await listDocuments({ db: c.env.DB, tenantId, kbId: kb.id }) });
+  const kb = await getKnowledgeBase({ ...c.var.services.search, id: c.req.param("kbId") });
+  return c.json({ documents: await listDocuments({ ...c.var.services.search, kbId: kb.id }) });
 });
 
 knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
   const document = await getDocument({
-    db: c.env.DB,
-    tenantId: c.var.user.tenantId,
+    ...c.var.services.search,
     kbId: c.req.param("kbId"),
     documentId: c.req.param("docId"),
   });
@@ -94,8 +91,7 @@ knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
 // A passage the chat cites, opened beside the conversation: its text, heading path, document and base.
 knowledgeBaseRoutes.get("/:kbId/passages/:chunkId", requirePermission("knowledge:read"), async (c) => {
   const passage = await readPassage({
-    db: c.env.DB,
-    tenantId: c.var.user.tenantId,
+    ...c.var.services.search,
     kbId: c.req.param("kbId"),
     chunkId: c.req.param("chunkId"),
   });
@@ -117,16 +113,13 @@ const uploadLimit = bodyLimit({
 });
 
 knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"), uploadLimit, async (c) => {
-  const tenantId = c.var.user.tenantId;
-  const kb = await getKnowledgeBase({ db: c.env.DB, tenantId, id: c.req.param("kbId") });
+  const { tenantId } = c.var.services.search;
+  const kb = await getKnowledgeBase({ ...c.var.services.search, id: c.req.param("kbId") });
   if (kb.type === "faq") throw faqBaseRefusesDocuments();
   const body = await readUploadBody(c, MAX_BODY_BYTES);
-  const backends = c.var.services.search.backends;
   const ingest = (doc: DocumentUpload) =>
     ingestDocument({
-      db: c.env.DB,
-      backends,
-      chunking: c.var.config.chunking,
+      ...c.var.services.search,
       input: {
         tenantId,
         kbId: kb.id,
@@ -177,15 +170,13 @@ function nameOf(raw: unknown): string | null {
 }
 
 knowledgeBaseRoutes.put("/:kbId/documents/:docId", requirePermission("knowledge:write"), uploadLimit, async (c) => {
-  const tenantId = c.var.user.tenantId;
+  const { tenantId } = c.var.services.search;
   const kbId = c.req.param("kbId");
-  const current = await getDocument({ db: c.env.DB, tenantId, kbId, documentId: c.req.param("docId") });
+  const current = await getDocument({ ...c.var.services.search, kbId, documentId: c.req.param("docId") });
   if (current.content_type === FAQ_CONTENT_TYPE) throw faqBaseRefusesDocuments();
   const body = await readUpload(c, ReplaceDocumentSchema, MAX_BODY_BYTES);
   const outcome = await ingestDocument({
-    db: c.env.DB,
-    backends: c.var.services.search.backends,
-    chunking: c.var.config.chunking,
+    ...c.var.services.search,
     input: {
       tenantId,
       kbId,
@@ -202,9 +193,7 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requirePermission("knowledge:
 knowledgeBaseRoutes.delete("/:kbId/documents/:docId", requirePermission("knowledge:write"), async (c) => {
   const documentId = c.req.param("docId");
   await deleteDocument({
-    db: c.env.DB,
-    backends: c.var.services.search.backends,
-    tenantId: c.var.user.tenantId,
+    ...c.var.services.search,
     kbId: c.req.param("kbId"),
     documentId,
   });

@@ -16,9 +16,7 @@ knowledgeSearchRoutes.use(bearerAuth());
 knowledgeSearchRoutes.post("/", validate("json", KnowledgeSearchSchema), async (c) => {
   const body = c.req.valid("json");
   const { results, total_count } = await searchKnowledge({
-    db: c.env.DB,
-    backends: c.var.services.search.backends,
-    tenantId: c.var.user.tenantId,
+    ...c.var.services.search,
     request: {
       query: body.question,
       kbIds: body.knowledge_base_ids,

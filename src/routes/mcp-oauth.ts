@@ -3,11 +3,13 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { sessionToken } from "../auth/session-cookie.ts";
 import { findWebSession } from "../auth/web-sessions.ts";
-import { AppError, badRequest } from "../errors.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
 import { refreshTools } from "../federation/contact.ts";
-import { finishSignIn } from "../federation/oauth.ts";
+import { finishSignIn, workshopOfState } from "../federation/oauth.ts";
+import { UNKNOWN_STATE } from "../federation/oauth-store.ts";
 import { getServer, type ServerRecord } from "../federation/server-store.ts";
 import { log } from "../log.ts";
+import { servicesFor } from "../services.ts";
 import type { UserContext } from "../user-context.ts";
 import { validate } from "./validate.ts";
 
@@ -38,7 +40,7 @@ function outcomeOf(failed: AppError, providerError: boolean): Outcome {
  */
 async function sessionPerson(c: Context<AppEnv>): Promise<UserContext | null> {
   const token = sessionToken(c);
-  const session = token ? await findWebSession({ db: c.env.DB, token }) : null;
+  const session = token ? await findWebSession({ db: c.var.directory.db, token }) : null;
   return session ? { userId: session.userId, tenantId: session.tenantId, role: session.role } : null;
 }
 
@@ -66,17 +68,20 @@ export const mcpOAuthRoutes = new Hono<AppEnv>();
 mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => {
   const { state, code, error, error_description } = c.req.valid("query");
   const browser = (c.req.header("Accept") ?? "").includes("text/html");
-  const service = c.var.services.federation;
+  // Nobody is authenticated yet: the state names the workshop whose services hold the sign-in.
+  const workshop = state ? workshopOfState(state) : null;
+  const service = workshop ? servicesFor(c.env, c.var.config, { id: workshop }).federation : null;
   let signedIn: ServerRecord;
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);
     if (!state || !code) throw badRequest("The callback needs 'state' and 'code'.");
+    if (!service) throw notFound(UNKNOWN_STATE);
     signedIn = await finishSignIn(service, { state, code, user: await sessionPerson(c) });
   } catch (failed) {
     if (!browser || !(failed instanceof AppError)) throw failed;
     return backToUi(c, outcomeOf(failed, Boolean(error)));
   }
-  const server = await getServer({ db: service.db, tenantId: signedIn.tenantId, id: signedIn.id });
+  const server = await getServer({ ...service, id: signedIn.id });
   let toolCount: number | null = null;
   try {
     toolCount = (await refreshTools(service, server)).tools.length;

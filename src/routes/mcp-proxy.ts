@@ -39,7 +39,7 @@ mcpProxyRoutes.post(
       const args = await readArguments(c.req.raw);
       const service = c.var.services.federation;
       const user = c.var.user;
-      const server = await getServer({ db: c.env.DB, tenantId: user.tenantId, id: c.req.param("id") });
+      const server = await getServer({ ...c.var.services.federation, id: c.req.param("id") });
       if (!server.enabled) throw new AppError("conflict", `The MCP server '${server.name}' is disabled.`);
       const cached = await findTool(service, server, c.req.param("tool_name"));
       if (!mayUse(user, cached)) throw forbidden("This tool may change things; it needs the 'boss' role.");

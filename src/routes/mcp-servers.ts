@@ -24,7 +24,7 @@ mcpServerRoutes.use(bearerAuth(), requirePermission("servers:manage"));
 
 mcpServerRoutes.post("/", validate("json", CreateServerSchema), async (c) => {
   const service = c.var.services.federation;
-  const server = await registerServer({ service, user: c.var.user, input: c.req.valid("json") });
+  const server = await registerServer({ service, input: c.req.valid("json") });
   if (server.authType !== "oauth") return c.json(serverView(server), 201);
   // Registered either way; a server that cannot start a sign-in says why, and can be retried.
   try {
@@ -38,24 +38,23 @@ mcpServerRoutes.post("/", validate("json", CreateServerSchema), async (c) => {
 
 mcpServerRoutes.post("/:id/sign-in", async (c) => {
   const service = c.var.services.federation;
-  const server = await getServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("id") });
+  const server = await getServer({ ...service, id: c.req.param("id") });
   if (server.authType !== "oauth") throw badRequest("This server uses headers, not OAuth; PATCH its headers instead.");
   return c.json({ authorization_url: await startSignIn(service, server, callbackUrl(c.req.url)) });
 });
 
 mcpServerRoutes.get("/", async (c) => {
-  const servers = await listServers({ db: c.env.DB, tenantId: c.var.user.tenantId });
+  const servers = await listServers(c.var.services.federation);
   return c.json({ servers: servers.map(serverView) });
 });
 
 mcpServerRoutes.get("/:id", async (c) =>
-  c.json(serverView(await getServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("id") }))),
+  c.json(serverView(await getServer({ ...c.var.services.federation, id: c.req.param("id") }))),
 );
 
 mcpServerRoutes.patch("/:id", validate("json", UpdateServerSchema), async (c) => {
   const server = await changeServer({
     service: c.var.services.federation,
-    user: c.var.user,
     id: c.req.param("id"),
     input: c.req.valid("json"),
   });
@@ -64,19 +63,18 @@ mcpServerRoutes.patch("/:id", validate("json", UpdateServerSchema), async (c) =>
 
 mcpServerRoutes.delete("/:id", async (c) => {
   const id = c.req.param("id");
-  const tenantId = c.var.user.tenantId;
-  await revokeTokens(c.var.services.federation, await getServer({ db: c.env.DB, tenantId, id }));
-  await deleteServer({ db: c.env.DB, tenantId, id });
+  const service = c.var.services.federation;
+  await revokeTokens(service, await getServer({ ...service, id }));
+  await deleteServer({ ...service, id });
   return c.json({ id, deleted: true });
 });
 
 mcpServerRoutes.post("/:id/refresh", async (c) => {
   const service = c.var.services.federation;
-  const tenantId = c.var.user.tenantId;
   const id = c.req.param("id");
-  const { tools, latencyMs } = await refreshTools(service, await getServer({ db: c.env.DB, tenantId, id }));
+  const { tools, latencyMs } = await refreshTools(service, await getServer({ ...service, id }));
   return c.json({
-    server: serverView(await getServer({ db: c.env.DB, tenantId, id })),
+    server: serverView(await getServer({ ...service, id })),
     latency_ms: latencyMs,
     tools: tools.map((t) => ({ name: t.name, title: t.title ?? null, description: t.description })),
   });
@@ -84,9 +82,9 @@ mcpServerRoutes.post("/:id/refresh", async (c) => {
 
 mcpServerRoutes.get("/:id/tools", async (c) => {
   const service = c.var.services.federation;
-  const server = await getServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("id") });
+  const server = await getServer({ ...service, id: c.req.param("id") });
   const tools = await currentTools(service, server);
-  const fresh = await getServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id: server.id });
+  const fresh = await getServer({ ...service, id: server.id });
   return c.json({
     server_id: server.id,
     fetched_at: fresh.toolsFetchedAt,
@@ -103,7 +101,7 @@ mcpServerRoutes.get("/:id/tools", async (c) => {
 // Action recall (seed 001, §4.1): the tool as a function a model can call through the proxy.
 mcpServerRoutes.get("/:id/tools/:tool_name/function", async (c) => {
   const service = c.var.services.federation;
-  const server = await getServer({ db: c.env.DB, tenantId: c.var.user.tenantId, id: c.req.param("id") });
+  const server = await getServer({ ...service, id: c.req.param("id") });
   const tool = await findTool(service, server, c.req.param("tool_name"));
   const conversion = convertToFunctionSchema(tool.inputSchema);
   if (!conversion.ok) {

@@ -59,7 +59,7 @@ oauthRoutes.get("/authorize", async (c) => {
   const clientId = c.req.query("client_id");
   if (clientId && isMetadataDocumentId(clientId)) {
     try {
-      await loadMetadataDocument({ kv: c.env.OAUTH_KV, clientId });
+      await loadMetadataDocument({ kv: c.var.directory.oauthKv, clientId });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return c.html(failurePage({ lang: lang(c), message: error.message }), 400);
@@ -103,7 +103,7 @@ oauthRoutes.post("/sign-in", async (c) => {
   const { username, password, next } = form.data;
   try {
     const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
-    const { token } = await signInWithPassword({ db: c.env.DB, username, password, address });
+    const { token } = await signInWithPassword({ db: c.var.directory.db, username, password, address });
     setSessionCookie(c, token);
   } catch (error) {
     if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error;
@@ -144,7 +144,7 @@ oauthRoutes.post("/authorize", async (c) => {
       props,
     });
     await recordConnection({
-      db: c.env.DB,
+      db: c.var.directory.db,
       connection: {
         ...props,
         clientId: details.clientId,
@@ -173,7 +173,7 @@ function lang(c: Context<AppEnv>): Lang {
 
 async function signedInUser(c: Context<AppEnv>): Promise<WebUser | null> {
   const token = sessionToken(c);
-  return token ? ((await findWebSession({ db: c.env.DB, token }))?.user ?? null) : null;
+  return token ? ((await findWebSession({ db: c.var.directory.db, token }))?.user ?? null) : null;
 }
 
 function withHtml(headers: Headers): Headers {

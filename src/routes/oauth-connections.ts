@@ -16,13 +16,18 @@ export const oauthConnectionRoutes = new Hono<AppEnv>();
 oauthConnectionRoutes.use(bearerAuth());
 
 oauthConnectionRoutes.get("/", async (c) => {
-  const connections = await listConnections({ db: c.env.DB, actor: c.var.user });
+  const connections = await listConnections({ db: c.var.directory.db, actor: c.var.user });
   return c.json({ connections });
 });
 
 oauthConnectionRoutes.delete("/:id", validate("param", z.object({ id: z.uuid() })), async (c) => {
   const origin = oauthOrigin(c.req.raw, c.var.config);
   if (!origin) throw notFound("OAuth is served over https (or http on localhost) only.");
-  await revokeConnection({ db: c.env.DB, oauth: oauthHelpers(origin, c.env), actor: c.var.user, id: c.req.valid("param").id });
+  await revokeConnection({
+    db: c.var.directory.db,
+    oauth: oauthHelpers(origin, c.env),
+    actor: c.var.user,
+    id: c.req.valid("param").id,
+  });
   return c.json({ revoked: true });
 });

@@ -26,7 +26,7 @@ function answer(c: Context<AppEnv>, settings: SynonymSettings) {
   return c.json(settings);
 }
 
-synonymRoutes.get("/", async (c) => answer(c, await getSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId })));
+synonymRoutes.get("/", async (c) => answer(c, await getSynonyms(c.var.services.search)));
 
 synonymRoutes.put(
   "/",
@@ -42,8 +42,7 @@ synonymRoutes.put(
     answer(
       c,
       await putSynonyms({
-        db: c.env.DB,
-        tenantId: c.var.user.tenantId,
+        ...c.var.services.search,
         groups: c.req.valid("json").groups,
         ifVersion: ifMatchVersions(c.req.header("If-Match")),
       }),
@@ -51,8 +50,5 @@ synonymRoutes.put(
 );
 
 synonymRoutes.delete("/", requirePermission("knowledge:write"), async (c) =>
-  answer(
-    c,
-    await resetSynonyms({ db: c.env.DB, tenantId: c.var.user.tenantId, ifVersion: ifMatchVersions(c.req.header("If-Match")) }),
-  ),
+  answer(c, await resetSynonyms({ ...c.var.services.search, ifVersion: ifMatchVersions(c.req.header("If-Match")) })),
 );

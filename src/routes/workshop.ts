@@ -19,12 +19,12 @@ export const workshopRoutes = new Hono<AppEnv>();
 workshopRoutes.use(bearerAuth(), requirePermission("workshop:delete"));
 
 workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) => {
-  const tenantId = c.var.user.tenantId;
+  const { tenantId } = c.var.services.search;
   if (c.req.valid("query").confirm !== tenantId) {
     throw badRequest(`To delete your workshop and everything in it, repeat its id: ?confirm=${tenantId}.`);
   }
-  const servers = await listServers({ db: c.env.DB, tenantId });
-  const deleted = await deleteTenant({ db: c.env.DB, backends: c.var.services.search.backends, tenantId });
+  const servers = await listServers(c.var.services.federation);
+  const deleted = await deleteTenant(c.var.services.search);
   // The external servers' OAuth tokens would otherwise stay valid at their providers.
   await revokeAllTokens(c.var.services.federation, servers);
   // Other isolates stop accepting its keys within the cache's bound (KEY_CACHE_TTL_MS).

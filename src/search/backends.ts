@@ -4,7 +4,7 @@ import { CALIBRATION } from "./calibration-constants.ts";
 import type { Embedder } from "./embedder.ts";
 import { LocalEmbedder } from "./local-embedder.ts";
 import { LocalReranker } from "./local-reranker.ts";
-import { LocalVectorIndexClient } from "./local-vector-index.ts";
+import { type LocalVectorIndex, LocalVectorIndexClient } from "./local-vector-index.ts";
 import type { Reranker } from "./reranker.ts";
 import type { VectorIndex } from "./vector-index.ts";
 import { VectorizeVectorIndex } from "./vectorize-index.ts";
@@ -22,19 +22,26 @@ export interface SearchBackends {
   calibration: Calibration | null;
 }
 
+/** The bindings the backends may run on; only those `config` names are used. */
+export interface SearchBindings {
+  ai: Ai | undefined;
+  vectorize: VectorizeIndex | undefined;
+  localVectorIndex: DurableObjectNamespace<LocalVectorIndex>;
+}
+
 /**
- * Builds the backends `config` names. The local embedder is lexical, so hybrid leans on BM25
+ * Builds the backends `config` names, on the bindings the wiring hands over. The local embedder is lexical, so hybrid leans on BM25
  * there; with bge-m3 the two views carry equal weight. `readConfig` has already checked that
  * remote backends have their bindings.
  */
-export function searchBackends(env: Env, config: Config): SearchBackends {
+export function searchBackends(bindings: SearchBindings, config: Config): SearchBackends {
   const { backends } = config;
-  const embedder = backends.embeddings === "workers-ai" ? new WorkersAiEmbedder(env.AI as Ai) : new LocalEmbedder();
+  const embedder = backends.embeddings === "workers-ai" ? new WorkersAiEmbedder(bindings.ai as Ai) : new LocalEmbedder();
   const vectorIndex =
     backends.vectorIndex === "vectorize"
-      ? new VectorizeVectorIndex(env.VECTORIZE as VectorizeIndex)
-      : new LocalVectorIndexClient(env.LOCAL_VECTOR_INDEX);
-  const reranker = backends.reranker === "workers-ai" ? new WorkersAiReranker(env.AI as Ai) : new LocalReranker();
+      ? new VectorizeVectorIndex(bindings.vectorize as VectorizeIndex)
+      : new LocalVectorIndexClient(bindings.localVectorIndex);
+  const reranker = backends.reranker === "workers-ai" ? new WorkersAiReranker(bindings.ai as Ai) : new LocalReranker();
   // Keyword scores depend on no backend; vector and hybrid ones on the embedder; reranked ones on the reranker.
   const calibration: Calibration = {
     keyword: CALIBRATION.keyword,

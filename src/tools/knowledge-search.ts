@@ -67,9 +67,7 @@ export const knowledgeSearchTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
     const { results, total_count } = await searchKnowledge({
-      db: ctx.services.search.db,
-      backends: ctx.services.search.backends,
-      tenantId: ctx.user.tenantId,
+      ...ctx.services.search,
       request: {
         query: input.query,
         kbIds: input.kb_ids,

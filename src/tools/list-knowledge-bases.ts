@@ -31,7 +31,7 @@ export const listKnowledgeBasesTool = defineTool({
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    const all = await listKnowledgeBases({ db: ctx.services.search.db, tenantId: ctx.user.tenantId });
+    const all = await listKnowledgeBases(ctx.services.search);
     const needle = input.name_contains?.toLowerCase();
     const bases = needle ? all.filter((kb) => kb.name.toLowerCase().includes(needle)) : all;
     const knowledge_bases = bases.map(({ id, name, description, type, document_count, updated_at }) => ({

@@ -64,7 +64,7 @@ export const queryOrdersTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, input) {
     const business = ctx.services.business;
-    const tenantId = ctx.user.tenantId;
+    const { tenantId } = business;
     checkDateOrder(input.due_from, input.due_to, ["due_from", "due_to"]);
     checkDateOrder(input.created_from, input.created_to, ["created_from", "created_to"]);
     const caller = await callerOf({ business, user: ctx.user });

@@ -62,7 +62,7 @@ export const queryPayrollTool = defineTool({
     const month = input.month ?? caller.today.slice(0, 7);
     const result = await queryPayroll({
       business,
-      tenantId: ctx.user.tenantId,
+      tenantId: business.tenantId,
       month,
       employeeId: await employeeFilter({ business, caller, employee: input.employee }),
       limit: input.limit,

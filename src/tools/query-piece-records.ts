@@ -60,7 +60,7 @@ export const queryPieceRecordsTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, input) {
     const business = ctx.services.business;
-    const tenantId = ctx.user.tenantId;
+    const { tenantId } = business;
     const caller = await callerOf({ business, user: ctx.user });
     const range = resolveDates(input, caller.today);
     const result = await queryPieceRecords({

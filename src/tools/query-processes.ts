@@ -34,7 +34,7 @@ export const queryProcessesTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, input) {
     const business = ctx.services.business;
-    const tenantId = ctx.user.tenantId;
+    const { tenantId } = business;
     const result = await listProcesses({
       business,
       tenantId,

@@ -11,7 +11,7 @@ import type { JsonSchema, PendingAction, ToolOutput } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
 
 /**
- * The domain services a tool runs on, wired once per request by the face (`buildServices`); a
+ * The domain services a tool runs on, wired for the caller's workshop after authentication (`servicesFor`); a
  * tool never sees `Env`.
  */
 export interface ToolServices {

@@ -57,7 +57,7 @@ describe("the kinds of pending write", () => {
     );
     for (const view of confirms)
       expect(view).toMatchObject({ status: "confirmed", kind: "stamp", result: { stamped: "合同 7 号" } });
-    const { items } = await listAudit({ actions: services.actions, tenantId: users.boss.tenantId, limit: 100 });
+    const { items } = await listAudit({ actions: services.actions, limit: 100 });
     const entries = items.filter((entry) => entry.action_id === actionId);
     expect(entries).toHaveLength(1);
     expect(entries[0]?.summary).toBe(outcome.action.summary);

@@ -63,9 +63,9 @@ async function turn(
 ) {
   const pending: Promise<unknown>[] = [];
   const res = await chatResponse({
-    env,
     config: configFor(env),
     services: testServices(),
+    directory: { db: env.DB },
     origin: "http://weft.test",
     waitUntil: (p) => pending.push(p),
     user: BOSS,
@@ -236,9 +236,9 @@ describe("the chat agent loop, driven by a scripted model", () => {
     const model = new MockLanguageModelV4({ doStream: [step(...text("t", ["一", "二", "三", "四"]), finish("stop"))] });
     const pending: Promise<unknown>[] = [];
     const res = await chatResponse({
-      env,
       config: configFor(env),
       services: testServices(),
+      directory: { db: env.DB },
       origin: "http://weft.test",
       waitUntil: (p) => pending.push(p),
       user: BOSS,

@@ -5,6 +5,7 @@ import { saveUserMessage } from "../../src/chat/history.ts";
 import { chatTitle } from "../../src/chat/title.ts";
 import { configFor } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { deleteTenant } from "../../src/tenants.ts";
 import { sendChat, storedChat } from "./chat-api.ts";
 import { browserCall, signIn } from "./sign-in.ts";
@@ -144,7 +145,7 @@ describe("chat history", () => {
       db: env.DB,
       user: { id: "u-gone", name: "某人", role: "boss", tenant_id: "t-gone", tenant_name: "关门车间" },
     });
-    await deleteTenant({ db: env.DB, backends: searchBackends(env, configFor(env)), tenantId: "t-gone" });
+    await deleteTenant({ db: env.DB, backends: searchBackends(searchBindingsOf(env), configFor(env)), tenantId: "t-gone" });
     const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())?.n;
     expect(await count("SELECT COUNT(*) AS n FROM chats WHERE tenant_id = 't-gone'")).toBe(0);
     expect(await count("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'h-gone'")).toBe(0);

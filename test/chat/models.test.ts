@@ -11,7 +11,7 @@ function configured(vars: Record<string, unknown>) {
 describe("the CHAT_MODEL switch", () => {
   it("defaults to the offline model, announced as offline", () => {
     const { bindings, config } = configured({});
-    const model = chatModel({ env: bindings, config, timeZone: "Asia/Shanghai" });
+    const model = chatModel({ ai: bindings.AI, config, timeZone: "Asia/Shanghai" });
     expect([model.provider, model.modelId]).toEqual(["weft", "offline"]);
     expect(modelInfo(config)).toMatchObject({ id: "offline", offline: true });
   });
@@ -23,7 +23,7 @@ describe("the CHAT_MODEL switch", () => {
       CHAT_MODEL_NAME: "qwen2.5:7b",
       CHAT_API_KEY: "secret-key",
     });
-    const model = chatModel({ env: bindings, config, timeZone: "Asia/Shanghai" });
+    const model = chatModel({ ai: bindings.AI, config, timeZone: "Asia/Shanghai" });
     expect(model.specificationVersion).toBe("v4");
     expect(model.modelId).toBe("qwen2.5:7b");
     expect(model.provider).toMatch(/^openai-compatible/);
@@ -40,7 +40,7 @@ describe("the CHAT_MODEL switch", () => {
       CHAT_MODEL: "workers-ai",
       AI: { run: () => Promise.reject(new Error("offline")) },
     });
-    const model = chatModel({ env: bindings, config, timeZone: "Asia/Shanghai" });
+    const model = chatModel({ ai: bindings.AI, config, timeZone: "Asia/Shanghai" });
     expect(model.modelId).toBe("@cf/meta/llama-3.3-70b-instruct-fp8-fast");
     expect(modelInfo(config)).toMatchObject({ offline: false, label: "Workers AI · @cf/meta/llama-3.3-70b-instruct-fp8-fast" });
   });

@@ -11,7 +11,10 @@ import { shippedCatalog } from "./fixtures.ts";
 const li = { userId: "u-staff", tenantId: "t-jinxiu", role: "staff" } as const;
 const zhang = { userId: "u-staff2", tenantId: "t-jinxiu", role: "staff" } as const;
 const chen = { userId: "u-other-boss", tenantId: "t-other", role: "boss" } as const;
-const consult = { db: env.DB, sessions: env.CONSULT_SESSION, ttlSeconds: 3600 };
+const services = (tenantId: string) => ({ db: env.DB, tenantId, sessions: env.CONSULT_SESSION, ttlSeconds: 3600 });
+const consult = services("t-jinxiu");
+// Each caller reaches sessions through their own workshop's services, as the faces wire them.
+const servicesOf = (user: { tenantId: string }) => services(user.tenantId);
 
 const begin = (userQuery: string, user = li) => beginConsultation({ consult, user, userQuery });
 
@@ -40,7 +43,9 @@ describe("consultation sessions", () => {
   it("treat another user's or another workshop's session as unknown", async () => {
     const state = await begin("质量问题");
     for (const user of [zhang, chen]) {
-      const error = await failure(continueConsultation({ consult, user, sessionId: state.session_id, optionId: "break" }));
+      const error = await failure(
+        continueConsultation({ consult: servicesOf(user), user, sessionId: state.session_id, optionId: "break" }),
+      );
       expect(error.status).toBe(404);
       expect(error.message).toContain("initiate_session");
     }
@@ -78,7 +83,8 @@ describe("consultation sessions", () => {
     expect(error.message).toMatch(/expired.*initiate_session/);
     // To anyone else it is simply unknown.
     expect(
-      (await failure(continueConsultation({ consult, user: chen, sessionId: state.session_id, optionId: "x" }))).status,
+      (await failure(continueConsultation({ consult: servicesOf(chen), user: chen, sessionId: state.session_id, optionId: "x" })))
+        .status,
     ).toBe(404);
 
     // The tombstone goes too, on the next alarm.

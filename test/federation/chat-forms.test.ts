@@ -147,9 +147,9 @@ describe("a form for an external tool's arguments, through /api/chat with the of
       ],
     });
     const res = await chatResponse({
-      env,
       config: configFor(env),
       services: testServices(),
+      directory: { db: env.DB },
       origin: "http://weft.test",
       waitUntil: () => {},
       user: { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" },

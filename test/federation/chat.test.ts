@@ -17,9 +17,9 @@ const answer = (words: string) => text("t", [words]);
 async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
   const pending: Promise<unknown>[] = [];
   const res = await chatResponse({
-    env,
     config: configFor(env),
     services: testServices(),
+    directory: { db: env.DB },
     origin: "http://weft.test",
     waitUntil: (p) => pending.push(p),
     user: BOSS,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { createWebSession } from "../../src/auth/web-sessions.ts";
 import { configFor } from "../../src/config.ts";
-import { buildServices } from "../../src/services.ts";
+import { servicesFor } from "../../src/services.ts";
 import { deleteTenant } from "../../src/tenants.ts";
 import { signIn as signInAs } from "../chat/sign-in.ts";
 import { keys as devKeys } from "../fixtures.ts";
@@ -47,7 +47,7 @@ describe("deleting a workshop", () => {
         "INSERT INTO mcp_servers (id, tenant_id, name, url, headers_sealed) VALUES ('mcp_gone', 't-gone', 'gone', 'https://x.example.com/mcp', 'v1.a.b')",
       ),
     ]);
-    await deleteTenant({ db: env.DB, backends: buildServices(env, configFor(env)).search.backends, tenantId: "t-gone" });
+    await deleteTenant(servicesFor(env, configFor(env), { id: "t-gone" }).search);
     expect(await env.DB.prepare("SELECT id FROM mcp_servers WHERE tenant_id = 't-gone'").first()).toBeNull();
   });
 

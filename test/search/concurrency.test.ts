@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
@@ -108,7 +109,7 @@ describe("concurrent writers of one document", () => {
 describe("uploading into a knowledge base being deleted", () => {
   it("answers 404, not a FOREIGN KEY failure, and leaves no vectors, when the base goes while indexing", async () => {
     const kb = await newKb("并发-删除中");
-    const backends = searchBackends(env, readConfig(env));
+    const backends = searchBackends(searchBindingsOf(env), readConfig(env));
     const deletingMidway = {
       ...backends,
       embedder: {
@@ -136,7 +137,7 @@ describe("uploading into a knowledge base being deleted", () => {
 
   it("answers 404 when the base is gone before the document row is written", async () => {
     const kb = await newKb("并发-已删除");
-    const backends = searchBackends(env, readConfig(env));
+    const backends = searchBackends(searchBindingsOf(env), readConfig(env));
     await deleteKnowledgeBase({ db: env.DB, backends, tenantId: "t-jinxiu", id: kb });
     await expect(
       ingestDocument({

@@ -6,6 +6,7 @@ import { type SearchBackends, searchBackends } from "../../src/search/backends.t
 import { type FaqEntry, type FaqEntryInput, saveFaqEntry } from "../../src/search/faq.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
@@ -90,7 +91,7 @@ async function expectIndexedAs(kb: string, id: string, entry: FaqEntryInput) {
 
 /** Search backends whose embedder waits until `parties` writers have all read, so their writes truly race. */
 function racingBackends(parties: number): SearchBackends {
-  const backends = searchBackends(env, readConfig(env));
+  const backends = searchBackends(searchBindingsOf(env), readConfig(env));
   let arrived = 0;
   let release: () => void = () => {};
   const allRead = new Promise<void>((resolve) => {
@@ -307,7 +308,7 @@ describe("concurrent writers of one FAQ entry", () => {
 
   it("answers 404, not a 500, and leaves no vectors when the FAQ base is deleted while an entry is saved", async () => {
     const kb = await newFaqBase("删除中的问答库");
-    const backends = searchBackends(env, readConfig(env));
+    const backends = searchBackends(searchBindingsOf(env), readConfig(env));
     const deletingMidway = {
       ...backends,
       embedder: {

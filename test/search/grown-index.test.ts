@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { countingDb } from "./counting-db.ts";
 import { newKnowledgeBase, uploadDocument } from "./sections.ts";
 
@@ -13,7 +14,7 @@ const TENANT = "t-jinxiu";
 
 async function search(db: D1Database, query: string, mode: SearchMode) {
   const request = { query, mode, topK: 5, minScore: 0, rerank: mode !== "keyword" };
-  const backends = searchBackends(env, readConfig(env));
+  const backends = searchBackends(searchBindingsOf(env), readConfig(env));
   return (await searchKnowledge({ db, backends, tenantId: TENANT, request })).results;
 }
 

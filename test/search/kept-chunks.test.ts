@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { CHUNKS_BY_IDS_SQL, chunksByIds } from "../../src/search/chunk-record.ts";
 import { searchKnowledge } from "../../src/search/search.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { countingDb } from "./counting-db.ts";
@@ -13,7 +14,9 @@ const TENANT = "t-jinxiu";
 
 async function search(db: D1Database, query: string) {
   const request = { query, mode: "hybrid" as const, topK: 5, minScore: 0, rerank: true };
-  return (await searchKnowledge({ db, backends: searchBackends(env, readConfig(env)), tenantId: TENANT, request })).results;
+  return (
+    await searchKnowledge({ db, backends: searchBackends(searchBindingsOf(env), readConfig(env)), tenantId: TENANT, request })
+  ).results;
 }
 
 /** The ids the vector matches' statement asked for by id alone: the chunks the isolate kept. */

@@ -5,6 +5,7 @@ import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import type { SearchResult } from "../../src/search/search.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { keys as devKeys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
@@ -169,7 +170,7 @@ describe("uploading documents", () => {
 
   it("leaves nothing behind when the vector index fails during ingestion", async () => {
     const kb = await newKb("使用手册-8");
-    const backends = searchBackends(env, readConfig(env));
+    const backends = searchBackends(searchBindingsOf(env), readConfig(env));
     const vectorIndex = backends.vectorIndex;
     const failing = {
       ...backends,

@@ -5,6 +5,7 @@ import { AppError } from "../../src/errors.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
+import { searchBindingsOf } from "../../src/services.ts";
 import { keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { countingDb } from "./counting-db.ts";
@@ -25,7 +26,7 @@ async function newKb(name: string, filename: string, content: string): Promise<s
 }
 
 async function search(db: D1Database, query: string, mode: SearchMode, kbIds?: string[], seen = { vectorQueries: 0 }) {
-  const backends = searchBackends(env, readConfig(env));
+  const backends = searchBackends(searchBindingsOf(env), readConfig(env));
   const vectorIndex = {
     ...backends.vectorIndex,
     upsert: backends.vectorIndex.upsert.bind(backends.vectorIndex),
