@@ -203,11 +203,16 @@ function demoMonths(today: string): string[] {
 const processId = (prefix: string, styleId: string, name: string) =>
   `p-${prefix}-${styleId.slice(-3)}-${hash(name).toString(36)}`;
 
-/** Idempotent statements (INSERT OR IGNORE with fixed ids) for the demo business records. */
-export function demoBusinessStatements(now: Date = new Date()): string[] {
+/**
+ * Idempotent statements (INSERT OR IGNORE with fixed ids) for the demo business records, by
+ * workshop id: each runs on the database that workshop lives on.
+ */
+export function demoBusinessStatements(now: Date = new Date()): Map<string, string[]> {
   const today = shanghaiToday(now);
-  const statements: string[] = [];
+  const byWorkshop = new Map<string, string[]>();
   for (const w of WORKSHOPS) {
+    const statements: string[] = [];
+    byWorkshop.set(w.tenantId, statements);
     for (const s of w.styles) {
       statements.push(
         `INSERT OR IGNORE INTO styles (id, tenant_id, code, name) VALUES (${quote(s.id)}, ${quote(w.tenantId)}, ${quote(s.code)}, ${quote(s.name)});`,
@@ -221,7 +226,7 @@ export function demoBusinessStatements(now: Date = new Date()): string[] {
     for (const e of w.employees) {
       const left = e.leftMonthsAgo === undefined ? null : `${shiftMonths(today.slice(0, 7), -e.leftMonthsAgo)}-15`;
       statements.push(
-        `INSERT OR IGNORE INTO employees (id, tenant_id, user_id, name, employee_no, phone, status, left_on) VALUES (${quote(e.id)}, ${quote(w.tenantId)}, ${e.userId ? quote(e.userId) : "NULL"}, ${quote(e.name)}, ${quote(e.no)}, ${quote(`1380000${String(hash(e.id) % 10000).padStart(4, "0")}`)}, ${left ? "'left'" : "'active'"}, ${left ? quote(left) : "NULL"});`,
+        `INSERT OR IGNORE INTO employees (id, tenant_id, person_id, name, employee_no, phone, status, left_on) VALUES (${quote(e.id)}, ${quote(w.tenantId)}, ${e.userId ? quote(e.userId) : "NULL"}, ${quote(e.name)}, ${quote(e.no)}, ${quote(`1380000${String(hash(e.id) % 10000).padStart(4, "0")}`)}, ${left ? "'left'" : "'active'"}, ${left ? quote(left) : "NULL"});`,
       );
     }
     for (const o of w.orders) {
@@ -273,5 +278,5 @@ export function demoBusinessStatements(now: Date = new Date()): string[] {
       );
     }
   }
-  return statements;
+  return byWorkshop;
 }

@@ -8,9 +8,10 @@ import { sqlQuote as quote } from "./sql.ts";
  * with `wrangler d1 execute --local`; tests load the same rows.
  */
 export const DEMO = {
+  // On different shards, so every request of the demo and the tests goes through the routing.
   tenants: [
-    { id: "t-jinxiu", name: "锦绣制衣" },
-    { id: "t-other", name: "华美服饰" },
+    { id: "t-jinxiu", name: "锦绣制衣", shard: "SHARD_1" },
+    { id: "t-other", name: "华美服饰", shard: "SHARD_2" },
   ],
   users: [
     {
@@ -66,18 +67,33 @@ export const DEMO = {
   ],
 } as const;
 
+/** The demo rows as SQL: the directory's, and each workshop's own, run on the shard it lives on. */
+export type DemoSeed = {
+  /** Workshops (placed on their demo shard unless they already live somewhere), people, keys. */
+  directory: string[];
+  /** Each workshop's own rows by its id: its record (what its data refers to) and its business. */
+  workshops: Record<string, string[]>;
+};
+
 /**
  * Idempotent SQL statements (one per line) that put the demo rows in place. They are upserts that
  * never delete: `INSERT OR REPLACE` deletes the old row first, and `ON DELETE CASCADE` would take
  * every knowledge base, document, key, session and chat of the workshop with it on each
- * `npm run dev`. A password someone has changed is kept.
+ * `npm run dev`. A password someone has changed is kept, and so is where a workshop lives: a
+ * state made before shards keeps its workshops on the primary database.
  */
-export async function demoSeedStatements(): Promise<string[]> {
+export async function demoSeedStatements(): Promise<DemoSeed> {
   const statements: string[] = [];
+  const business = demoBusinessStatements();
+  const workshops: Record<string, string[]> = {};
   for (const t of DEMO.tenants) {
     statements.push(
-      `INSERT INTO tenants (id, name) VALUES (${quote(t.id)}, ${quote(t.name)}) ON CONFLICT (id) DO UPDATE SET name = excluded.name;`,
+      `INSERT INTO tenants (id, name, shard) VALUES (${quote(t.id)}, ${quote(t.name)}, ${quote(t.shard)}) ON CONFLICT (id) DO UPDATE SET name = excluded.name;`,
     );
+    workshops[t.id] = [
+      `INSERT INTO tenants (id, name) VALUES (${quote(t.id)}, ${quote(t.name)}) ON CONFLICT (id) DO UPDATE SET name = excluded.name;`,
+      ...(business.get(t.id) ?? []),
+    ];
   }
   for (const u of DEMO.users) {
     statements.push(
@@ -87,6 +103,5 @@ export async function demoSeedStatements(): Promise<string[]> {
       `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, agent_confirm) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))}, ${u.agentConfirm ? 1 : 0});`,
     );
   }
-  statements.push(...demoBusinessStatements());
-  return statements;
+  return { directory: statements, workshops };
 }

@@ -3,7 +3,7 @@
 import { buildWeb } from "./build-web.ts";
 import { ensureDevSecrets } from "./dev-vars.ts";
 import { shipTrees } from "./knowledge-ship.ts";
-import { requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.ts";
+import { d1Bindings, requireNode22, start, stop, WRANGLER, waitForOk, wrangler } from "./lib.ts";
 import { describeKnowledgeBases, loadDocuments, loadFaqs } from "./load-knowledge.ts";
 import { seedDemoData } from "./seed.ts";
 
@@ -16,8 +16,9 @@ const baseUrl = `http://127.0.0.1:${port}`;
 console.log("Building the browser UI...");
 await buildWeb();
 if (ensureDevSecrets()) console.log("Wrote a local MCP_SECRETS_KEY into .dev.vars.");
-console.log("Applying D1 migrations (local)...");
-wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs], { quiet: true });
+const databases = d1Bindings();
+console.log(`Applying D1 migrations (local) to the directory and the shards: ${databases.join(", ")}...`);
+for (const database of databases) wrangler(["d1", "migrations", "apply", database, "--local", ...persistArgs], { quiet: true });
 const demo = await seedDemoData({ persistTo });
 console.log("Checking and loading the shipped decision trees...");
 const trees = await shipTrees({ persistTo });

@@ -1,9 +1,9 @@
 // npm run knowledge:ship [-- --remote]: writes knowledge/trees as shipped trees, which every
 // workshop sees. Locally by default (npm run dev does it on every start); with --remote into the
-// production D1 (after `wrangler login`). Workshop admins upload their own trees through the API.
+// production databases, the directory and every shard (after `wrangler login`). Workshop admins upload their own trees through the API.
 import { parseArgs } from "node:util";
 import { checkTrees, printReports } from "./knowledge-check.ts";
-import { executeSql, requireNode22 } from "./lib.ts";
+import { d1Bindings, executeSql, requireNode22 } from "./lib.ts";
 import { shippedTreeStatements } from "./shipped-trees.ts";
 
 /** Validates and writes the shipped trees; an invalid one is reported and skipped. Returns `id@version`s. */
@@ -20,7 +20,8 @@ export async function shipTrees({
   const statements = shippedTreeStatements(reports);
   if (statements.length > 0) {
     const target = remote ? ["--remote", "--env", "production"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
-    executeSql("shipped-trees", statements, target);
+    // Every database serves the shipped trees to the workshops it holds.
+    for (const database of d1Bindings({ production: remote })) executeSql("shipped-trees", statements, target, database);
   }
   return reports.flatMap((r) => (r.tree ? [`${r.tree.id}@${r.tree.version}`] : []));
 }

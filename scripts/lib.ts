@@ -1,6 +1,6 @@
 // Helpers shared by the project's Node scripts (dev, e2e, build, create-admin).
 import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -54,15 +54,38 @@ export function start(command: string, args: string[], options: SpawnOptions = {
 }
 
 /**
- * Runs SQL statements against the D1 database through a file (wrangler takes no parameters).
- * `target` is `["--local", ...]` or `["--remote", "--env", "production"]`.
+ * Runs SQL statements against a D1 database (by binding; the directory `DB` unless said) through a
+ * file (wrangler takes no parameters). `target` is `["--local", ...]` or `["--remote", "--env", "production"]`.
  */
-export function executeSql(name: string, statements: string[], target: string[]): void {
+export function executeSql(name: string, statements: string[], target: string[], database = "DB"): void {
   const dir = join(ROOT, ".wrangler", "tmp");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}-${Date.now()}.sql`);
   writeFileSync(file, `${statements.join("\n")}\n`);
-  wrangler(["d1", "execute", "DB", ...target, "--file", file], { quiet: true });
+  wrangler(["d1", "execute", database, ...target, "--file", file], { quiet: true });
+}
+
+/** The rows a query returns from a D1 database (by binding), through wrangler's JSON output. */
+export function querySql<T>(sql: string, target: string[], database = "DB"): T[] {
+  const out = wrangler(["d1", "execute", database, ...target, "--json", "--command", sql], { quiet: true });
+  const [first] = JSON.parse(out) as { results: T[] }[];
+  return first?.results ?? [];
+}
+
+/**
+ * The D1 bindings wrangler.toml declares, the directory (`DB`) first then the shards (`SHARD_n`):
+ * at the top level (local) or in `[env.production]`. Every one takes the same migrations.
+ */
+export function d1Bindings({ production = false }: { production?: boolean } = {}): string[] {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const header = production ? "[[env.production.d1_databases]]" : "[[d1_databases]]";
+  const bindings: string[] = [];
+  for (const block of toml.split(/^(?=\[)/m)) {
+    if (!block.startsWith(header)) continue;
+    const binding = block.match(/^binding\s*=\s*"([A-Z0-9_]+)"/m)?.[1];
+    if (binding) bindings.push(binding);
+  }
+  return bindings;
 }
 
 /** Stops a process started by `start`. */

@@ -4,6 +4,7 @@ import { orderExecutor, pieceRecordExecutor } from "./business/executors.ts";
 import type { BusinessService } from "./business/service.ts";
 import { chatModel } from "./chat/models.ts";
 import type { Config } from "./config.ts";
+import { AppError } from "./errors.ts";
 import { externalCallExecutor } from "./federation/confirmed-call.ts";
 import { registryToolProvider } from "./federation/provider.ts";
 import { type FederationService, federationLimits } from "./federation/service.ts";
@@ -25,9 +26,52 @@ export interface Services extends ToolServices {
 /** Which face the services are wired for: `/mcp` re-exposes only servers marked `expose_on_mcp`. */
 export type Face = "mcp" | "chat";
 
-/** The workshop a request acts for, once authentication has said whose it is. */
+/**
+ * The workshop a request acts for, once authentication has said whose it is, and where its data
+ * lives: the binding name of its database, as the directory places it (`tenants.shard`).
+ */
 export interface WorkshopRef {
   id: string;
+  shard: string;
+}
+
+/** The primary database's binding: the directory, and the data of workshops placed before shards. */
+export const PRIMARY_SHARD = "DB";
+const SHARD_BINDING = /^SHARD_[0-9]{1,4}$/;
+const databases = new WeakMap<Env, ReadonlyMap<string, D1Database>>();
+
+/**
+ * The databases workshops may live on, by binding name: the primary one and every `SHARD_n` D1
+ * binding in wrangler.toml (adding a shard is a binding and a deploy). Read once per isolate.
+ */
+export function shardsOf(env: Env): ReadonlyMap<string, D1Database> {
+  let found = databases.get(env);
+  if (!found) {
+    const shards = new Map<string, D1Database>([[PRIMARY_SHARD, env.DB]]);
+    for (const [name, binding] of Object.entries(env)) {
+      if (SHARD_BINDING.test(name) && isD1(binding)) shards.set(name, binding);
+    }
+    found = shards;
+    databases.set(env, found);
+  }
+  return found;
+}
+
+function isD1(binding: unknown): binding is D1Database {
+  const candidate = binding as Partial<D1Database> | null;
+  return typeof candidate?.prepare === "function" && typeof candidate.batch === "function";
+}
+
+/** The database a workshop's data lives on; 503 when the directory names one this deployment lacks. */
+export function shardFor(env: Env, workshop: WorkshopRef): D1Database {
+  const db = shardsOf(env).get(workshop.shard);
+  if (!db) {
+    throw new AppError(
+      "unavailable",
+      `This workshop's data is on a database this deployment does not have (${workshop.shard}). The operator must bind it again.`,
+    );
+  }
+  return db;
 }
 
 /**
@@ -51,7 +95,7 @@ export function searchBindingsOf(env: Env): SearchBindings {
  * reaches no external server in turn. The executors of every kind of pending write are registered
  * here, and only here.
  *
- * @example c.set("services", servicesFor(c.env, c.var.config, { id: user.tenantId }))
+ * @example c.set("services", servicesFor(c.env, c.var.config, { id: user.tenantId, shard: "SHARD_1" }))
  */
 export function servicesFor(
   env: Env,
@@ -59,7 +103,7 @@ export function servicesFor(
   workshop: WorkshopRef,
   { face = "chat", relayed = false }: { face?: Face; relayed?: boolean } = {},
 ): Services {
-  const store: WorkshopDb = { db: env.DB, tenantId: workshop.id };
+  const store: WorkshopDb = { db: shardFor(env, workshop), tenantId: workshop.id };
   const federation: FederationService = {
     ...store,
     relayed,

@@ -2,6 +2,7 @@ import { notFound } from "./errors.ts";
 import type { SearchBackends } from "./search/backends.ts";
 import { keywordTable } from "./search/keyword-index.ts";
 import { removeVectorsQuietly } from "./search/vector-index.ts";
+import type { WorkshopDb } from "./workshop-db.ts";
 
 // Children before parents: piece records and adjustments point at employees, processes and orders.
 const BUSINESS_TABLES = [
@@ -21,42 +22,47 @@ export interface DeletedTenant {
 }
 
 /**
- * Deletes a workshop and everything it owns: knowledge bases, documents, chunks, business records,
- * users and keys, and the rows of its keyword index, in one D1 batch; then the vectors of exactly
- * the chunks that batch deleted. The business tables reference `tenants` without a cascade, so they
- * are emptied here, children before parents; a table added later needs `tenant_id … ON DELETE
- * CASCADE` or a line below. The (then empty) keyword table is kept, since other isolates may
- * remember it as existing.
+ * Deletes a workshop and everything it owns: on its shard, in one D1 batch, its knowledge bases,
+ * documents, chunks, the rows of its keyword index, its business records and its own record (whose
+ * cascade takes its chats, FAQ, synonyms, trees and external servers); then, in the directory, its
+ * people, keys and entry (whose cascade ends their sessions and OAuth connections); then the
+ * vectors of exactly the chunks the first batch deleted. The shard goes first, so a failure in
+ * between leaves a workshop the directory still knows, which deleting again finishes. The business
+ * tables reference `tenants` without a cascade, so they are emptied here, children before parents;
+ * a table added later needs `tenant_id … ON DELETE CASCADE` or a line below. The (then empty)
+ * keyword table is kept, since other isolates may remember it as existing.
  */
 export async function deleteTenant({
-  db,
-  backends,
-  tenantId,
+  workshop,
+  directory,
 }: {
-  db: D1Database;
-  backends: SearchBackends;
-  tenantId: string;
+  workshop: WorkshopDb & { backends: SearchBackends };
+  directory: D1Database;
 }): Promise<DeletedTenant> {
+  const { db, tenantId } = workshop;
+  const known = await directory.prepare("SELECT 1 AS ok FROM tenants WHERE id = ?1").bind(tenantId).first();
+  if (!known) throw notFound(`No workshop '${tenantId}'.`);
   const table = await keywordTable(tenantId);
   const hasKeywordTable = await db
     .prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1")
     .bind(table)
     .first();
   const results = await db.batch([
-    db.prepare("SELECT 1 AS ok FROM tenants WHERE id = ?1").bind(tenantId),
     ...(hasKeywordTable ? [db.prepare(`DELETE FROM ${table}`)] : []),
     db.prepare("DELETE FROM chunks WHERE tenant_id = ?1 RETURNING id").bind(tenantId),
     db.prepare("DELETE FROM documents WHERE tenant_id = ?1 RETURNING id").bind(tenantId),
     db.prepare("DELETE FROM knowledge_bases WHERE tenant_id = ?1 RETURNING id").bind(tenantId),
     ...BUSINESS_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE tenant_id = ?1`).bind(tenantId)),
-    db.prepare("DELETE FROM api_keys WHERE tenant_id = ?1").bind(tenantId),
-    db.prepare("DELETE FROM users WHERE tenant_id = ?1").bind(tenantId),
     db.prepare("DELETE FROM tenants WHERE id = ?1").bind(tenantId),
   ]);
-  if ((results[0]?.results.length ?? 0) === 0) throw notFound(`No workshop '${tenantId}'.`);
-  const [chunks, documents, knowledgeBases] = results.slice(hasKeywordTable ? 2 : 1).map((r) => r.results as { id: string }[]);
+  await directory.batch([
+    directory.prepare("DELETE FROM api_keys WHERE tenant_id = ?1").bind(tenantId),
+    directory.prepare("DELETE FROM users WHERE tenant_id = ?1").bind(tenantId),
+    directory.prepare("DELETE FROM tenants WHERE id = ?1").bind(tenantId),
+  ]);
+  const [chunks, documents, knowledgeBases] = results.slice(hasKeywordTable ? 1 : 0).map((r) => r.results as { id: string }[]);
   await removeVectorsQuietly(
-    backends.vectorIndex,
+    workshop.backends.vectorIndex,
     tenantId,
     (chunks ?? []).map((r) => r.id),
     "deleted_tenant",

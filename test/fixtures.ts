@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
-import { DEMO } from "../scripts/demo-data.ts";
+import { DEMO, type DemoSeed } from "../scripts/demo-data.ts";
 import { configFor } from "../src/config.ts";
-import { type Services, servicesFor } from "../src/services.ts";
+import { PRIMARY_SHARD, type Services, servicesFor, shardsOf, type WorkshopRef } from "../src/services.ts";
 import { toolContext } from "../src/tools/context.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import type { UserContext } from "../src/user-context.ts";
@@ -46,9 +46,36 @@ export const logins = {
   otherBoss: { username: demo("u-other-boss").username, password: demo("u-other-boss").password },
 } as const;
 
+/**
+ * Where a workshop of the tests lives: a demo workshop on its demo shard; any other (one a test
+ * makes itself) on the primary database, where workshops from before shards live.
+ */
+export function workshopOf(tenantId: string): WorkshopRef {
+  const demoShard = DEMO.tenants.find((t) => t.id === tenantId)?.shard;
+  return { id: tenantId, shard: demoShard ?? PRIMARY_SHARD };
+}
+
+/** The database a workshop's own data is on (the directory is always `env.DB`). */
+export function dbOf(tenantId: string): D1Database {
+  return shardsOf(env).get(workshopOf(tenantId).shard) as D1Database;
+}
+
+/**
+ * Writes the demo rows as `npm run dev` does: the directory's on the primary database, each
+ * workshop's on the shard the directory places it on.
+ */
+export async function applyDemoSeed(seed: DemoSeed): Promise<void> {
+  await env.DB.batch(seed.directory.map((sql) => env.DB.prepare(sql)));
+  for (const [workshopId, statements] of Object.entries(seed.workshops)) {
+    const placed = await env.DB.prepare("SELECT shard FROM tenants WHERE id = ?1").bind(workshopId).first<{ shard: string }>();
+    const db = shardsOf(env).get(placed?.shard ?? PRIMARY_SHARD) as D1Database;
+    await db.batch(statements.map((sql) => db.prepare(sql)));
+  }
+}
+
 /** The services a request for `tenantId`'s workshop gets, wired the way authentication wires them. */
 export function testServices(tenantId: string = users.boss.tenantId): Services {
-  return servicesFor(env, configFor(env), { id: tenantId });
+  return servicesFor(env, configFor(env), workshopOf(tenantId));
 }
 
 /** A tool context for `user`, as a face builds it, over freshly wired services. */

@@ -2,16 +2,22 @@ import { applyD1Migrations, env, reset } from "cloudflare:test";
 import { saveTree } from "../src/consult/tree-store.ts";
 import { validateTreeFile } from "../src/consult/validate-tree.ts";
 import { forgetKeywordTables } from "../src/search/keyword-index.ts";
+import { shardsOf } from "../src/services.ts";
+import { applyDemoSeed } from "./fixtures.ts";
 
 // Files share a runtime (vitest's `isolate: false`), so each starts by emptying every Durable
-// Object and D1 database and laying the prepared state again: migrations, then the demo rows the
-// config computed once (their password hashes are the slow part), then the shipped trees.
+// Object and D1 database and laying the prepared state again: migrations on every database, the
+// demo rows the config computed once (their password hashes are the slow part) in the directory
+// and on each workshop's shard, then the shipped trees, which every database serves.
 await reset();
 forgetKeywordTables();
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await env.DB.batch(env.TEST_SEED.map((sql) => env.DB.prepare(sql)));
-for (const { file_name, content } of env.TEST_TREES) {
-  const report = await validateTreeFile(file_name, content);
-  if (report.tree)
-    await saveTree({ db: env.DB, tenantId: null, tree: report.tree, fileName: file_name, warnings: report.warnings });
+const databases = [...shardsOf(env).values()];
+await Promise.all(databases.map((db) => applyD1Migrations(db, env.TEST_MIGRATIONS)));
+await applyDemoSeed(env.TEST_SEED);
+const trees = await Promise.all(env.TEST_TREES.map(({ file_name, content }) => validateTreeFile(file_name, content)));
+for (const db of databases) {
+  for (const [index, report] of trees.entries()) {
+    const fileName = env.TEST_TREES[index]?.file_name as string;
+    if (report.tree) await saveTree({ db, tenantId: null, tree: report.tree, fileName, warnings: report.warnings });
+  }
 }

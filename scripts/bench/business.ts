@@ -1,4 +1,4 @@
-// Business tools through /mcp on `npm run dev` with one workshop (锦绣制衣) grown to 100k piece
+// Business tools through /mcp on `npm run dev` with one workshop (锦绣制衣, on SHARD_1) grown to 100k piece
 // records, beside two baselines from the same server and run: an MCP `ping` and
 // `list_knowledge_bases` (a trivial read tool).
 import { spawnSync } from "node:child_process";
@@ -27,7 +27,7 @@ SELECT 'bench-' || n.i, 't-jinxiu', e.id, p.id, CASE WHEN n.i % 2 = 0 THEN 'o-jx
   writeFileSync(file, sql);
   const result = spawnSync(
     join(ROOT, "node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file],
+    ["d1", "execute", "SHARD_1", "--local", "--persist-to", stateDir, "--file", file],
     {
       cwd: ROOT,
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

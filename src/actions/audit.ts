@@ -2,7 +2,10 @@ import { decodeCursor, page } from "../cursor.ts";
 import type { AuditEntry } from "../shapes.ts";
 import type { ActionService } from "./service.ts";
 
-/** A page of the workshop's executed writes, newest first: each executor writes its entry with its write. */
+/**
+ * A page of the workshop's executed writes, newest first: each executor writes its entry with its
+ * write. Who confirmed is an id: their name is the directory's (`user_name` is left null here).
+ */
 export async function listAudit({
   actions,
   limit,
@@ -15,8 +18,8 @@ export async function listAudit({
   const after = cursor ? decodeCursor(cursor, 2).map(String) : null;
   const { results } = await actions.db
     .prepare(
-      `SELECT a.id, a.user_id, u.name AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.summary, a.confirmed_via, a.confirmed_key, a.created_at
-         FROM business_audit a LEFT JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
+      `SELECT a.id, a.user_id, NULL AS user_name, a.action_id, a.kind, a.entity_id, a.values_json, a.summary, a.confirmed_via, a.confirmed_key, a.created_at
+         FROM business_audit a
         WHERE a.tenant_id = ?1 ${after ? "AND (a.created_at, a.id) < (?2, ?3)" : ""}
         ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit + 1}`,
     )

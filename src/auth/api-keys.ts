@@ -58,12 +58,20 @@ export async function findUserByApiKey({
   if (cached) return { ...cached, fresh: false };
   const row = await db
     .prepare(
-      `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role
-         FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
+      `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role, t.shard
+         FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id JOIN tenants t ON t.id = u.tenant_id
         WHERE k.key_hash = ?1 AND k.revoked_at IS NULL`,
     )
     .bind(hash)
-    .first<{ key_id: string; prefix: string; agent_confirm: number; user_id: string; tenant_id: string; role: Role }>();
+    .first<{
+      key_id: string;
+      prefix: string;
+      agent_confirm: number;
+      user_id: string;
+      tenant_id: string;
+      role: Role;
+      shard: string;
+    }>();
   if (!row) return null;
   const verified: VerifiedKey = {
     keyId: row.key_id,
@@ -72,6 +80,7 @@ export async function findUserByApiKey({
     userId: row.user_id,
     tenantId: row.tenant_id,
     role: row.role,
+    shard: row.shard,
   };
   apiKeyCache.set(hash, verified);
   return { ...verified, fresh: true };

@@ -10,6 +10,8 @@ export type VerifiedKey = UserContext & {
   prefix: string;
   /** Whether the key's owner lets agents confirm prepared writes with it. */
   agentConfirm: boolean;
+  /** Where the key's workshop's data lives (its database's binding name). */
+  shard: string;
 };
 
 interface Entry {

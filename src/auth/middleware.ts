@@ -34,12 +34,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
-    const signedIn = (user: UserContext, credential: Credential) => {
+    const signedIn = (user: UserContext, credential: Credential, shard: string) => {
       c.set("user", user);
       c.set("credential", credential);
+      const workshop = { id: user.tenantId, shard };
       c.set(
         "services",
-        servicesFor(c.env, c.var.config, { id: user.tenantId }, { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined }),
+        servicesFor(c.env, c.var.config, workshop, { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined }),
       );
     };
     const { db } = c.var.directory;
@@ -56,15 +57,16 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
           throw forbidden("A signed-in browser request that changes data must come from an allowed Origin.");
         }
       }
-      signedIn({ userId: session.userId, tenantId: session.tenantId, role: session.role }, { kind: "session" });
+      signedIn({ userId: session.userId, tenantId: session.tenantId, role: session.role }, { kind: "session" }, session.shard);
       return next();
     }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
     const grant = verifiedGrantOf(c.executionCtx);
     if (grant) {
-      const user = await connectionUser({ db, props: grant.props });
-      if (!user) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
-      signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" });
+      const connected = await connectionUser({ db, props: grant.props });
+      if (!connected) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
+      const { user, shard } = connected;
+      signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, shard);
       return next();
     }
     const key = header.match(BEARER)?.[1];
@@ -80,6 +82,7 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
     signedIn(
       { userId: user.userId, tenantId: user.tenantId, role: user.role },
       { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
+      user.shard,
     );
     await next();
   });

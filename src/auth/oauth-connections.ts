@@ -55,16 +55,23 @@ export async function recordConnection({
  * connection was revoked or has ended, or the person is gone. D1 answers, not KV, so a revocation
  * holds from the next request on.
  */
-export async function connectionUser({ db, props }: { db: D1Database; props: OAuthProps }): Promise<UserContext | null> {
+export async function connectionUser({
+  db,
+  props,
+}: {
+  db: D1Database;
+  props: OAuthProps;
+}): Promise<{ user: UserContext; shard: string } | null> {
   const row = await db
     .prepare(
-      `SELECT u.role FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+      `SELECT u.role, t.shard FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+         JOIN tenants t ON t.id = c.tenant_id
         WHERE c.id = ?1 AND c.user_id = ?2 AND c.tenant_id = ?3 AND c.revoked_at IS NULL
           AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(props.connectionId, props.userId, props.tenantId)
-    .first<{ role: Role }>();
-  return row ? { userId: props.userId, tenantId: props.tenantId, role: row.role } : null;
+    .first<{ role: Role; shard: string }>();
+  return row ? { user: { userId: props.userId, tenantId: props.tenantId, role: row.role }, shard: row.shard } : null;
 }
 
 /** The live connections a caller may see: their own, and for an admin everyone's in their workshop. */

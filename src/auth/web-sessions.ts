@@ -84,19 +84,20 @@ export async function findWebSession({
 }: {
   db: D1Database;
   token: string;
-}): Promise<(UserContext & { user: WebUser }) | null> {
+}): Promise<(UserContext & { user: WebUser; shard: string }) | null> {
   const row = await db
     .prepare(
-      `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name
+      `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name, t.shard
          FROM web_sessions s
          JOIN users u ON u.id = s.user_id AND u.tenant_id = s.tenant_id
          JOIN tenants t ON t.id = u.tenant_id
         WHERE s.token_hash = ?1 AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(await sha256Hex(token))
-    .first<WebUser>();
+    .first<WebUser & { shard: string }>();
   if (!row) return null;
-  return { userId: row.id, tenantId: row.tenant_id, role: row.role, user: row };
+  const { shard, ...user } = row;
+  return { userId: row.id, tenantId: row.tenant_id, role: row.role, user, shard };
 }
 
 /** Ends a session server-side, so a copied cookie stops working too. */

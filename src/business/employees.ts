@@ -25,16 +25,16 @@ export async function employeeCandidates({
   tenantId: string;
 }): Promise<EmployeeCandidate[]> {
   const { results } = await business.db
-    .prepare("SELECT id, name, employee_no, status, user_id FROM employees WHERE tenant_id = ?1 ORDER BY employee_no, id")
+    .prepare("SELECT id, name, employee_no, status, person_id FROM employees WHERE tenant_id = ?1 ORDER BY employee_no, id")
     .bind(tenantId)
-    .all<{ id: string; name: string; employee_no: string; status: string; user_id: string | null }>();
+    .all<{ id: string; name: string; employee_no: string; status: string; person_id: string | null }>();
   return results.map((r) => ({
     id: r.id,
     name: r.name,
     label: `${r.name} (工号 ${r.employee_no}${r.status === "left" ? ", 已离职" : ""})`,
     aliases: [r.employee_no],
     status: r.status,
-    userId: r.user_id,
+    userId: r.person_id,
   }));
 }
 
@@ -70,7 +70,7 @@ export async function listEmployees({
   const [rows, count] = await business.db.batch<Record<string, unknown>>([
     business.db
       .prepare(
-        `SELECT id, name, employee_no, status, left_on, user_id IS NOT NULL AS has_login, phone
+        `SELECT id, name, employee_no, status, left_on, person_id IS NOT NULL AS has_login, phone
            FROM employees WHERE ${p.sql} ORDER BY employee_no, id LIMIT ${limit + 1}`,
       )
       .bind(...p.params),

@@ -21,7 +21,7 @@ export interface Caller {
 export async function callerOf({ business, user }: { business: BusinessService; user: UserContext }): Promise<Caller> {
   const row = await business.db
     .prepare(
-      `SELECT t.time_zone, (SELECT e.id FROM employees e WHERE e.tenant_id = t.id AND e.user_id = ?2) AS employee_id
+      `SELECT t.time_zone, (SELECT e.id FROM employees e WHERE e.tenant_id = t.id AND e.person_id = ?2) AS employee_id
          FROM tenants t WHERE t.id = ?1`,
     )
     .bind(business.tenantId, user.userId)

@@ -152,7 +152,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
   const retrieved = await retrieve(turn, ctx);
   const passages: Passage[] = retrieved.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
-  const profile = await workshopProfile({ db: turn.directory.db, user });
+  const profile = await workshopProfile({ directory: turn.directory.db, workshop: turn.services.chats, user });
   await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
 
   // The outer stream is told again of every error part the inner one wrote; those are described.

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { listAudit } from "../actions/audit.ts";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
+import { personNames } from "../auth/person-names.ts";
 import { AuditQuerySchema } from "./audit.schema.ts";
 import { validate } from "./validate.ts";
 
@@ -12,6 +13,13 @@ auditRoutes.use(bearerAuth(), requirePermission("audit:read"));
 
 auditRoutes.get("/", validate("query", AuditQuerySchema), async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const result = await listAudit({ actions: c.var.services.actions, limit, cursor });
-  return c.json({ entries: result.items, next_cursor: result.next_cursor });
+  const { actions } = c.var.services;
+  const result = await listAudit({ actions, limit, cursor });
+  const names = await personNames({
+    db: c.var.directory.db,
+    tenantId: actions.tenantId,
+    ids: result.items.map((e) => e.user_id),
+  });
+  const entries = result.items.map((entry) => ({ ...entry, user_name: names.get(entry.user_id) ?? null }));
+  return c.json({ entries, next_cursor: result.next_cursor });
 });

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
+import { placementOf } from "../auth/placement.ts";
 import { sessionToken } from "../auth/session-cookie.ts";
 import { findWebSession } from "../auth/web-sessions.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
@@ -70,7 +71,8 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   const browser = (c.req.header("Accept") ?? "").includes("text/html");
   // Nobody is authenticated yet: the state names the workshop whose services hold the sign-in.
   const workshop = state ? workshopOfState(state) : null;
-  const service = workshop ? servicesFor(c.env, c.var.config, { id: workshop }).federation : null;
+  const shard = workshop ? await placementOf({ db: c.var.directory.db, workshopId: workshop }) : null;
+  const service = workshop && shard ? servicesFor(c.env, c.var.config, { id: workshop, shard }).federation : null;
   let signedIn: ServerRecord;
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { configFor } from "../../src/config.ts";
 import { toolContext } from "../../src/tools/context.ts";
 import { browserCall, signIn } from "../chat/sign-in.ts";
-import { keys, logins, testServices, users } from "../fixtures.ts";
+import { dbOf, keys, logins, testServices, users } from "../fixtures.ts";
 import { callJson, mcpClient } from "../helpers.ts";
 
 // A person's yes before any write: over MCP and REST, an agent confirms only with a key whose owner
@@ -22,14 +22,16 @@ async function prepareOverMcp(key: string) {
 }
 
 async function piecesWritten(actionId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1")
+  const row = await dbOf("t-jinxiu")
+    .prepare("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1")
     .bind(actionId)
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 async function auditOf(actionId: string) {
-  return env.DB.prepare("SELECT confirmed_via, confirmed_key FROM business_audit WHERE action_id = ?1")
+  return dbOf("t-jinxiu")
+    .prepare("SELECT confirmed_via, confirmed_key FROM business_audit WHERE action_id = ?1")
     .bind(actionId)
     .first<{ confirmed_via: string; confirmed_key: string | null }>();
 }

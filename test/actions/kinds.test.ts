@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { confirmAction } from "../../src/actions/actions.ts";
 import { listAudit } from "../../src/actions/audit.ts";
@@ -6,7 +5,7 @@ import { executorRegistry } from "../../src/actions/types.ts";
 import { ActionViewSchema } from "../../src/tools/action-view.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
-import { testContext, testServices, users } from "../fixtures.ts";
+import { dbOf, testContext, testServices, users } from "../fixtures.ts";
 import { prepareStampTool } from "./fixtures/prepare-stamp.ts";
 import { stampExecutor } from "./fixtures/stamp-executor.ts";
 
@@ -37,14 +36,14 @@ describe("the kinds of pending write", () => {
   });
 
   it("refuse to register two executors for one kind", () => {
-    expect(() => executorRegistry([stampExecutor(env.DB), stampExecutor(env.DB)])).toThrow(/stamp/);
+    expect(() => executorRegistry([stampExecutor(dbOf("t-jinxiu")), stampExecutor(dbOf("t-jinxiu"))])).toThrow(/stamp/);
   });
 
   it("grow by an executor and a prepare tool: a new kind is prepared, confirmed once under concurrency, and audited", async () => {
     const services = testServices();
     services.actions = {
       ...services.actions,
-      executors: executorRegistry([...services.actions.executors.values(), stampExecutor(env.DB)]),
+      executors: executorRegistry([...services.actions.executors.values(), stampExecutor(dbOf("t-jinxiu"))]),
     };
     const ctx = testContext(users.boss, { services });
     const outcome = await runTool(prepareStampTool, ctx, { document: "合同 7 号" });

@@ -11,6 +11,7 @@ const staff = {
   userId: "u-staff",
   tenantId: "t-jinxiu",
   role: "staff" as const,
+  shard: "SHARD_1",
 };
 
 describe("the verified-key cache", () => {

@@ -6,7 +6,7 @@ import { LEAST_ROLE } from "../../src/permissions.ts";
 import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import type { Role } from "../../src/user-context.ts";
-import { keys as devKeys } from "../fixtures.ts";
+import { dbOf, keys as devKeys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 /**
@@ -176,7 +176,8 @@ const ROUTES: Row[] = [
     name: "GET /api/knowledge-bases/:id/passages/:chunkId",
     expected: [200, 200, 200, 404, 404, 404],
     run: async (c) => {
-      const chunk = await env.DB.prepare("SELECT id FROM chunks WHERE document_id = ?1 ORDER BY position")
+      const chunk = await dbOf("t-jinxiu")
+        .prepare("SELECT id FROM chunks WHERE document_id = ?1 ORDER BY position")
         .bind(fx.docId)
         .first<{ id: string }>();
       return status(`/api/knowledge-bases/${fx.kbId}/passages/${chunk?.id}`)(c);
@@ -401,12 +402,16 @@ beforeAll(async () => {
   await env.DB.batch([
     env.DB.prepare("INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES ('u-m-admin', 't-other', 'A', 'admin')"),
     env.DB.prepare("INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES ('u-m-staff', 't-other', 'S', 'staff')"),
-    env.DB.prepare(
-      "INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-m-admin', 't-other', 'u-m-admin', 'm', 'matr', ?1)",
-    ).bind(await hashApiKey("matrix-other-admin-key")),
-    env.DB.prepare(
-      "INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-m-staff', 't-other', 'u-m-staff', 'm', 'matr', ?1)",
-    ).bind(await hashApiKey("matrix-other-staff-key")),
+    dbOf("t-jinxiu")
+      .prepare(
+        "INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-m-admin', 't-other', 'u-m-admin', 'm', 'matr', ?1)",
+      )
+      .bind(await hashApiKey("matrix-other-admin-key")),
+    dbOf("t-jinxiu")
+      .prepare(
+        "INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-m-staff', 't-other', 'u-m-staff', 'm', 'matr', ?1)",
+      )
+      .bind(await hashApiKey("matrix-other-staff-key")),
   ]);
   const kbId = await createKb("matrix-kb");
   const docId = await uploadDoc(kbId, "matrix.md");

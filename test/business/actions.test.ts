@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { BOSS, fails, OTHER_BOSS, ok, STAFF, STAFF2, shanghaiToday, tool } from "./run.ts";
 
@@ -18,14 +18,16 @@ interface View {
 }
 
 async function rows(actionId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1")
+  const row = await dbOf("t-jinxiu")
+    .prepare("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1")
     .bind(actionId)
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 async function auditRows(actionId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM business_audit WHERE action_id = ?1")
+  const row = await dbOf("t-jinxiu")
+    .prepare("SELECT COUNT(*) AS n FROM business_audit WHERE action_id = ?1")
     .bind(actionId)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -36,7 +38,7 @@ const collarFor张三 = { employee: "张三", process: "领子", quantity: 50 };
 
 describe("prepare_piece_record and confirm_action", () => {
   it("previews 50 pieces of 领子 for 张三 without writing, then writes one row and its audit entry on confirm", async () => {
-    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM piece_records").first<{ n: number }>();
+    const before = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM piece_records").first<{ n: number }>();
     const action = await ok<Pending>(BOSS, "prepare_piece_record", collarFor张三);
     expect(action.ambiguities).toEqual([]);
     const preview = Object.fromEntries(action.preview.map((f) => [f.label, f.value]));
@@ -49,12 +51,13 @@ describe("prepare_piece_record and confirm_action", () => {
     });
     expect(preview.订单).toContain("优衣美");
     expect(Date.parse(action.expiresAt) - Date.now()).toBeGreaterThan(590_000);
-    const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM piece_records").first<{ n: number }>();
+    const after = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM piece_records").first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
 
     const confirmed = await ok<View>(BOSS, "confirm_action", { action_id: action.actionId });
     expect(confirmed.status).toBe("confirmed");
-    const row = await env.DB.prepare("SELECT * FROM piece_records WHERE action_id = ?1")
+    const row = await dbOf("t-jinxiu")
+      .prepare("SELECT * FROM piece_records WHERE action_id = ?1")
       .bind(action.actionId)
       .first<Record<string, unknown>>();
     expect(row).toMatchObject({
@@ -66,7 +69,8 @@ describe("prepare_piece_record and confirm_action", () => {
       work_date: shanghaiToday(),
       entered_by: "u-boss",
     });
-    const audit = await env.DB.prepare("SELECT * FROM business_audit WHERE action_id = ?1")
+    const audit = await dbOf("t-jinxiu")
+      .prepare("SELECT * FROM business_audit WHERE action_id = ?1")
       .bind(action.actionId)
       .first<Record<string, unknown>>();
     expect(audit).toMatchObject({ user_id: "u-boss", kind: "piece_record", entity_id: row?.id });
@@ -112,7 +116,7 @@ describe("prepare_piece_record and confirm_action", () => {
     });
     expect(second.ambiguities).toEqual([]);
     await ok<View>(BOSS, "confirm_action", { action_id: second.actionId });
-    const status = await env.DB.prepare("SELECT status FROM orders WHERE id = 'o-jx-4'").first<{ status: string }>();
+    const status = await dbOf("t-jinxiu").prepare("SELECT status FROM orders WHERE id = 'o-jx-4'").first<{ status: string }>();
     expect(status?.status).toBe("in_production");
   });
 
@@ -155,9 +159,11 @@ describe("prepare_piece_record and confirm_action", () => {
   it("leaves the action confirmable and no partial rows when the D1 write fails", async () => {
     const action = await ok<Pending>(BOSS, "prepare_piece_record", collarFor张三);
     // The audit insert is the batch's last statement: failing it must undo the piece record too.
-    await env.DB.prepare(
-      "CREATE TRIGGER fail_audit BEFORE INSERT ON business_audit BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END",
-    ).run();
+    await dbOf("t-jinxiu")
+      .prepare(
+        "CREATE TRIGGER fail_audit BEFORE INSERT ON business_audit BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END",
+      )
+      .run();
     try {
       const failed = await fails(BOSS, "confirm_action", { action_id: action.actionId });
       expect(failed.code).toBe("unavailable");
@@ -165,7 +171,7 @@ describe("prepare_piece_record and confirm_action", () => {
       expect(await rows(action.actionId)).toBe(0);
       expect(await auditRows(action.actionId)).toBe(0);
     } finally {
-      await env.DB.prepare("DROP TRIGGER fail_audit").run();
+      await dbOf("t-jinxiu").prepare("DROP TRIGGER fail_audit").run();
     }
     const retried = await ok<View>(BOSS, "confirm_action", { action_id: action.actionId });
     expect(retried.status).toBe("confirmed");
@@ -175,7 +181,9 @@ describe("prepare_piece_record and confirm_action", () => {
 
   it("re-checks at confirm: a price changed or an order closed since prepare is refused with the reason", async () => {
     const priced = await ok<Pending>(BOSS, "prepare_piece_record", { employee: "王芳", process: "锁眼", quantity: 10 });
-    await env.DB.prepare("UPDATE processes SET unit_price_cents = 25 WHERE tenant_id = 't-jinxiu' AND name = '锁眼'").run();
+    await dbOf("t-jinxiu")
+      .prepare("UPDATE processes SET unit_price_cents = 25 WHERE tenant_id = 't-jinxiu' AND name = '锁眼'")
+      .run();
     const refused = await fails(BOSS, "confirm_action", { action_id: priced.actionId });
     expect(refused.code).toBe("action_stale");
     expect(refused.message).toContain("0.20");
@@ -188,7 +196,7 @@ describe("prepare_piece_record and confirm_action", () => {
       quantity: 10,
       order: "o-jx-2",
     });
-    await env.DB.prepare("UPDATE orders SET status = 'completed' WHERE id = 'o-jx-2'").run();
+    await dbOf("t-jinxiu").prepare("UPDATE orders SET status = 'completed' WHERE id = 'o-jx-2'").run();
     const closed = await fails(BOSS, "confirm_action", { action_id: open.actionId });
     expect(closed.code).toBe("action_stale");
     expect(closed.message).toContain("已完成");
@@ -203,7 +211,8 @@ describe("who may prepare and confirm what", () => {
     const own = await ok<Pending>(STAFF, "prepare_piece_record", { process: "上袖子", quantity: 20 });
     expect(own.preview.find((f) => f.label === "员工")?.value).toContain("李娟");
     await ok<View>(STAFF, "confirm_action", { action_id: own.actionId });
-    const row = await env.DB.prepare("SELECT employee_id, entered_by FROM piece_records WHERE action_id = ?1")
+    const row = await dbOf("t-jinxiu")
+      .prepare("SELECT employee_id, entered_by FROM piece_records WHERE action_id = ?1")
       .bind(own.actionId)
       .first();
     expect(row).toEqual({ employee_id: "e-jx-lijuan", entered_by: "u-staff" });
@@ -287,13 +296,15 @@ describe("prepare_order", () => {
     expect(action.preview.find((f) => f.label === "款式")?.value).toBe("A01 男式衬衫");
     const confirmed = await ok<View>(BOSS, "confirm_action", { action_id: action.actionId });
     const year = due.slice(0, 4);
-    const max = await env.DB.prepare(
-      "SELECT MAX(order_no) AS n FROM orders WHERE tenant_id = 't-jinxiu' AND order_no LIKE ?1 AND action_id IS NOT ?2",
-    )
+    const max = await dbOf("t-jinxiu")
+      .prepare("SELECT MAX(order_no) AS n FROM orders WHERE tenant_id = 't-jinxiu' AND order_no LIKE ?1 AND action_id IS NOT ?2")
       .bind(`${year}-%`, action.actionId)
       .first<{ n: string }>();
     expect(confirmed.result?.order_no).toBe(`${year}-${String(Number(max?.n.slice(5)) + 1).padStart(3, "0")}`);
-    const audit = await env.DB.prepare("SELECT kind FROM business_audit WHERE action_id = ?1").bind(action.actionId).first();
+    const audit = await dbOf("t-jinxiu")
+      .prepare("SELECT kind FROM business_audit WHERE action_id = ?1")
+      .bind(action.actionId)
+      .first();
     expect(audit).toEqual({ kind: "order" });
 
     expect((await fails(STAFF, "prepare_order", { customer: "x", style: "A01", quantity: 1, due_date: due })).code).toBe(

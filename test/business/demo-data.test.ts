@@ -1,9 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoSeedStatements } from "../../scripts/demo-data.ts";
+import { applyDemoSeed, dbOf } from "../fixtures.ts";
 
+/** A count over the directory and every demo workshop's shard together. */
 async function count(sql: string): Promise<number> {
-  return (await env.DB.prepare(sql).first<{ n: number }>())?.n ?? 0;
+  const databases = [env.DB, dbOf("t-jinxiu"), dbOf("t-other")];
+  const counts = await Promise.all(databases.map(async (db) => (await db.prepare(sql).first<{ n: number }>())?.n ?? 0));
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
 describe("the demo data", () => {
@@ -20,19 +24,34 @@ describe("the demo data", () => {
     }
   });
 
+  it("puts each demo workshop's data on its own shard, and none of it in the directory", async () => {
+    for (const [tenant, other] of [
+      ["t-jinxiu", "t-other"],
+      ["t-other", "t-jinxiu"],
+    ] as const) {
+      const on = async (db: D1Database) =>
+        (await db.prepare("SELECT COUNT(*) AS n FROM piece_records WHERE tenant_id = ?1").bind(tenant).first<{ n: number }>())?.n;
+      expect(await on(dbOf(tenant))).toBeGreaterThan(0);
+      expect(await on(dbOf(other))).toBe(0);
+      expect(await on(env.DB)).toBe(0);
+    }
+    expect(dbOf("t-jinxiu")).not.toBe(dbOf("t-other"));
+  });
+
   it("loads again without changing or deleting anything a user added or edited", async () => {
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-user-made', 't-jinxiu', 'u-boss', 'mine', 'wft_x', 'hash-user-made')",
-      ),
-      env.DB.prepare("UPDATE processes SET unit_price_cents = 99 WHERE tenant_id = 't-jinxiu' AND name = '上领子'"),
-      env.DB.prepare("UPDATE tenants SET time_zone = 'Europe/Paris' WHERE id = 't-other'"),
-      env.DB.prepare(
+    await env.DB.prepare(
+      "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-user-made', 't-jinxiu', 'u-boss', 'mine', 'wft_x', 'hash-user-made')",
+    ).run();
+    const jinxiu = dbOf("t-jinxiu");
+    await jinxiu.batch([
+      jinxiu.prepare("UPDATE processes SET unit_price_cents = 99 WHERE tenant_id = 't-jinxiu' AND name = '上领子'"),
+      jinxiu.prepare(
         "INSERT INTO employees (id, tenant_id, name, employee_no) VALUES ('e-user-made', 't-jinxiu', '新员工', '900')",
       ),
     ]);
+    await dbOf("t-other").prepare("UPDATE tenants SET time_zone = 'Europe/Paris' WHERE id = 't-other'").run();
     const records = await count("SELECT COUNT(*) AS n FROM piece_records");
-    await env.DB.batch((await demoSeedStatements()).map((sql) => env.DB.prepare(sql)));
+    await applyDemoSeed(await demoSeedStatements());
     expect(await count("SELECT COUNT(*) AS n FROM api_keys WHERE id = 'k-user-made'")).toBe(1);
     expect(await count("SELECT unit_price_cents AS n FROM processes WHERE tenant_id = 't-jinxiu' AND name = '上领子'")).toBe(99);
     expect(await count("SELECT COUNT(*) AS n FROM tenants WHERE id = 't-other' AND time_zone = 'Europe/Paris'")).toBe(1);

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { dbOf } from "../fixtures.ts";
 import { ADMIN, BOSS, fails, OTHER_BOSS, ok, STAFF, shanghaiToday } from "./run.ts";
 
 type Money = { cents: number; yuan: string };
@@ -21,7 +21,8 @@ interface Records {
 }
 
 async function sql<T>(query: string, ...params: (string | number)[]): Promise<T> {
-  return (await env.DB.prepare(query)
+  return (await dbOf("t-jinxiu")
+    .prepare(query)
     .bind(...params)
     .first<T>()) as T;
 }
@@ -148,8 +149,8 @@ describe("query_piece_records", () => {
   it("counts a record on the 1st of the month in the workshop's month, not UTC's", async () => {
     // 2026-03-31T17:00Z is already 2026-04-01 01:00 in Shanghai.
     const now = new Date("2026-03-31T17:00:00Z");
-    await env.DB.batch([
-      env.DB.prepare(
+    await dbOf("t-other").batch([
+      dbOf("t-other").prepare(
         "INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date) SELECT 'pr-tz-test', 't-other', 'e-hm-zhoumei', id, 'o-hm-1', 7, 30, '2026-04-01' FROM processes WHERE tenant_id = 't-other' AND name = '锁边'",
       ),
     ]);
@@ -332,14 +333,16 @@ describe("query_orders by the day orders were placed", () => {
     ["o-placed-dec", "2025-11-30T16:00:00.000Z"],
   ];
   const insert = () =>
-    env.DB.batch(
+    dbOf("t-jinxiu").batch(
       PLACED.map(([id, createdAt], i) =>
-        env.DB.prepare(
-          "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, created_at) VALUES (?1, 't-jinxiu', ?2, '测试客户', 'st-jx-a01', 10, '2026-12-31', ?3)",
-        ).bind(id, `P-${i}`, createdAt),
+        dbOf("t-jinxiu")
+          .prepare(
+            "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, created_at) VALUES (?1, 't-jinxiu', ?2, '测试客户', 'st-jx-a01', 10, '2026-12-31', ?3)",
+          )
+          .bind(id, `P-${i}`, createdAt),
       ),
     );
-  const remove = () => env.DB.prepare("DELETE FROM orders WHERE id LIKE 'o-placed-%'").run();
+  const remove = () => dbOf("t-jinxiu").prepare("DELETE FROM orders WHERE id LIKE 'o-placed-%'").run();
   type Placed = { orders: { id: string; created_on: string }[]; totals: { orders: number } };
   const placed = (user: typeof BOSS, input: Record<string, unknown>) =>
     ok<Placed>(user, "query_orders", { limit: 100, customer_contains: "测试客户", ...input });
@@ -367,14 +370,14 @@ describe("query_orders by the day orders were placed", () => {
 
   it("reads the days in the workshop's own zone when it is not Shanghai", async () => {
     await insert();
-    await env.DB.prepare("UPDATE tenants SET time_zone = 'Europe/Paris' WHERE id = 't-jinxiu'").run();
+    await dbOf("t-jinxiu").prepare("UPDATE tenants SET time_zone = 'Europe/Paris' WHERE id = 't-jinxiu'").run();
     try {
       // In Paris (UTC+1) the first two were placed on 31 October, the last two on 30 November.
       const november = await placed(BOSS, { created_from: "2025-11-01", created_to: "2025-11-30" });
       expect(november.orders.map((o) => o.id).sort()).toEqual(["o-placed-dec", "o-placed-nov-last"]);
       expect(november.orders.every((o) => o.created_on.startsWith("2025-11"))).toBe(true);
     } finally {
-      await env.DB.prepare("UPDATE tenants SET time_zone = 'Asia/Shanghai' WHERE id = 't-jinxiu'").run();
+      await dbOf("t-jinxiu").prepare("UPDATE tenants SET time_zone = 'Asia/Shanghai' WHERE id = 't-jinxiu'").run();
       await remove();
     }
   });
@@ -395,7 +398,8 @@ describe("query_orders by the day orders were placed", () => {
 describe("a workshop's time zone", () => {
   // 17:30 UTC on the 25th is already the 26th in Shanghai, still the 25th in Paris.
   const NOW = new Date("2026-11-25T17:30:00Z");
-  const setZone = (zone: string) => env.DB.prepare("UPDATE tenants SET time_zone = ?1 WHERE id = 't-jinxiu'").bind(zone).run();
+  const setZone = (zone: string) =>
+    dbOf("t-jinxiu").prepare("UPDATE tenants SET time_zone = ?1 WHERE id = 't-jinxiu'").bind(zone).run();
 
   it("dates the business answers in the workshop's own zone", async () => {
     await setZone("Europe/Paris");

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signIn } from "../chat/sign-in.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -112,7 +111,8 @@ describe("OAuth sign-in for an MCP server", () => {
     expect((await call(used, { headers: { Cookie: boss } })).status).toBe(200);
     const { id, link } = await register("lapsed");
     const lapsed = await callbackOf(link);
-    await env.DB.prepare("UPDATE mcp_servers SET oauth_state_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+    await dbOf("t-jinxiu")
+      .prepare("UPDATE mcp_servers SET oauth_state_expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
       .bind(id)
       .run();
     const links = {

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 import { DOWN, installFakeNetwork, UPSTREAM } from "./fake-upstream.ts";
 
@@ -39,7 +38,10 @@ describe("what the registry and the proxy refuse before contacting a server", ()
 
   it("answers a malformed proxy body 400 even while the server is down, without calling it", async () => {
     const { body } = await register(JSON.stringify({ name: "gone", url: UPSTREAM }));
-    await env.DB.prepare("UPDATE mcp_servers SET url = ?, tools_fetched_at = NULL WHERE id = ?").bind(DOWN, body.id).run();
+    await dbOf("t-jinxiu")
+      .prepare("UPDATE mcp_servers SET url = ?, tools_fetched_at = NULL WHERE id = ?")
+      .bind(DOWN, body.id)
+      .run();
     for (const sent of ["{bad", "", "null", "[1]", '"text"', "5"]) {
       const res = await callJson(`/api/mcp/proxy/${body.id}/tools/echo/call`, {
         method: "POST",

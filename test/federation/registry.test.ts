@@ -1,6 +1,5 @@
-import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call, callJson, mcpClient } from "../helpers.ts";
 import { askingClient } from "../mcp/clients.ts";
 import { CHANGING, calledTools, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
@@ -37,7 +36,7 @@ describe("the MCP server registry", () => {
       expose_on_mcp: false,
     });
     expect(JSON.stringify(body)).not.toContain(SECRET);
-    const stored = await env.DB.prepare("SELECT * FROM mcp_servers WHERE id = ?").bind(body.id).first();
+    const stored = await dbOf("t-jinxiu").prepare("SELECT * FROM mcp_servers WHERE id = ?").bind(body.id).first();
     expect(JSON.stringify(stored)).not.toContain(SECRET);
 
     const refreshed = await json(`/api/mcp/servers/${body.id}/refresh`, { method: "POST", key: keys.boss });
@@ -377,7 +376,8 @@ describe("external tools in the faces", () => {
     const again = await json(`/api/actions/${action.action_id}/confirm`, { method: "POST", key: keys.boss });
     expect(again.body.status).toBe("confirmed");
     expect(addNoteCalls()).toBe(1);
-    const audit = await env.DB.prepare("SELECT kind, entity_id FROM business_audit WHERE action_id = ?")
+    const audit = await dbOf("t-jinxiu")
+      .prepare("SELECT kind, entity_id FROM business_audit WHERE action_id = ?")
       .bind(action.action_id)
       .all();
     expect(audit.results).toEqual([{ kind: "external_call", entity_id: expect.stringMatching(/\/add_note$/) }]);
@@ -398,7 +398,8 @@ describe("external tools in the faces", () => {
       result: { tool: "add_note", result: { saved: "拉链到货" } },
     });
     expect(calledTools.filter((name) => name === "add_note")).toHaveLength(1);
-    const audit = await env.DB.prepare("SELECT confirmed_via FROM business_audit WHERE action_id = ?")
+    const audit = await dbOf("t-jinxiu")
+      .prepare("SELECT confirmed_via FROM business_audit WHERE action_id = ?")
       .bind((result.structuredContent as { action_id: string }).action_id)
       .first();
     expect(audit).toEqual({ confirmed_via: "elicitation" });
@@ -448,7 +449,10 @@ describe("external tools in the faces", () => {
     const { body } = await register({ name: "quiet", url: UPSTREAM, expose_on_mcp: true });
     const client = await mcpClient(keys.boss);
     const stale = () =>
-      env.DB.prepare("UPDATE mcp_servers SET tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(body.id).run();
+      dbOf("t-jinxiu")
+        .prepare("UPDATE mcp_servers SET tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+        .bind(body.id)
+        .run();
     await stale();
     received.length = 0;
     await client.ping();
@@ -465,7 +469,8 @@ describe("external tools in the faces", () => {
     expect((await up.listTools()).tools.map((t) => t.name)).toContain("mcp_flaky_echo");
     await up.close();
     // The server goes away and its cached list grows old.
-    await env.DB.prepare("UPDATE mcp_servers SET url = ?, tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+    await dbOf("t-jinxiu")
+      .prepare("UPDATE mcp_servers SET url = ?, tools_fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
       .bind(DOWN, body.id)
       .run();
 

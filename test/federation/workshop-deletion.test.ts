@@ -2,11 +2,9 @@ import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { createWebSession } from "../../src/auth/web-sessions.ts";
-import { configFor } from "../../src/config.ts";
-import { servicesFor } from "../../src/services.ts";
 import { deleteTenant } from "../../src/tenants.ts";
 import { signIn as signInAs } from "../chat/sign-in.ts";
-import { keys as devKeys } from "../fixtures.ts";
+import { keys as devKeys, testServices } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -47,7 +45,7 @@ describe("deleting a workshop", () => {
         "INSERT INTO mcp_servers (id, tenant_id, name, url, headers_sealed) VALUES ('mcp_gone', 't-gone', 'gone', 'https://x.example.com/mcp', 'v1.a.b')",
       ),
     ]);
-    await deleteTenant(servicesFor(env, configFor(env), { id: "t-gone" }).search);
+    await deleteTenant({ workshop: testServices("t-gone").search, directory: env.DB });
     expect(await env.DB.prepare("SELECT id FROM mcp_servers WHERE tenant_id = 't-gone'").first()).toBeNull();
   });
 

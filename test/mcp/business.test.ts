@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { mcpClient } from "../helpers.ts";
 
 type Structured = Record<string, unknown>;
@@ -108,7 +107,8 @@ describe("workshop business over MCP", () => {
     const theirs = await structured<{ employees: { id: string }[] }>(other, "query_employees", {});
     expect(theirs.employees.every((e) => e.id.startsWith("e-hm-"))).toBe(true);
 
-    const written = await env.DB.prepare("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1")
+    const written = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM piece_records WHERE action_id = ?1")
       .bind(actionId)
       .first<{ n: number }>();
     expect(written?.n).toBe(0);

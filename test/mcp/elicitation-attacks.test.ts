@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 import {
   AMBIGUOUS,
@@ -242,7 +241,8 @@ describe("elicitation under attack: choosing among candidates", () => {
     const done = await answer(keys.boss, sneaky.requestState, AMBIGUOUS);
     const view = done.structuredContent as { action_id: string; result: { quantity: number } };
     expect(view.result.quantity).toBe(30);
-    const row = await env.DB.prepare("SELECT employee_id, order_id, quantity FROM piece_records WHERE action_id = ?1")
+    const row = await dbOf("t-jinxiu")
+      .prepare("SELECT employee_id, order_id, quantity FROM piece_records WHERE action_id = ?1")
       .bind(view.action_id)
       .first<{ employee_id: string; order_id: string; quantity: number }>();
     expect(row).toMatchObject({ order_id: "o-jx-4", quantity: 30 });

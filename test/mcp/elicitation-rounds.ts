@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { type ElicitParams, modernRequest } from "./clients.ts";
 
 // Raw 2026-07-28 rounds of confirmation by elicitation, for the tests that send them by hand: a
@@ -19,7 +18,8 @@ export type RoundResult = {
 };
 
 export async function count(sql: string, ...binds: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
+  const row = await dbOf("t-jinxiu")
+    .prepare(sql)
     .bind(...binds)
     .first<{ n: number }>();
   return row?.n ?? 0;

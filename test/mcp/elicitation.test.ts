@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { browserCall, signIn } from "../chat/sign-in.ts";
-import { keys, logins } from "../fixtures.ts";
+import { dbOf, keys, logins } from "../fixtures.ts";
 import { mcpClient } from "../helpers.ts";
 import { askingClient } from "./clients.ts";
 import { answer, count, errorText, firstRound, PIECES, rawCall, written } from "./elicitation-rounds.ts";
@@ -31,7 +30,8 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     expect((result.content as { text: string }[])[0]?.text).toMatch(/^Confirmed by the user and done: 计件登记：张三/);
     expect(await written(view.action_id)).toBe(1);
     expect(await zhangSanPieces()).toBe(before + 50);
-    const audit = await env.DB.prepare("SELECT confirmed_via, user_id FROM business_audit WHERE action_id = ?1")
+    const audit = await dbOf("t-jinxiu")
+      .prepare("SELECT confirmed_via, user_id FROM business_audit WHERE action_id = ?1")
       .bind(view.action_id)
       .first();
     expect(audit).toEqual({ confirmed_via: "elicitation", user_id: "u-boss" });
@@ -65,7 +65,10 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     expect(asked[1]?.message).toContain("订单：");
     const view = result.structuredContent as { action_id: string; status: string };
     expect(view.status).toBe("confirmed");
-    const order = await env.DB.prepare("SELECT order_id FROM piece_records WHERE action_id = ?1").bind(view.action_id).first();
+    const order = await dbOf("t-jinxiu")
+      .prepare("SELECT order_id FROM piece_records WHERE action_id = ?1")
+      .bind(view.action_id)
+      .first();
     expect(order).toEqual({ order_id: "o-jx-4" });
   });
 

@@ -5,7 +5,7 @@ import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
 import { searchBindingsOf } from "../../src/services.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 interface Answer {
@@ -23,7 +23,8 @@ const contentOf = (i: number) => `# 版本${i}\n\n这是第${i}版的说明，�
 
 /** The document's stored chunk text, and how many vectors the index holds for it. */
 async function stored(documentId: string) {
-  const { results } = await env.DB.prepare("SELECT id, content FROM chunks WHERE document_id = ? ORDER BY position")
+  const { results } = await dbOf("t-jinxiu")
+    .prepare("SELECT id, content FROM chunks WHERE document_id = ? ORDER BY position")
     .bind(documentId)
     .all<{ id: string; content: string }>();
   const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName("t-jinxiu"));
@@ -33,7 +34,8 @@ async function stored(documentId: string) {
       .toArray()
       .map((r) => r.id),
   );
-  const doc = await env.DB.prepare("SELECT generation, status FROM documents WHERE id = ?")
+  const doc = await dbOf("t-jinxiu")
+    .prepare("SELECT generation, status FROM documents WHERE id = ?")
     .bind(documentId)
     .first<{ generation: number; status: string }>();
   return { text: results.map((r) => r.content).join("\n"), chunkIds: results.map((r) => r.id), vectors, doc };
@@ -79,7 +81,8 @@ describe("concurrent writers of one document", () => {
     expect(created[0]?.body.status).toBe("created");
     for (const r of responses.filter((r) => r.code === 200)) expect(r.body.status).toBe("replaced");
     const { n } =
-      (await env.DB.prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?").bind(kb).first<{ n: number }>()) ?? {};
+      (await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?").bind(kb).first<{ n: number }>()) ??
+      {};
     expect(n).toBe(1);
     await expectTrueAnswers(responses, 0, created[0]?.body.document?.id as string);
   });
@@ -115,13 +118,13 @@ describe("uploading into a knowledge base being deleted", () => {
       embedder: {
         ...backends.embedder,
         embed: async (texts: string[]) => {
-          await deleteKnowledgeBase({ db: env.DB, backends, tenantId: "t-jinxiu", id: kb });
+          await deleteKnowledgeBase({ db: dbOf("t-jinxiu"), backends, tenantId: "t-jinxiu", id: kb });
           return backends.embedder.embed(texts);
         },
       },
     };
     const upload = ingestDocument({
-      db: env.DB,
+      db: dbOf("t-jinxiu"),
       backends: deletingMidway,
       input: { tenantId: "t-jinxiu", kbId: kb, filename: "a.md", content: contentOf(1) },
     });
@@ -138,10 +141,10 @@ describe("uploading into a knowledge base being deleted", () => {
   it("answers 404 when the base is gone before the document row is written", async () => {
     const kb = await newKb("并发-已删除");
     const backends = searchBackends(searchBindingsOf(env), readConfig(env));
-    await deleteKnowledgeBase({ db: env.DB, backends, tenantId: "t-jinxiu", id: kb });
+    await deleteKnowledgeBase({ db: dbOf("t-jinxiu"), backends, tenantId: "t-jinxiu", id: kb });
     await expect(
       ingestDocument({
-        db: env.DB,
+        db: dbOf("t-jinxiu"),
         backends,
         input: { tenantId: "t-jinxiu", kbId: kb, filename: "a.md", content: contentOf(1) },
       }),

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
+import { dbOf } from "../fixtures.ts";
 
 /**
- * env.DB, counting round trips (each batch, and each statement run on its own) and keeping the SQL
+ * The demo workshop's database, counting round trips (each batch, and each statement run on its own) and keeping the SQL
  * of every statement sent, in the order sent, and the values bound to each.
  */
 export function countingDb(): { db: D1Database; trips: () => number; sent: string[]; bound: unknown[][] } {
@@ -29,7 +29,7 @@ export function countingDb(): { db: D1Database; trips: () => number; sent: strin
     sqlOf.set(wrapped, { sql, values });
     return wrapped;
   };
-  const db = new Proxy(env.DB, {
+  const db = new Proxy(dbOf("t-jinxiu"), {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
       if (typeof value !== "function") return value;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { demoSeedStatements } from "../../scripts/demo-data.ts";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
-import { keys as devKeys } from "../fixtures.ts";
+import { applyDemoSeed, dbOf, keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const GUIDE = "# 裁剪手册\n\n## 排料\n\n排料时先铺面料，再按纸样排版。\n\n## 验片\n\n裁好的衣片要逐片检查尺寸。\n";
@@ -27,7 +27,7 @@ async function upload(kbId: string, filename: string, content: string, key: stri
 /** What both indexes hold for a tenant: all its keyword rows, and how many of `chunkIds` have vectors. */
 async function indexed(tenantId: string, chunkIds: string[]) {
   const table = await keywordTable(tenantId);
-  const fts = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
+  const fts = await dbOf(tenantId).prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
   const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(tenantId));
   const vectors = await runInDurableObject(stub, async (_instance, state) => {
     const ids = JSON.stringify(chunkIds);
@@ -38,8 +38,11 @@ async function indexed(tenantId: string, chunkIds: string[]) {
   return { keywordRows: fts?.n ?? 0, vectors };
 }
 
-async function chunkIdsOf(documentId: string): Promise<string[]> {
-  const { results } = await env.DB.prepare("SELECT id FROM chunks WHERE document_id = ?").bind(documentId).all<{ id: string }>();
+async function chunkIdsOf(documentId: string, tenantId = "t-jinxiu"): Promise<string[]> {
+  const { results } = await dbOf(tenantId)
+    .prepare("SELECT id FROM chunks WHERE document_id = ?")
+    .bind(documentId)
+    .all<{ id: string }>();
   return results.map((r) => r.id);
 }
 
@@ -76,9 +79,10 @@ describe("deleting removes keyword rows and vectors too", () => {
     const table = await keywordTable("t-jinxiu");
     const rowsOf = async (ids: string[]) =>
       (
-        await env.DB.prepare(
-          `SELECT COUNT(*) AS n FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE id IN (SELECT value FROM json_each(?1)))`,
-        )
+        await dbOf("t-jinxiu")
+          .prepare(
+            `SELECT COUNT(*) AS n FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE id IN (SELECT value FROM json_each(?1)))`,
+          )
           .bind(JSON.stringify(ids))
           .first<{ n: number }>()
       )?.n;
@@ -111,7 +115,7 @@ describe("deleting removes keyword rows and vectors too", () => {
     expect(put.status).toBe(200);
     const kb = await newKb("要关闭的知识库", keys.boss);
     const doc = await upload(kb, "a.md", GUIDE, keys.boss);
-    const ids = await chunkIdsOf(doc.id);
+    const ids = await chunkIdsOf(doc.id, "t-closing");
     expect(await indexed("t-closing", ids)).toEqual({ keywordRows: ids.length, vectors: ids.length });
     await env.DB.batch([
       env.DB.prepare(
@@ -134,7 +138,7 @@ describe("deleting removes keyword rows and vectors too", () => {
         "INSERT INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json) VALUES ('b-c', 't-closing', 't-closing-boss', 'x', 'order', 'o-c', '{}')",
       ),
     ]);
-    const othersBefore = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
+    const othersBefore = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
       n: number;
     }>();
 
@@ -152,7 +156,7 @@ describe("deleting removes keyword rows and vectors too", () => {
       expect(row?.n, table).toBe(0);
     }
     expect((await call("/api/knowledge-bases", { key: keys.boss })).status).toBe(401);
-    const othersAfter = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
+    const othersAfter = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
       n: number;
     }>();
     expect(othersAfter?.n).toBe(othersBefore?.n);
@@ -168,7 +172,7 @@ describe("seeding again", () => {
     const { key } = await created.json<{ key: string }>();
     const before = await indexed("t-jinxiu", ids);
 
-    await env.DB.batch((await demoSeedStatements()).map((sql) => env.DB.prepare(sql)));
+    await applyDemoSeed(await demoSeedStatements());
 
     expect(await indexed("t-jinxiu", ids)).toEqual(before);
     const res = await call(`/api/knowledge-bases/${kb}/documents/${doc.id}`, { key: devKeys.boss });
@@ -188,10 +192,13 @@ describe("local state left behind by older versions", () => {
     const kb = await newKb("旧状态");
     await upload(kb, "first.md", GUIDE);
     const table = await keywordTable("t-jinxiu");
-    const next = await env.DB.prepare("SELECT MAX(rowid) + 1 AS r FROM chunks").first<{ r: number }>();
-    await env.DB.prepare(`INSERT INTO ${table} (rowid, terms) VALUES (?1, 'orphan')`).bind(next?.r).run();
+    const next = await dbOf("t-jinxiu").prepare("SELECT MAX(rowid) + 1 AS r FROM chunks").first<{ r: number }>();
+    await dbOf("t-jinxiu").prepare(`INSERT INTO ${table} (rowid, terms) VALUES (?1, 'orphan')`).bind(next?.r).run();
     const doc = await upload(kb, "second.md", GUIDE.replace("裁剪", "整烫"));
-    const rows = await env.DB.prepare(`SELECT terms FROM ${table} WHERE rowid = ?1`).bind(next?.r).first<{ terms: string }>();
+    const rows = await dbOf("t-jinxiu")
+      .prepare(`SELECT terms FROM ${table} WHERE rowid = ?1`)
+      .bind(next?.r)
+      .first<{ terms: string }>();
     expect(rows?.terms).not.toBe("orphan");
     expect(doc.chunk_count).toBeGreaterThan(0);
   });

@@ -7,7 +7,7 @@ import { type FaqEntry, type FaqEntryInput, saveFaqEntry } from "../../src/searc
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
 import { searchBindingsOf } from "../../src/services.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 const TENANT = "t-jinxiu";
@@ -58,14 +58,14 @@ async function search(kb: string, question: string) {
 /** Everything stored for an entry: its row, chunks, keyword rows and vectors. */
 async function storedEntry(kb: string, id: string) {
   const entry = await (await call(`/api/knowledge-bases/${kb}/faq/${id}`, { key: keys.staff })).json<FaqEntry>();
-  const { results: chunks } = await env.DB.prepare(
-    "SELECT id, rowid, heading_path, content FROM chunks WHERE document_id = ? ORDER BY position",
-  )
+  const { results: chunks } = await dbOf("t-jinxiu")
+    .prepare("SELECT id, rowid, heading_path, content FROM chunks WHERE document_id = ? ORDER BY position")
     .bind(id)
     .all<{ id: string; rowid: number; heading_path: string; content: string }>();
-  const keyword = await env.DB.prepare(
-    `SELECT COUNT(*) AS n FROM ${await keywordTable(TENANT)} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?)`,
-  )
+  const keyword = await dbOf("t-jinxiu")
+    .prepare(
+      `SELECT COUNT(*) AS n FROM ${await keywordTable(TENANT)} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?)`,
+    )
     .bind(id)
     .first<{ n: number }>();
   const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(TENANT));
@@ -216,7 +216,7 @@ describe("concurrent writers of one FAQ entry", () => {
       const entry = await addEntry(kb, ORIGINAL);
       const backends = racingBackends(2);
       const save = (input: FaqEntryInput) =>
-        saveFaqEntry({ db: env.DB, backends, tenantId: TENANT, kbId: kb, input, targetId: entry.id, ifVersion }).then(
+        saveFaqEntry({ db: dbOf("t-jinxiu"), backends, tenantId: TENANT, kbId: kb, input, targetId: entry.id, ifVersion }).then(
           (outcome) => ({ outcome, error: undefined }),
           (error: AppError) => ({ outcome: undefined, error }),
         );
@@ -241,9 +241,12 @@ describe("concurrent writers of one FAQ entry", () => {
       const [put, del] = await Promise.all([putEntry(kb, entry.id, EDIT_A, '"1"'), deleteEntry(kb, entry.id, '"1"')]);
       expect([put.status, del.status].sort()).toEqual(del.status === 200 ? [200, 404] : [200, 409]);
       if (del.status === 200) {
-        const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE document_id = ?").bind(entry.id).first<{
-          n: number;
-        }>()) ?? { n: -1 };
+        const { n } = (await dbOf("t-jinxiu")
+          .prepare("SELECT COUNT(*) AS n FROM chunks WHERE document_id = ?")
+          .bind(entry.id)
+          .first<{
+            n: number;
+          }>()) ?? { n: -1 };
         expect(n).toBe(0);
         expect(await search(kb, "裁片丢了怎么办")).toEqual([]);
       } else {
@@ -293,7 +296,7 @@ describe("concurrent writers of one FAQ entry", () => {
     const kb = await newFaqBase("导入并发-强制");
     const entry = await addEntry(kb, ORIGINAL);
     const backends = racingBackends(2);
-    const base = { db: env.DB, backends, tenantId: TENANT, kbId: kb };
+    const base = { db: dbOf("t-jinxiu"), backends, tenantId: TENANT, kbId: kb };
     const IMPORTED = { question: ORIGINAL.question, similar_questions: ["导入的说法"], answer: "导入：按裁床单补裁。" };
     const [edit, imported] = await Promise.allSettled([
       saveFaqEntry({ ...base, input: EDIT_A, targetId: entry.id, ifVersion: [1] }),
@@ -314,13 +317,13 @@ describe("concurrent writers of one FAQ entry", () => {
       embedder: {
         ...backends.embedder,
         embed: async (texts: string[]) => {
-          await deleteKnowledgeBase({ db: env.DB, backends, tenantId: TENANT, id: kb });
+          await deleteKnowledgeBase({ db: dbOf("t-jinxiu"), backends, tenantId: TENANT, id: kb });
           return backends.embedder.embed(texts);
         },
       },
     };
     await expect(
-      saveFaqEntry({ db: env.DB, backends: deletingMidway, tenantId: TENANT, kbId: kb, input: ORIGINAL }),
+      saveFaqEntry({ db: dbOf("t-jinxiu"), backends: deletingMidway, tenantId: TENANT, kbId: kb, input: ORIGINAL }),
     ).rejects.toMatchObject({ code: "not_found" });
     const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(TENANT));
     const left = await runInDurableObject(

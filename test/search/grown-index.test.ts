@@ -5,6 +5,7 @@ import { searchBackends } from "../../src/search/backends.ts";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
 import { searchBindingsOf } from "../../src/services.ts";
+import { dbOf } from "../fixtures.ts";
 import { countingDb } from "./counting-db.ts";
 import { newKnowledgeBase, uploadDocument } from "./sections.ts";
 
@@ -32,7 +33,7 @@ describe("keyword search on an index that grows", () => {
     const kb = await newKnowledgeBase("会长大的索引");
     await uploadDocument(kb, "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
     await uploadDocument(kb, "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
-    await search(env.DB, "锅炉蒸汽压力", "keyword");
+    await search(dbOf("t-jinxiu"), "锅炉蒸汽压力", "keyword");
     // The second question holds terms no chunk holds (食堂, 菜单): they add nothing to any score.
     for (const question of ["锅炉蒸汽压力", "食堂菜单和织机张力"])
       for (const mode of ["keyword", "hybrid"] as const) {
@@ -42,7 +43,7 @@ describe("keyword search on an index that grows", () => {
         expect(counting.sent.filter((sql) => sql.includes("WITH matched"))).toEqual([]);
         expect(results[0]?.content).toContain(question === "锅炉蒸汽压力" ? "蒸汽压力" : "经线张力");
         expect(results).toEqual(await afresh(question, mode));
-        await search(env.DB, question, mode);
+        await search(dbOf("t-jinxiu"), question, mode);
       }
   });
 
@@ -50,7 +51,7 @@ describe("keyword search on an index that grows", () => {
     const kb = await newKnowledgeBase("记得词频的索引");
     await uploadDocument(kb, "dye.md", "# 染色\n\n染缸的水温保持在六十度，每缸染布二十匹。");
     const question = "染缸水温";
-    await search(env.DB, question, "keyword");
+    await search(dbOf("t-jinxiu"), question, "keyword");
     // The terms the statistics statement counts: those kept for the index's current stamp (?1), or
     // every one (?3) if the stamp has moved.
     const countedBy = (counting: ReturnType<typeof countingDb>) => {
@@ -65,7 +66,7 @@ describe("keyword search on an index that grows", () => {
     expect(results[0]?.content).toContain("染缸的水温");
     expect(results).toEqual(await afresh(question, "keyword"));
 
-    await search(env.DB, question, "keyword");
+    await search(dbOf("t-jinxiu"), question, "keyword");
     await uploadDocument(kb, "vat.md", "# 染缸\n\n染缸用完当天清洗，水温降到三十度以下再放水。");
     const afterWrite = countingDb();
     const grown = await search(afterWrite.db, question, "keyword");
@@ -90,7 +91,7 @@ describe("keyword search on an index that grows", () => {
   it("counts and matches again once the index has grown large since it was small, as a fresh count does", async () => {
     const kb = await newKnowledgeBase("长大的索引");
     await uploadDocument(kb, "dye.md", "# 染缸\n\n染缸温度过高时先关蒸汽阀。");
-    await search(env.DB, "仓库里的染缸温度", "keyword");
+    await search(dbOf("t-jinxiu"), "仓库里的染缸温度", "keyword");
     const sections = Array.from({ length: 1100 }, (_, i) => `## 第${i}节\n\n仓库盘点记录，编号${i}。`);
     await uploadDocument(kb, "log.md", `# 记录\n\n${sections.join("\n\n")}`);
     const counting = countingDb();

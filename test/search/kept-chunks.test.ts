@@ -5,7 +5,7 @@ import { searchBackends } from "../../src/search/backends.ts";
 import { CHUNKS_BY_IDS_SQL, chunksByIds } from "../../src/search/chunk-record.ts";
 import { searchKnowledge } from "../../src/search/search.ts";
 import { searchBindingsOf } from "../../src/services.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { countingDb } from "./counting-db.ts";
 import { newKnowledgeBase, uploadDocument } from "./sections.ts";
@@ -29,7 +29,7 @@ describe("the chunks an isolate keeps", () => {
   it("reads only the ids of chunks it has read before, and answers as it did", async () => {
     const kb = await newKnowledgeBase("记住段落");
     await uploadDocument(kb, "press.md", "# 熨烫\n\n熨斗温度按面料调整，真丝用低温，棉布用高温。", [200, 201]);
-    const first = await search(env.DB, "熨斗温度");
+    const first = await search(dbOf("t-jinxiu"), "熨斗温度");
     const counting = countingDb();
     const again = await search(counting.db, "熨斗温度");
     expect(counting.trips()).toBe(1);
@@ -41,9 +41,9 @@ describe("the chunks an isolate keeps", () => {
   it("shows a document written again with its new text and title, never a kept copy of the old", async () => {
     const kb = await newKnowledgeBase("改写段落");
     await uploadDocument(kb, "cut.md", "# 裁剪旧规\n\n裁床每层布料铺十层。", [200, 201]);
-    expect((await search(env.DB, "裁床铺布"))[0]).toMatchObject({ knowledge_title: "裁剪旧规" });
+    expect((await search(dbOf("t-jinxiu"), "裁床铺布"))[0]).toMatchObject({ knowledge_title: "裁剪旧规" });
     await uploadDocument(kb, "cut.md", "# 裁剪新规\n\n裁床每层布料铺二十层，铺前先松布。", [200, 201]);
-    const [top] = await search(env.DB, "裁床铺布");
+    const [top] = await search(dbOf("t-jinxiu"), "裁床铺布");
     expect(top).toMatchObject({ knowledge_title: "裁剪新规" });
     expect(top?.content).toContain("二十层");
   });
@@ -63,7 +63,7 @@ describe("the chunks an isolate keeps", () => {
       body: JSON.stringify({ question: "锁边机线迹怎么调", answer }),
     });
     expect(added.status).toBe(201);
-    const first = await search(env.DB, "锁边机线迹怎么调");
+    const first = await search(dbOf("t-jinxiu"), "锁边机线迹怎么调");
     expect(first[0]?.content).toBe(answer);
     const counting = countingDb();
     const again = await search(counting.db, "锁边机线迹怎么调");
@@ -74,7 +74,7 @@ describe("the chunks an isolate keeps", () => {
   it("never gives a kept chunk to a search outside its workshop or knowledge bases", async () => {
     const kb = await newKnowledgeBase("别家看不到");
     await uploadDocument(kb, "seam.md", "# 缝纫\n\n平车针距每寸十二针。", [200, 201]);
-    const mine = await search(env.DB, "平车针距");
+    const mine = await search(dbOf("t-jinxiu"), "平车针距");
     const ids = mine.map((r) => r.id);
     expect(ids.length).toBeGreaterThan(0);
     // Every one of them is kept now; another workshop, or another knowledge base, asking for them by id gets none.
@@ -82,7 +82,7 @@ describe("the chunks an isolate keeps", () => {
       ["t-other", null],
       [TENANT, ["kb-elsewhere"]],
     ] as const) {
-      const { statement, read } = chunksByIds({ db: env.DB, tenantId, kbIds: kbIds && [...kbIds], ids });
+      const { statement, read } = chunksByIds({ db: dbOf("t-jinxiu"), tenantId, kbIds: kbIds && [...kbIds], ids });
       expect(read(await statement.all())).toEqual([]);
     }
   });

@@ -6,7 +6,7 @@ import { ingestDocument } from "../../src/search/ingest.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import type { SearchResult } from "../../src/search/search.ts";
 import { searchBindingsOf } from "../../src/services.ts";
-import { keys as devKeys } from "../fixtures.ts";
+import { dbOf, keys as devKeys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 
 type Result = Omit<SearchResult, "knowledge_base_id" | "heading_path" | "position">;
@@ -182,14 +182,17 @@ describe("uploading documents", () => {
     };
     await expect(
       ingestDocument({
-        db: env.DB,
+        db: dbOf("t-jinxiu"),
         backends: failing,
         input: { tenantId: "t-jinxiu", kbId: kb, filename: "guide.md", content: GUIDE },
       }),
     ).rejects.toThrow("index down");
-    const chunks = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE kb_id = ?").bind(kb).first<{ n: number }>();
+    const chunks = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM chunks WHERE kb_id = ?")
+      .bind(kb)
+      .first<{ n: number }>();
     expect(chunks?.n).toBe(0);
-    const doc = await env.DB.prepare("SELECT status, error FROM documents WHERE kb_id = ?").bind(kb).first();
+    const doc = await dbOf("t-jinxiu").prepare("SELECT status, error FROM documents WHERE kb_id = ?").bind(kb).first();
     expect(doc).toMatchObject({ status: "failed", error: "indexing failed unexpectedly" });
   });
 
@@ -198,9 +201,8 @@ describe("uploading documents", () => {
     const { document } = await (await upload(kb, "guide.md", GUIDE)).json<{ document: { id: string } }>();
     const table = await keywordTable("t-jinxiu");
     const count = async () => {
-      const fts = await env.DB.prepare(
-        `SELECT COUNT(*) AS n FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?)`,
-      )
+      const fts = await dbOf("t-jinxiu")
+        .prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?)`)
         .bind(document.id)
         .first<{ n: number }>();
       const vectors = await env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName("t-jinxiu")).count();
@@ -212,7 +214,8 @@ describe("uploading documents", () => {
     expect(res.status).toBe(200);
     const after = await count();
     expect(after.vectors).toBe((before.vectors as number) - 3);
-    const remaining = await env.DB.prepare("SELECT COUNT(*) AS n FROM chunks WHERE document_id = ?")
+    const remaining = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM chunks WHERE document_id = ?")
       .bind(document.id)
       .first<{ n: number }>();
     expect(remaining?.n).toBe(0);
@@ -251,7 +254,10 @@ describe("uploading documents", () => {
     expect(await renamed.json()).toMatchObject({ name: "新名字", document_count: 1 });
     expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: devKeys.staff })).status).toBe(403);
     expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: devKeys.boss })).status).toBe(200);
-    const docs = await env.DB.prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?").bind(kb).first<{ n: number }>();
+    const docs = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?")
+      .bind(kb)
+      .first<{ n: number }>();
     expect(docs?.n).toBe(0);
   });
 
@@ -341,7 +347,10 @@ describe("concurrent uploads", () => {
     const [a, b] = await Promise.all([upload(kb, "guide.md", GUIDE), upload(kb, "guide.md", GUIDE)]);
     expect([a.status, b.status].sort()).toEqual(expect.arrayContaining([201]));
     for (const res of [a, b]) expect([200, 201, 409]).toContain(res.status);
-    const docs = await env.DB.prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?").bind(kb).first<{ n: number }>();
+    const docs = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM documents WHERE kb_id = ?")
+      .bind(kb)
+      .first<{ n: number }>();
     expect(docs?.n).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { searchBackends } from "../../src/search/backends.ts";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
 import { searchBindingsOf } from "../../src/services.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { countingDb } from "./counting-db.ts";
 
@@ -48,7 +48,7 @@ async function search(db: D1Database, query: string, mode: SearchMode, kbIds?: s
 describe("a search's round trips", () => {
   it("reads scope, keyword matches and every candidate's chunk in one D1 round trip, after one vector query", async () => {
     await newKb("往返手册", "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
-    await search(env.DB, "锅炉蒸汽压力", "hybrid");
+    await search(dbOf("t-jinxiu"), "锅炉蒸汽压力", "hybrid");
     for (const mode of ["hybrid", "keyword", "vector"] as const) {
       const { db, trips } = countingDb();
       const { results, vectorQueries } = await search(db, "锅炉蒸汽压力", mode);
@@ -59,7 +59,7 @@ describe("a search's round trips", () => {
   });
 
   it("searches a knowledge base created since the isolate last searched, in every mode", async () => {
-    await search(env.DB, "锅炉蒸汽压力", "hybrid");
+    await search(dbOf("t-jinxiu"), "锅炉蒸汽压力", "hybrid");
     await newKb("往返新库", "loom.md", "# 织机\n\n提花织机的经线张力每班校准一次。");
     for (const mode of ["vector", "hybrid", "keyword"] as const) {
       const { db, trips } = countingDb();
@@ -74,18 +74,18 @@ describe("a search's round trips", () => {
     const foreign = await (
       await call("/api/knowledge-bases", { method: "POST", key: keys.otherBoss, body: JSON.stringify({ name: "别家的库" }) })
     ).json<{ id: string }>();
-    await search(env.DB, "锅炉蒸汽压力", "hybrid");
+    await search(dbOf("t-jinxiu"), "锅炉蒸汽压力", "hybrid");
     const seen = { vectorQueries: 0 };
-    const refused = search(env.DB, "锅炉蒸汽压力", "hybrid", [foreign.id], seen);
+    const refused = search(dbOf("t-jinxiu"), "锅炉蒸汽压力", "hybrid", [foreign.id], seen);
     await expect(refused).rejects.toMatchObject({ code: "knowledge_base_not_found" });
     expect(seen.vectorQueries).toBe(0);
   });
 
   it("refuses a knowledge base deleted since the isolate last searched it", async () => {
     const kb = await newKb("往返将删", "dye.md", "# 染色\n\n活性染料染色前先做小样。");
-    expect((await search(env.DB, "活性染料小样", "hybrid", [kb])).results[0]?.content).toContain("小样");
+    expect((await search(dbOf("t-jinxiu"), "活性染料小样", "hybrid", [kb])).results[0]?.content).toContain("小样");
     expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: keys.boss })).status).toBe(200);
-    const refused = search(env.DB, "活性染料小样", "hybrid", [kb]);
+    const refused = search(dbOf("t-jinxiu"), "活性染料小样", "hybrid", [kb]);
     await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ code: "knowledge_base_not_found" });
   });

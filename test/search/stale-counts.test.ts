@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { forgetKeywordTables, keywordQuery } from "../../src/search/keyword-index.ts";
-import { users } from "../fixtures.ts";
+import { dbOf, users } from "../fixtures.ts";
 import { newKnowledgeBase, uploadSections } from "./sections.ts";
 
 // A file of its own: the workshop's keyword index must hold this test's chunks alone, so that the
@@ -16,14 +15,15 @@ describe("a keyword match chosen by kept counts", () => {
     ]);
     const query = () =>
       keywordQuery({
-        db: env.DB,
+        db: dbOf("t-jinxiu"),
         tenantId: users.boss.tenantId,
         query: "boiler valve",
         kbIds: [kb.id],
         limit: 10,
         readElsewhere: new Set(),
       });
-    const run = async (q: Awaited<ReturnType<typeof query>>) => (q ? q.read(await env.DB.batch(q.statements), new Set()) : []);
+    const run = async (q: Awaited<ReturnType<typeof query>>) =>
+      q ? q.read(await dbOf("t-jinxiu").batch(q.statements), new Set()) : [];
     forgetKeywordTables();
     // Kept: boiler in 320 of about 1,100 chunks, under 30%, so matched.
     await run(await query());

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SYNONYMS } from "../../src/search/default-synonyms.ts";
 import type { SynonymSettings } from "../../src/search/synonym-store.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
 interface Conflict {
@@ -125,7 +124,7 @@ describe("synonym list versions", () => {
     expect(now.version).toBe(read.version + stored.length);
     const last = stored.find((a) => a.body.version === now.version);
     expect(now.groups).toEqual([[`词${last?.i}`, `同义${last?.i}`]]);
-    const row = await env.DB.prepare("SELECT version FROM synonym_sets WHERE tenant_id = 't-jinxiu'").first<{
+    const row = await dbOf("t-jinxiu").prepare("SELECT version FROM synonym_sets WHERE tenant_id = 't-jinxiu'").first<{
       version: number;
     }>();
     expect(row?.version).toBe(now.version);
