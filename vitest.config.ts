@@ -57,6 +57,8 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // An empty database of its own, for tests of one migration against data made before it.
+          d1Databases: { MIGRATION_TEST_DB: "migration-test" },
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_SEED: seed,

@@ -39,6 +39,7 @@ const STATUS = {
   internal: 500,
   upstream_failed: 502,
   unavailable: 503,
+  schema_behind: 503,
   no_trees: 503,
   upstream_timeout: 504,
 } as const satisfies Record<string, number>;

@@ -8,6 +8,7 @@ import { AppError } from "./errors.ts";
 import { externalCallExecutor } from "./federation/confirmed-call.ts";
 import { registryToolProvider } from "./federation/provider.ts";
 import { type FederationService, federationLimits } from "./federation/service.ts";
+import { missingMigrations } from "./schema.ts";
 import { type SearchBindings, searchBackends } from "./search/backends.ts";
 import type { ToolServices } from "./tools/tool.ts";
 import type { WorkshopDb } from "./workshop-db.ts";
@@ -60,6 +61,52 @@ export function shardsOf(env: Env): ReadonlyMap<string, D1Database> {
 function isD1(binding: unknown): binding is D1Database {
   const candidate = binding as Partial<D1Database> | null;
   return typeof candidate?.prepare === "function" && typeof candidate.batch === "function";
+}
+
+// What each database of this isolate lacks of the expected migrations: once a database is found
+// current it is never asked again; one found behind is asked again after a while (an operator is
+// applying its migrations).
+const schemaChecks = new Map<D1Database, { missing: Promise<string[]>; at: number }>();
+const RECHECK_BEHIND_MS = 15_000;
+
+/** Forgets what this isolate knows of every database's migrations (for tests that change them). */
+export function forgetSchemaChecks(): void {
+  schemaChecks.clear();
+}
+
+/** The expected migrations `db` has not applied, asked once per isolate while it is current. */
+export function schemaMissing(db: D1Database): Promise<string[]> {
+  const known = schemaChecks.get(db);
+  if (known && Date.now() - known.at < RECHECK_BEHIND_MS) return known.missing;
+  const missing = db
+    .prepare("SELECT name FROM d1_migrations")
+    .all<{ name: string }>()
+    .then(({ results }) => missingMigrations(results.map((r) => r.name)));
+  const check = { missing, at: Date.now() };
+  schemaChecks.set(db, check);
+  missing.then(
+    (names) => {
+      if (names.length === 0) check.at = Number.POSITIVE_INFINITY;
+    },
+    () => schemaChecks.delete(db),
+  );
+  return missing;
+}
+
+/**
+ * Refuses to serve a workshop whose database has not applied every migration this code expects
+ * (503 `schema_behind`, naming them): its code and data would disagree. Checked on a workshop's
+ * first request in an isolate.
+ */
+export async function requireCurrentSchema(env: Env, workshop: WorkshopRef): Promise<void> {
+  const missing = await schemaMissing(shardFor(env, workshop));
+  if (missing.length > 0) {
+    throw new AppError(
+      "schema_behind",
+      `This workshop's database (${workshop.shard}) lacks migrations this version needs: ${missing.join(", ")}. The operator must apply them (docs/deployment.md).`,
+      { details: { database: workshop.shard, missing } },
+    );
+  }
 }
 
 /** The database a workshop's data lives on; 503 when the directory names one this deployment lacks. */

@@ -1,6 +1,7 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    MIGRATION_TEST_DB: D1Database;
     TEST_SEED: import("../scripts/demo-data.ts").DemoSeed;
     TEST_TREES: { file_name: string; content: string }[];
     TEST_DOCS: { path: string; content: string }[];

@@ -37,3 +37,35 @@ describe("D1 migrations", () => {
     ).rejects.toThrow(/CHECK/);
   });
 });
+
+describe("the migration that takes workshop data apart from people (0024)", () => {
+  it("keeps every chat, message and employee link of a database made before shards", async () => {
+    const db = env.MIGRATION_TEST_DB;
+    const before = env.TEST_MIGRATIONS.filter((m) => m.name < "0024");
+    await applyD1Migrations(db, before);
+    await db.batch([
+      db.prepare("INSERT INTO tenants (id, name) VALUES ('t-old', '老车间')"),
+      db.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES ('u-old', 't-old', '老员工', 'staff')"),
+      db.prepare(
+        "INSERT INTO employees (id, tenant_id, user_id, name, employee_no) VALUES ('e-old', 't-old', 'u-old', '老员工', '001')",
+      ),
+      db.prepare("INSERT INTO chats (id, tenant_id, user_id, title) VALUES ('c-old', 't-old', 'u-old', '旧对话')"),
+      db.prepare("INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES ('c-old', 'm1', 1, 'user', '[]')"),
+      db.prepare("INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES ('c-old', 'm2', 2, 'assistant', '[]')"),
+    ]);
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    const one = <T>(sql: string) => db.prepare(sql).first<T>();
+    expect(await one("SELECT shard FROM tenants WHERE id = 't-old'")).toEqual({ shard: "DB" });
+    expect(await one("SELECT person_id, user_id FROM employees WHERE id = 'e-old'")).toEqual({
+      person_id: "u-old",
+      user_id: null,
+    });
+    expect(await one("SELECT user_id, title FROM chats WHERE id = 'c-old'")).toEqual({ user_id: "u-old", title: "旧对话" });
+    expect(await one("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'c-old'")).toEqual({ n: 2 });
+    // Chats no longer need their person in the same database (a shard has no people)...
+    await db.prepare("INSERT INTO chats (id, tenant_id, user_id, title) VALUES ('c-new', 't-old', 'u-elsewhere', '新')").run();
+    // ...and their messages still go with them.
+    await db.prepare("DELETE FROM chats WHERE id = 'c-old'").run();
+    expect(await one("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'c-old'")).toEqual({ n: 0 });
+  });
+});

@@ -3,7 +3,7 @@ import type { AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import { FEDERATION_HEADER } from "../federation/guarded-fetch.ts";
 import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts";
-import { type Face, servicesFor } from "../services.ts";
+import { type Face, requireCurrentSchema, servicesFor } from "../services.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
 import { clientAddress } from "./client-address.ts";
@@ -34,10 +34,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
-    const signedIn = (user: UserContext, credential: Credential, shard: string) => {
+    const signedIn = async (user: UserContext, credential: Credential, shard: string) => {
+      const workshop = { id: user.tenantId, shard };
+      await requireCurrentSchema(c.env, workshop);
       c.set("user", user);
       c.set("credential", credential);
-      const workshop = { id: user.tenantId, shard };
       c.set(
         "services",
         servicesFor(c.env, c.var.config, workshop, { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined }),
@@ -57,7 +58,11 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
           throw forbidden("A signed-in browser request that changes data must come from an allowed Origin.");
         }
       }
-      signedIn({ userId: session.userId, tenantId: session.tenantId, role: session.role }, { kind: "session" }, session.shard);
+      await signedIn(
+        { userId: session.userId, tenantId: session.tenantId, role: session.role },
+        { kind: "session" },
+        session.shard,
+      );
       return next();
     }
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
@@ -66,7 +71,7 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
       const connected = await connectionUser({ db, props: grant.props });
       if (!connected) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
       const { user, shard } = connected;
-      signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, shard);
+      await signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, shard);
       return next();
     }
     const key = header.match(BEARER)?.[1];
@@ -79,7 +84,7 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
       return fail(subjectsOf({ address, keyPrefix: visiblePrefix(key) }), "This API key is unknown or has been revoked.");
     // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
     if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
-    signedIn(
+    await signedIn(
       { userId: user.userId, tenantId: user.tenantId, role: user.role },
       { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
       user.shard,

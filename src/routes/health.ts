@@ -1,26 +1,45 @@
 import type { Context } from "hono";
 import pkg from "../../package.json" with { type: "json" };
 import type { AppEnv } from "../app-env.ts";
+import { schemaMissing, shardsOf } from "../services.ts";
+
+/** What `/healthz` says of one database: whether it answers and which expected migrations it lacks. */
+interface DatabaseHealth {
+  ok: boolean;
+  missing_migrations: string[];
+}
+
+async function databaseHealth(db: D1Database): Promise<DatabaseHealth> {
+  try {
+    const missing = await schemaMissing(db);
+    return { ok: missing.length === 0, missing_migrations: missing };
+  } catch {
+    return { ok: false, missing_migrations: [] };
+  }
+}
 
 /**
- * `GET /healthz`: whether the database answers, the version, and which backend each remote-only
- * piece is really using, read from the same configuration the code paths use.
+ * `GET /healthz`: whether every database (the directory and each shard) answers and has applied
+ * every migration this version expects, the version, and which backend each remote-only piece is
+ * really using, read from the same configuration the code paths use. 503 when a database is
+ * unreachable or behind (`status: "schema_behind"` names it and its missing migrations).
  */
 export async function health(c: Context<AppEnv>) {
   const { environment, backends } = c.var.config;
-  const database = await c.var.directory.db
-    .prepare("SELECT COUNT(*) AS n FROM d1_migrations")
-    .first<{ n: number }>()
-    .then((row) => ({ ok: true, migrations_applied: row?.n ?? 0 }))
-    .catch(() => ({ ok: false, migrations_applied: 0 }));
-  const ok = database.ok && database.migrations_applied > 0;
+  const shards = [...shardsOf(c.env)];
+  const checks = await Promise.all(shards.map(([, db]) => databaseHealth(db)));
+  const databases = Object.fromEntries(shards.map(([name], i) => [name, checks[i] as DatabaseHealth]));
+  const unreachable = checks.some((check) => !check.ok && check.missing_migrations.length === 0);
+  const behind = checks.some((check) => check.missing_migrations.length > 0);
+  const status = unreachable ? "database_unavailable" : behind ? "schema_behind" : "ok";
   return c.json(
     {
-      ok,
+      ok: status === "ok",
+      status,
       name: "weft",
       version: pkg.version,
       environment,
-      database,
+      databases,
       backends: {
         vector_index: backends.vectorIndex,
         embeddings: backends.embeddings,
@@ -28,6 +47,6 @@ export async function health(c: Context<AppEnv>) {
         chat_model: backends.chatModel,
       },
     },
-    ok ? 200 : 503,
+    status === "ok" ? 200 : 503,
   );
 }
