@@ -86,7 +86,8 @@ app.onError(function handleError(error, c) {
   if (error instanceof AppError) {
     const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Bearer realm="weft"' } : {};
     const retryAfter = error.details?.retry_after_seconds;
-    if (error.status === 429 && typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
+    if ((error.status === 429 || error.status === 503) && typeof retryAfter === "number")
+      headers["Retry-After"] = String(retryAfter);
     const body: ErrorBody = {
       error: { code: error.code, message: error.message, request_id, ...(error.details ? { details: error.details } : {}) },
     };

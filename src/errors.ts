@@ -40,6 +40,7 @@ const STATUS = {
   upstream_failed: 502,
   unavailable: 503,
   schema_behind: 503,
+  workshop_moving: 503,
   no_trees: 503,
   upstream_timeout: 504,
 } as const satisfies Record<string, number>;

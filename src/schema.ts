@@ -21,6 +21,7 @@ export const MIGRATIONS = [
   "0015_mcp_tool_errors.sql",
   "0016_audit_summary.sql",
   "0024_workshop_data_apart_from_people.sql",
+  "0025_workshop_moves.sql",
 ] as const;
 
 /** The expected migrations a database has not applied, given the names it has (`d1_migrations`). */

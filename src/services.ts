@@ -8,10 +8,13 @@ import { AppError } from "./errors.ts";
 import { externalCallExecutor } from "./federation/confirmed-call.ts";
 import { registryToolProvider } from "./federation/provider.ts";
 import { type FederationService, federationLimits } from "./federation/service.ts";
+import { fencedDatabase } from "./placement/fence.ts";
 import { missingMigrations } from "./schema.ts";
 import { type SearchBindings, searchBackends } from "./search/backends.ts";
 import type { ToolServices } from "./tools/tool.ts";
-import type { WorkshopDb } from "./workshop-db.ts";
+import { PRIMARY_SHARD, type WorkshopDb, type WorkshopRef } from "./workshop-db.ts";
+
+export { PRIMARY_SHARD, type WorkshopRef };
 
 /**
  * Every service a face has for the caller's workshop: the domains the tools run on, and the
@@ -27,18 +30,9 @@ export interface Services extends ToolServices {
 /** Which face the services are wired for: `/mcp` re-exposes only servers marked `expose_on_mcp`. */
 export type Face = "mcp" | "chat";
 
-/**
- * The workshop a request acts for, once authentication has said whose it is, and where its data
- * lives: the binding name of its database, as the directory places it (`tenants.shard`).
- */
-export interface WorkshopRef {
-  id: string;
-  shard: string;
-}
-
-/** The primary database's binding: the directory, and the data of workshops placed before shards. */
-export const PRIMARY_SHARD = "DB";
 const SHARD_BINDING = /^SHARD_[0-9]{1,4}$/;
+/** What a write to a workshop being moved is told to wait: about the rest of a move's copy. */
+const MOVING_RETRY_AFTER_SECONDS = 60;
 const databases = new WeakMap<Env, ReadonlyMap<string, D1Database>>();
 
 /**
@@ -150,7 +144,11 @@ export function servicesFor(
   workshop: WorkshopRef,
   { face = "chat", relayed = false }: { face?: Face; relayed?: boolean } = {},
 ): Services {
-  const store: WorkshopDb = { db: shardFor(env, workshop), tenantId: workshop.id };
+  const db = shardFor(env, workshop);
+  const store: WorkshopDb = {
+    db: workshop.moving ? fencedDatabase(db, MOVING_RETRY_AFTER_SECONDS) : db,
+    tenantId: workshop.id,
+  };
   const federation: FederationService = {
     ...store,
     relayed,

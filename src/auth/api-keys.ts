@@ -58,7 +58,7 @@ export async function findUserByApiKey({
   if (cached) return { ...cached, fresh: false };
   const row = await db
     .prepare(
-      `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role, t.shard
+      `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role, t.shard, t.move_to IS NOT NULL AS moving
          FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id JOIN tenants t ON t.id = u.tenant_id
         WHERE k.key_hash = ?1 AND k.revoked_at IS NULL`,
     )
@@ -71,6 +71,7 @@ export async function findUserByApiKey({
       tenant_id: string;
       role: Role;
       shard: string;
+      moving: number;
     }>();
   if (!row) return null;
   const verified: VerifiedKey = {
@@ -80,7 +81,7 @@ export async function findUserByApiKey({
     userId: row.user_id,
     tenantId: row.tenant_id,
     role: row.role,
-    shard: row.shard,
+    workshop: { id: row.tenant_id, shard: row.shard, moving: row.moving === 1 },
   };
   apiKeyCache.set(hash, verified);
   return { ...verified, fresh: true };

@@ -1,4 +1,5 @@
 import type { UserContext } from "../user-context.ts";
+import type { WorkshopRef } from "../workshop-db.ts";
 
 /** How long a verified key is trusted without asking D1 again: the bound on a revocation's delay. */
 export const KEY_CACHE_TTL_MS = 30_000;
@@ -10,8 +11,8 @@ export type VerifiedKey = UserContext & {
   prefix: string;
   /** Whether the key's owner lets agents confirm prepared writes with it. */
   agentConfirm: boolean;
-  /** Where the key's workshop's data lives (its database's binding name). */
-  shard: string;
+  /** The key's workshop and where its data lives. */
+  workshop: WorkshopRef;
 };
 
 interface Entry {

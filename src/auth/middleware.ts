@@ -5,6 +5,7 @@ import { FEDERATION_HEADER } from "../federation/guarded-fetch.ts";
 import { can, LEAST_ROLE, type Permission, roleAllows } from "../permissions.ts";
 import { type Face, requireCurrentSchema, servicesFor } from "../services.ts";
 import type { Role, UserContext } from "../user-context.ts";
+import type { WorkshopRef } from "../workshop-db.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
 import { clientAddress } from "./client-address.ts";
 import type { Credential } from "./credential.ts";
@@ -34,8 +35,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
-    const signedIn = async (user: UserContext, credential: Credential, shard: string) => {
-      const workshop = { id: user.tenantId, shard };
+    const signedIn = async (user: UserContext, credential: Credential, workshop: WorkshopRef) => {
       await requireCurrentSchema(c.env, workshop);
       c.set("user", user);
       c.set("credential", credential);
@@ -61,7 +61,7 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
       await signedIn(
         { userId: session.userId, tenantId: session.tenantId, role: session.role },
         { kind: "session" },
-        session.shard,
+        session.workshop,
       );
       return next();
     }
@@ -70,8 +70,8 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
     if (grant) {
       const connected = await connectionUser({ db, props: grant.props });
       if (!connected) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
-      const { user, shard } = connected;
-      await signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, shard);
+      const { user, workshop } = connected;
+      await signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, workshop);
       return next();
     }
     const key = header.match(BEARER)?.[1];
@@ -87,7 +87,7 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
     await signedIn(
       { userId: user.userId, tenantId: user.tenantId, role: user.role },
       { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
-      user.shard,
+      user.workshop,
     );
     await next();
   });

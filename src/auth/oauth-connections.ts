@@ -2,6 +2,7 @@ import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { notFound } from "../errors.ts";
 import { roleAllows } from "../permissions.ts";
 import type { Role, UserContext } from "../user-context.ts";
+import type { WorkshopRef } from "../workshop-db.ts";
 import { type Access, type OAuthProps, SCOPES } from "./oauth-server.ts";
 
 /** A client a person allowed to act for them at `/mcp`, as the settings list it. */
@@ -61,17 +62,19 @@ export async function connectionUser({
 }: {
   db: D1Database;
   props: OAuthProps;
-}): Promise<{ user: UserContext; shard: string } | null> {
+}): Promise<{ user: UserContext; workshop: WorkshopRef } | null> {
   const row = await db
     .prepare(
-      `SELECT u.role, t.shard FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+      `SELECT u.role, t.shard, t.move_to IS NOT NULL AS moving FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
          JOIN tenants t ON t.id = c.tenant_id
         WHERE c.id = ?1 AND c.user_id = ?2 AND c.tenant_id = ?3 AND c.revoked_at IS NULL
           AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(props.connectionId, props.userId, props.tenantId)
-    .first<{ role: Role; shard: string }>();
-  return row ? { user: { userId: props.userId, tenantId: props.tenantId, role: row.role }, shard: row.shard } : null;
+    .first<{ role: Role; shard: string; moving: number }>();
+  if (!row) return null;
+  const workshop = { id: props.tenantId, shard: row.shard, moving: row.moving === 1 };
+  return { user: { userId: props.userId, tenantId: props.tenantId, role: row.role }, workshop };
 }
 
 /** The live connections a caller may see: their own, and for an admin everyone's in their workshop. */

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../sha256.ts";
 import type { Role, UserContext } from "../user-context.ts";
+import type { WorkshopRef } from "../workshop-db.ts";
 
 /** How long a browser stays signed in without signing in again. */
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -84,20 +85,26 @@ export async function findWebSession({
 }: {
   db: D1Database;
   token: string;
-}): Promise<(UserContext & { user: WebUser; shard: string }) | null> {
+}): Promise<(UserContext & { user: WebUser; workshop: WorkshopRef }) | null> {
   const row = await db
     .prepare(
-      `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name, t.shard
+      `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name, t.shard, t.move_to IS NOT NULL AS moving
          FROM web_sessions s
          JOIN users u ON u.id = s.user_id AND u.tenant_id = s.tenant_id
          JOIN tenants t ON t.id = u.tenant_id
         WHERE s.token_hash = ?1 AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(await sha256Hex(token))
-    .first<WebUser & { shard: string }>();
+    .first<WebUser & { shard: string; moving: number }>();
   if (!row) return null;
-  const { shard, ...user } = row;
-  return { userId: row.id, tenantId: row.tenant_id, role: row.role, user, shard };
+  const { shard, moving, ...user } = row;
+  return {
+    userId: row.id,
+    tenantId: row.tenant_id,
+    role: row.role,
+    user,
+    workshop: { id: row.tenant_id, shard, moving: moving === 1 },
+  };
 }
 
 /** Ends a session server-side, so a copied cookie stops working too. */

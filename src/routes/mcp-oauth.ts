@@ -71,8 +71,8 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   const browser = (c.req.header("Accept") ?? "").includes("text/html");
   // Nobody is authenticated yet: the state names the workshop whose services hold the sign-in.
   const workshop = state ? workshopOfState(state) : null;
-  const shard = workshop ? await placementOf({ db: c.var.directory.db, workshopId: workshop }) : null;
-  const service = workshop && shard ? servicesFor(c.env, c.var.config, { id: workshop, shard }).federation : null;
+  const placed = workshop ? await placementOf({ db: c.var.directory.db, workshopId: workshop }) : null;
+  const service = placed ? servicesFor(c.env, c.var.config, placed).federation : null;
   let signedIn: ServerRecord;
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);

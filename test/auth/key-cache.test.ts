@@ -11,7 +11,7 @@ const staff = {
   userId: "u-staff",
   tenantId: "t-jinxiu",
   role: "staff" as const,
-  shard: "SHARD_1",
+  workshop: { id: "t-jinxiu", shard: "SHARD_1" },
 };
 
 describe("the verified-key cache", () => {
