@@ -7,7 +7,7 @@
 // for statuses, src/status-words.ts, at run time: a module that imports nothing (see docs/layout.md).
 const CORE =
   "^src/(user-context|workshop-db|schema|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes|status-words)\\.ts$";
-const DOMAINS = "^src/(actions|business|consult|federation|search)/|^src/tenants\\.ts$";
+const DOMAINS = "^src/(actions|business|consult|federation|search|placement)/|^src/tenants\\.ts$";
 const FACES = "^src/(mcp|chat|routes|auth)/|^src/(app|app-env|index|services)\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -30,6 +30,7 @@ const ConfigSchema = z.object({
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   MCP_SECRETS_KEY: z.string().optional(),
   TRUST_CLIENT_IP_HEADER: z.enum(["true", "false"]).default("false"),
+  D1_READ_REPLICATION: z.enum(["on", "off"]).default("off"),
   // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
   SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
@@ -83,6 +84,12 @@ export interface Config {
    * Otherwise a client may have written it, and no client address is known.
    */
   trustClientIpHeader: boolean;
+  /**
+   * `D1_READ_REPLICATION`: reads of a workshop's data go through a D1 session, which may read from
+   * a replica no older than the caller's last write (its bookmark). Only where the databases have
+   * read replication enabled; off locally, where there are no replicas.
+   */
+  readReplication: boolean;
   /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
   scoreCalibration: boolean;
 }
@@ -134,6 +141,7 @@ export function readConfig(env: Env): Config {
       secretsKey: vars.MCP_SECRETS_KEY || undefined,
     },
     trustClientIpHeader: vars.TRUST_CLIENT_IP_HEADER === "true",
+    readReplication: vars.D1_READ_REPLICATION === "on",
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }

@@ -25,6 +25,11 @@ export interface Services extends ToolServices {
   chats: WorkshopDb;
   /** The configured chat model; `timeZone` is the workshop's, for the offline model's "今天". */
   chatModel: (timeZone: string) => ReturnType<typeof chatModel>;
+  /**
+   * With read replication: the D1 session's bookmark after this request's queries, for the client
+   * to send back so its next request reads no older data than it wrote; `null` otherwise.
+   */
+  bookmark: () => string | null;
 }
 
 /** Which face the services are wired for: `/mcp` re-exposes only servers marked `expose_on_mcp`. */
@@ -142,9 +147,15 @@ export function servicesFor(
   env: Env,
   config: Config,
   workshop: WorkshopRef,
-  { face = "chat", relayed = false }: { face?: Face; relayed?: boolean } = {},
+  {
+    face = "chat",
+    relayed = false,
+    bookmark,
+  }: { face?: Face; relayed?: boolean /** A D1 bookmark the client sent back. */; bookmark?: string | undefined } = {},
 ): Services {
-  const db = shardFor(env, workshop);
+  const shard = shardFor(env, workshop);
+  const session = config.readReplication ? sessionOf(shard, bookmark) : null;
+  const db = session?.db ?? shard;
   const store: WorkshopDb = {
     db: workshop.moving ? fencedDatabase(db, MOVING_RETRY_AFTER_SECONDS) : db,
     tenantId: workshop.id,
@@ -173,5 +184,23 @@ export function servicesFor(
     external: registryToolProvider(federation, face),
     chats: store,
     chatModel: (timeZone) => chatModel({ ai: env.AI, config, timeZone }),
+    bookmark: () => session?.bookmark() ?? null,
   };
+}
+
+/**
+ * A D1 session over a shard, as the domains' database: its reads may come from a replica, but
+ * never one older than `bookmark` (the client's last write) or than its own writes. Without a
+ * bookmark its first query goes to the primary, so a client that keeps none still reads its writes.
+ */
+function sessionOf(db: D1Database, bookmark: string | undefined): { db: D1Database; bookmark: () => string | null } {
+  const session = db.withSession(bookmark ?? "first-primary");
+  const handle: D1Database = {
+    prepare: (sql) => session.prepare(sql),
+    batch: (statements) => session.batch(statements),
+    exec: () => Promise.reject(new Error("exec is not available in a D1 session; use prepare")),
+    withSession: (constraint) => db.withSession(constraint),
+    dump: () => db.dump(),
+  };
+  return { db: handle, bookmark: () => session.getBookmark() };
 }

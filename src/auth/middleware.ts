@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { forbidden, unauthorized } from "../errors.ts";
@@ -7,6 +8,7 @@ import { type Face, requireCurrentSchema, servicesFor } from "../services.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import type { WorkshopRef } from "../workshop-db.ts";
 import { findUserByApiKey, touchApiKey, visiblePrefix } from "./api-keys.ts";
+import { bookmarkOf, sendBookmark } from "./bookmark.ts";
 import { clientAddress } from "./client-address.ts";
 import type { Credential } from "./credential.ts";
 import { recordFailedAuth, refuseIfBlocked, type Subject, subjectsOf } from "./failed-auth.ts";
@@ -33,7 +35,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  *
  * @example app.use("/mcp", bearerAuth())
  */
-export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
+export function bearerAuth({
+  face = "chat",
+  latestReads = false,
+}: {
+  face?: Face;
+  /**
+   * Read from the primary whatever bookmark the client sends: for chat history, whose replies are
+   * written after their response (and so after the bookmark it carried).
+   */
+  latestReads?: boolean;
+} = {}) {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
     const signedIn = async (user: UserContext, credential: Credential, workshop: WorkshopRef) => {
       await requireCurrentSchema(c.env, workshop);
@@ -41,56 +53,63 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
       c.set("credential", credential);
       c.set(
         "services",
-        servicesFor(c.env, c.var.config, workshop, { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined }),
+        servicesFor(c.env, c.var.config, workshop, {
+          face,
+          relayed: c.req.header(FEDERATION_HEADER) !== undefined,
+          bookmark: latestReads ? undefined : bookmarkOf(c, workshop.id),
+        }),
       );
     };
-    const { db } = c.var.directory;
-    const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
-    refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
-    const header = c.req.header("Authorization");
-    const cookie = header === undefined && c.req.path.startsWith("/api/") ? sessionToken(c) : undefined;
-    if (cookie) {
-      const session = await findWebSession({ db, token: cookie });
-      if (!session) throw unauthorized("Your sign-in has ended. Sign in again.");
-      if (!SAFE_METHODS.has(c.req.method)) {
-        const origin = c.req.header("Origin");
-        if (origin === undefined || !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
-          throw forbidden("A signed-in browser request that changes data must come from an allowed Origin.");
-        }
-      }
-      await signedIn(
-        { userId: session.userId, tenantId: session.tenantId, role: session.role },
-        { kind: "session" },
-        session.workshop,
-      );
-      return next();
-    }
-    if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
-    const grant = verifiedGrantOf(c.executionCtx);
-    if (grant) {
-      const connected = await connectionUser({ db, props: grant.props });
-      if (!connected) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
-      const { user, workshop } = connected;
-      await signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, workshop);
-      return next();
-    }
-    const key = header.match(BEARER)?.[1];
-    const fail = async (subjects: Subject[], message: string): Promise<never> => {
-      throw (await recordFailedAuth({ limiters: c.var.directory.limiters, subjects })) ?? unauthorized(message);
-    };
-    if (!key) return fail(subjectsOf({ address, keyPrefix: undefined }), "Send an API key as 'Authorization: Bearer <key>'.");
-    const user = await findUserByApiKey({ db, key });
-    if (!user)
-      return fail(subjectsOf({ address, keyPrefix: visiblePrefix(key) }), "This API key is unknown or has been revoked.");
-    // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
-    if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
-    await signedIn(
-      { userId: user.userId, tenantId: user.tenantId, role: user.role },
-      { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
-      user.workshop,
-    );
+    await authenticate(c, signedIn);
     await next();
+    sendBookmark(c, c.var.user.tenantId, c.var.services.bookmark());
   });
+}
+
+/** Finds who is calling (a browser session, an OAuth grant or an API key) and hands them to `signedIn`. */
+async function authenticate(
+  c: Context<AppEnv>,
+  signedIn: (user: UserContext, credential: Credential, workshop: WorkshopRef) => Promise<void>,
+): Promise<void> {
+  const { db } = c.var.directory;
+  const address = clientAddress({ header: c.req.header("CF-Connecting-IP"), trusted: c.var.config.trustClientIpHeader });
+  refuseIfBlocked(subjectsOf({ address, keyPrefix: undefined }));
+  const header = c.req.header("Authorization");
+  const cookie = header === undefined && c.req.path.startsWith("/api/") ? sessionToken(c) : undefined;
+  if (cookie) {
+    const session = await findWebSession({ db, token: cookie });
+    if (!session) throw unauthorized("Your sign-in has ended. Sign in again.");
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const origin = c.req.header("Origin");
+      if (origin === undefined || !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
+        throw forbidden("A signed-in browser request that changes data must come from an allowed Origin.");
+      }
+    }
+    const user = { userId: session.userId, tenantId: session.tenantId, role: session.role };
+    return signedIn(user, { kind: "session" }, session.workshop);
+  }
+  if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
+  const grant = verifiedGrantOf(c.executionCtx);
+  if (grant) {
+    const connected = await connectionUser({ db, props: grant.props });
+    if (!connected) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
+    const { user, workshop } = connected;
+    return signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, workshop);
+  }
+  const key = header.match(BEARER)?.[1];
+  const fail = async (subjects: Subject[], message: string): Promise<never> => {
+    throw (await recordFailedAuth({ limiters: c.var.directory.limiters, subjects })) ?? unauthorized(message);
+  };
+  if (!key) return fail(subjectsOf({ address, keyPrefix: undefined }), "Send an API key as 'Authorization: Bearer <key>'.");
+  const user = await findUserByApiKey({ db, key });
+  if (!user) return fail(subjectsOf({ address, keyPrefix: visiblePrefix(key) }), "This API key is unknown or has been revoked.");
+  // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
+  if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
+  return signedIn(
+    { userId: user.userId, tenantId: user.tenantId, role: user.role },
+    { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
+    user.workshop,
+  );
 }
 
 /**

@@ -14,7 +14,8 @@ export const chatRoutes = new Hono<AppEnv>();
 // useChat may send the whole conversation; it is ignored past its last message, but still read.
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-chatRoutes.use(bearerAuth());
+// A turn reads the chat so far, whose last reply was saved after its own response.
+chatRoutes.use(bearerAuth({ latestReads: true }));
 
 chatRoutes.get("/model", (c) => c.json(modelInfo(c.var.config)));
 

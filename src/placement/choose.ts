@@ -14,7 +14,8 @@ export async function databaseBytes(db: D1Database): Promise<number> {
  */
 export async function chooseShard(shards: ReadonlyMap<string, D1Database>, wanted?: string): Promise<string> {
   if (wanted !== undefined) {
-    if (!shards.has(wanted)) throw badRequest(`No shard '${wanted.slice(0, 40)}' is bound (known: ${[...shards.keys()].join(", ")}).`);
+    if (!shards.has(wanted))
+      throw badRequest(`No shard '${wanted.slice(0, 40)}' is bound (known: ${[...shards.keys()].join(", ")}).`);
     return wanted;
   }
   const candidates = [...shards.keys()].filter((name) => name !== PRIMARY_SHARD);

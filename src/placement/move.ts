@@ -222,7 +222,9 @@ function copyStatements(target: D1Database, table: TableLayout, rows: Record<str
   const placeholders = table.columns.map(() => "?").join(", ");
   // On the primary database the workshop's record is the directory's entry, there before the copy.
   const onConflict =
-    table.name === "tenants" ? ` ON CONFLICT (id) DO UPDATE SET ${table.columns.map((c) => `"${c}" = excluded."${c}"`).join(", ")}` : "";
+    table.name === "tenants"
+      ? ` ON CONFLICT (id) DO UPDATE SET ${table.columns.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`
+      : "";
   const insert = `INSERT${onConflict ? "" : " OR IGNORE"} INTO "${table.name}" (${names}) VALUES (${placeholders})${onConflict}`;
   return rows.map((r) => target.prepare(insert).bind(...table.columns.map((c) => r[c] ?? null)));
 }

@@ -11,7 +11,8 @@ import { validate } from "./validate.ts";
 /** `/api/chats`: a person's own chat history: list, load, rename, delete, export, card outcomes. */
 export const chatHistoryRoutes = new Hono<AppEnv>();
 
-chatHistoryRoutes.use(bearerAuth());
+// A reply is saved after its response, so history is read from the primary, not from the client's bookmark.
+chatHistoryRoutes.use(bearerAuth({ latestReads: true }));
 
 function ownerOf(c: { var: AppEnv["Variables"] }) {
   return { tenantId: c.var.services.chats.tenantId, userId: c.var.user.userId };
