@@ -1,5 +1,5 @@
 import { AppError, badRequest, conflict, notFound } from "../errors.ts";
-import { ensureKeywordTable, insertTermsStatement } from "../search/keyword-index.ts";
+import { createKeywordTableStatements, insertTermsStatement } from "../search/keyword-index.ts";
 import { sha256Hex } from "../sha256.ts";
 import { PRIMARY_SHARD as PRIMARY } from "../workshop-db.ts";
 import { deleteWorkshopRows } from "./rows.ts";
@@ -151,7 +151,16 @@ async function settleFence(context: MoveContext, row: MoveRow, now: Date): Promi
   if (left > 0)
     return { workshop: row.id, from: row.shard, to, state: "fenced", next: "wait", retry_after_seconds: Math.ceil(left / 1000) };
   // A copy starts from nothing: whatever an interrupted earlier attempt left on the target goes first.
-  await deleteWorkshopRows(shardOf(context, to), row.id, { keepRecord: to === PRIMARY });
+  const target = shardOf(context, to);
+  await deleteWorkshopRows(target, row.id, { keepRecord: to === PRIMARY });
+  // Isolates remember a workshop's keyword table as existing once seen (keyword-index.ts), so the
+  // copy has one wherever the original has, chunks or none.
+  const keyword = await keywordTableOf(row.id);
+  const hasKeywordTable = await shardOf(context, row.shard)
+    .prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1")
+    .bind(keyword)
+    .first();
+  if (hasKeywordTable) await target.batch(createKeywordTableStatements(target, keyword));
   await saveProgress(context.directory, row.id, "fenced", "copying", { table: 0, after: null, rows: 0 });
   return { workshop: row.id, from: row.shard, to, state: "copying", next: "continue" };
 }
@@ -244,7 +253,6 @@ async function keywordRows(source: D1Database, target: D1Database, workshopId: s
     )
     .bind(ids)
     .all<{ id: string; terms: string }>();
-  await ensureKeywordTable(target, table);
   return results.length > 0 ? [insertTermsStatement(target, table, JSON.stringify(results))] : [];
 }
 

@@ -46,36 +46,34 @@ export async function keywordTable(tenantId: string): Promise<string> {
   return `fts_${(await sha256Hex(tenantId)).slice(0, 16)}`;
 }
 
-// Keyword tables are created once and never dropped, so an isolate remembers the ones it has seen,
-// per database: a workshop moved to another shard has its table there too, made by the move.
-let knownTables = new WeakMap<D1Database, Set<string>>();
-
-function knownOn(db: D1Database): Set<string> {
-  let known = knownTables.get(db);
-  if (!known) {
-    known = new Set();
-    knownTables.set(db, known);
-  }
-  return known;
-}
+// Keyword tables are created once and never dropped, so an isolate remembers the ones it has seen.
+const knownTables = new Set<string>();
 
 /**
  * Forgets the keyword tables this isolate has seen, for a runtime whose storage was emptied under
  * it: the test suite empties every database between files while the isolate lives on.
  */
 export function forgetKeywordTables(): void {
-  knownTables = new WeakMap();
+  knownTables.clear();
   forgetKeywordStatistics();
 }
 
 /** Creates the tenant's keyword index (and its vocabulary view) if it does not exist. */
 export async function ensureKeywordTable(db: D1Database, table: string): Promise<void> {
-  if (knownOn(db).has(table)) return;
-  await db.batch([
+  if (knownTables.has(table)) return;
+  await db.batch(createKeywordTableStatements(db, table));
+  knownTables.add(table);
+}
+
+/**
+ * The statements that create a keyword index where it does not exist, whatever this isolate
+ * remembers: for a database that has not had it yet (a workshop's new shard, when it moves).
+ */
+export function createKeywordTableStatements(db: D1Database, table: string): D1PreparedStatement[] {
+  return [
     db.prepare(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0')`),
     db.prepare(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table}_vocab USING fts5vocab(${table}, 'row')`),
-  ]);
-  knownOn(db).add(table);
+  ];
 }
 
 /** What the keyword index stores for a chunk: its terms, space separated (FTS5 splits on spaces). */
@@ -113,9 +111,9 @@ export function deleteDocumentTermsStatement(
 }
 
 async function tableExists(db: D1Database, table: string): Promise<boolean> {
-  if (knownOn(db).has(table)) return true;
+  if (knownTables.has(table)) return true;
   const row = await db.prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first();
-  if (row) knownOn(db).add(table);
+  if (row) knownTables.add(table);
   return row !== null;
 }
 
