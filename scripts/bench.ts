@@ -7,6 +7,7 @@ import { benchConsult } from "./bench/consult.ts";
 import { benchFederation } from "./bench/federation.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
+import { benchTenants } from "./bench/tenants.ts";
 import { startDevServer } from "./dev-server.ts";
 
 const server = await startDevServer();
@@ -19,6 +20,8 @@ try {
   if (!only || only === "chat") await benchChat(server.baseUrl);
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
   if (!only || only === "federation") await benchFederation(server.baseUrl);
+  // A thousand workshops take minutes to make: only when asked for.
+  if (only === "tenants") await benchTenants(server.baseUrl, server.stateDir);
 } finally {
   await server.stop();
 }
