@@ -76,6 +76,12 @@ export interface EmployeeOption {
   person_id: string | null;
 }
 
+/**
+ * Why a password was refused, as `error.details.reason` says it (with `details.field`): too short or
+ * long, one of the most common passwords, the username, unchanged, or (the current password) wrong.
+ */
+export type PasswordRefusal = "too_short" | "too_long" | "common" | "username" | "unchanged" | "wrong_current";
+
 /** A one-time link that lets a person set their password: shown once, to send them by WeChat or SMS. */
 export interface PasswordLinkView {
   url: string;

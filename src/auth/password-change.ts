@@ -1,7 +1,7 @@
-import { AppError, badRequest, conflict } from "../errors.ts";
+import { AppError, conflict } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { UserContext } from "../user-context.ts";
-import { passwordProblem } from "./password-policy.ts";
+import { checkNewPassword, passwordRefused } from "./password-policy.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { countSignInAttempt, settleSuccessfulSignIn, signInSubjects } from "./sign-in-limiter.ts";
 
@@ -42,13 +42,10 @@ export async function changeOwnPassword({
     });
   }
   // 400 rather than 401: the person is signed in, and a typo must not sign them out.
-  if (!(await verifyPassword(currentPassword, row.password_hash))) {
-    throw badRequest("Invalid request body: current_password: it is not your current password");
-  }
+  if (!(await verifyPassword(currentPassword, row.password_hash))) throw passwordRefused("current_password", "wrong_current");
   await settleSuccessfulSignIn({ db, userKeys, addressKey });
-  const problem = passwordProblem(newPassword, row.username);
-  if (problem) throw badRequest(`Invalid request body: new_password: ${problem}`);
-  if (newPassword === currentPassword) throw badRequest("Invalid request body: new_password: it is the current password");
+  checkNewPassword("new_password", newPassword, row.username);
+  if (newPassword === currentPassword) throw passwordRefused("new_password", "unchanged");
   const [updated, ended] = await db.batch([
     db
       .prepare("UPDATE users SET password_hash = ?3 WHERE id = ?1 AND tenant_id = ?2 AND password_hash = ?4")

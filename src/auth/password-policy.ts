@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { AppError } from "../errors.ts";
+import type { PasswordRefusal } from "../shapes.ts";
 import COMMON_PASSWORDS from "./common-passwords.txt";
 
 /** The shortest and longest new password, in characters (the longest bounds the hashing's work). */
@@ -16,28 +18,45 @@ function commonPasswords(): Set<string> {
   return common;
 }
 
+const MESSAGES: Record<PasswordRefusal, string> = {
+  too_short: `a password has at least ${PASSWORD_LENGTH.min} characters`,
+  too_long: `a password has at most ${PASSWORD_LENGTH.max} characters`,
+  common: "it is one of the most common passwords, which are guessed first; choose another",
+  username: "it is the username; choose another",
+  unchanged: "it is the current password; choose another",
+  wrong_current: "it is not your current password",
+};
+
 /**
  * Why a new password is refused, or null when it will do: at least 8 characters, not one of the
- * most common passwords (`common-passwords.txt`, whatever its case), and not the username. A
- * password is never trimmed or otherwise changed: what the person typed is what they sign in with.
+ * most common passwords (`common-passwords.txt`, whatever its case or width), and not the username.
+ * A password is never trimmed or otherwise changed: what the person typed is what they sign in with.
  *
- * @example passwordProblem("woaini1314", "lijuan") // "it is one of the most common passwords…"
+ * @example passwordProblem("woaini1314", "lijuan") // "common"
  */
-export function passwordProblem(password: string, username?: string): string | null {
+export function passwordProblem(password: string, username?: string): PasswordRefusal | null {
   const length = [...password].length;
-  if (length < PASSWORD_LENGTH.min) return `a password has at least ${PASSWORD_LENGTH.min} characters`;
-  if (length > PASSWORD_LENGTH.max) return `a password has at most ${PASSWORD_LENGTH.max} characters`;
+  if (length < PASSWORD_LENGTH.min) return "too_short";
+  if (length > PASSWORD_LENGTH.max) return "too_long";
   const folded = password.normalize("NFKC").toLowerCase();
-  if (commonPasswords().has(folded)) return "it is one of the most common passwords, which are guessed first; choose another";
-  if (username !== undefined && folded === username) return "it is the username; choose another";
+  if (commonPasswords().has(folded)) return "common";
+  if (username !== undefined && folded === username) return "username";
   return null;
 }
 
-/** A new password in a request, checked by `passwordProblem` (the username, where there is one, is checked by the route). */
-export const NewPasswordSchema = z
-  .string()
-  .superRefine((value, ctx) => {
-    const problem = passwordProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  })
-  .describe(`At least ${PASSWORD_LENGTH.min} characters, and not one of the most common passwords.`);
+/**
+ * The 400 for a refused password, naming the field and why in words and as `details.reason`, which
+ * the browser turns into the person's language.
+ */
+export function passwordRefused(field: string, reason: PasswordRefusal): AppError {
+  return new AppError("bad_request", `Invalid request body: ${field}: ${MESSAGES[reason]}`, { details: { field, reason } });
+}
+
+/** Throws `passwordRefused` for a new password `passwordProblem` refuses. */
+export function checkNewPassword(field: string, password: string, username?: string): void {
+  const problem = passwordProblem(password, username);
+  if (problem) throw passwordRefused(field, problem);
+}
+
+/** A password in a request, bounded so that hashing never sees a megabyte; the policy is checked apart (`checkNewPassword`). */
+export const PasswordField = z.string().min(1).max(PASSWORD_LENGTH.max);

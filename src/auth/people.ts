@@ -1,4 +1,4 @@
-import { conflict, notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
 import type { Role } from "../user-context.ts";
 import { apiKeyCache } from "./key-cache.ts";
 
@@ -49,8 +49,9 @@ export async function findPerson({ db, tenantId, id }: { db: D1Database; tenantI
   return personOf(row);
 }
 
-/** The 409 for a username someone in this Weft already has. */
-export const usernameTaken = (username: string) => conflict(`The username '${username}' is taken; choose another.`);
+/** The 409 for a username someone in this Weft already has, naming the field for the browser (`details.field`). */
+export const usernameTaken = (username: string) =>
+  new AppError("conflict", `The username '${username}' is taken; choose another.`, { details: { field: "username" } });
 
 /** Whether anyone in the deployment has `username` (already in its canonical form). */
 export async function usernameExists({ db, username }: { db: D1Database; username: string }): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NewPasswordSchema } from "../auth/password-policy.ts";
+import { PasswordField } from "../auth/password-policy.ts";
 
 /** `POST /api/auth/login`: both fields bounded, so hashing never sees a megabyte of password. */
 export const LoginSchema = z.strictObject({
@@ -9,8 +9,8 @@ export const LoginSchema = z.strictObject({
 
 /** `POST /api/auth/password`: the caller's own password, changed. */
 export const ChangePasswordSchema = z.strictObject({
-  current_password: z.string().min(1).max(256).describe("The password they sign in with now."),
-  new_password: NewPasswordSchema,
+  current_password: PasswordField.describe("The password they sign in with now."),
+  new_password: PasswordField.describe("At least 8 characters, not one of the most common passwords, not the username."),
 });
 
 /** A one-time link's token, as the set-password page reads it from the link's fragment. */
@@ -23,4 +23,7 @@ const LinkToken = z
 export const PasswordLinkSchema = z.strictObject({ token: LinkToken });
 
 /** `POST /api/auth/set-password`: a password set through a one-time link. */
-export const SetPasswordSchema = z.strictObject({ token: LinkToken, password: NewPasswordSchema });
+export const SetPasswordSchema = z.strictObject({
+  token: LinkToken,
+  password: PasswordField.describe("At least 8 characters, not one of the most common passwords, not the username."),
+});

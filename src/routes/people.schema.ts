@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NewPasswordSchema } from "../auth/password-policy.ts";
+import { PasswordField } from "../auth/password-policy.ts";
 import { NewUsernameSchema } from "../auth/usernames.ts";
 import { ROLES } from "../user-context.ts";
 import { printableName } from "../validation.ts";
@@ -23,8 +23,8 @@ export const CreatePersonSchema = z
     name: PersonName,
     username: NewUsernameSchema,
     role: Role,
-    password: NewPasswordSchema.optional().describe(
-      "Their first password. Left out, the answer carries a one-time link for them to set their own.",
+    password: PasswordField.optional().describe(
+      "Their first password (at least 8 characters, not a common one). Left out, the answer carries a one-time link for them to set their own.",
     ),
     employee_id: EmployeeId.optional(),
     new_employee: NewEmployee.optional(),
@@ -32,9 +32,6 @@ export const CreatePersonSchema = z
   .superRefine((body, ctx) => {
     if (body.employee_id !== undefined && body.new_employee) {
       ctx.addIssue({ code: "custom", path: ["new_employee"], message: "give employee_id or new_employee, not both" });
-    }
-    if (body.password !== undefined && body.password.normalize("NFKC").toLowerCase() === body.username) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: "it is the username; choose another" });
     }
   });
 export type CreatePerson = z.infer<typeof CreatePersonSchema>;

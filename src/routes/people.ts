@@ -4,6 +4,7 @@ import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { revokeGrantsOf } from "../auth/oauth-connections.ts";
 import { oauthHelpers, oauthOrigin } from "../auth/oauth-server.ts";
 import { issuePasswordLink, passwordLinkUrl } from "../auth/password-links.ts";
+import { checkNewPassword } from "../auth/password-policy.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import {
   createPerson,
@@ -92,6 +93,7 @@ peopleRoutes.post("/", validate("json", CreatePersonSchema), async (c) => {
   const db = c.var.directory.db;
   const business = c.var.services.business;
   if (!mayGiveRole(actor, body.role)) throw roleAbove(body.role);
+  if (body.password !== undefined) checkNewPassword("password", body.password, body.username);
   // Everything that can be refused is checked before anything is written.
   if (body.employee_id !== undefined) await checkLinkable({ business, employeeId: body.employee_id, userId: null });
   if (await usernameExists({ db, username: body.username })) throw usernameTaken(body.username);

@@ -5,6 +5,7 @@ import { countSignUp } from "../auth/attempt-limits.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { inviteCodeHash, inviteValid } from "../auth/invites.ts";
 import { refuseForeignOrigin } from "../auth/origin.ts";
+import { checkNewPassword } from "../auth/password-policy.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { usernameExists, usernameTaken } from "../auth/people.ts";
 import { setSessionCookie } from "../auth/session-cookie.ts";
@@ -37,6 +38,7 @@ workshopSignUpRoutes.post("/", validate("json", SignUpSchema), async (c) => {
   const mode = c.var.config.signup;
   if (mode === "closed") throw forbidden("This Weft does not sign new workshops up. Ask its operator.");
   const body = c.req.valid("json");
+  checkNewPassword("password", body.password, body.username);
   if (mode === "invite" && !body.invite_code) {
     throw badRequest(
       "Invalid request body: invite_code: this Weft signs workshops up by invitation; give the code its operator sent you",

@@ -1,11 +1,29 @@
-import { type FormEvent, useState } from "react";
-import { ApiError, api, type User } from "./api.ts";
+import { type FormEvent, useEffect, useState } from "react";
+import { ApiError, api, type SignupMode, type User } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 
-/** The sign-in form: username and password; the server answers with the user and sets the session cookie. */
-export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (user: User) => void }) {
+/**
+ * The sign-in form: username and password; the server answers with the user and sets the session
+ * cookie. Where this Weft takes sign-ups, it links to the sign-up page.
+ */
+export function SignIn({
+  notice,
+  initialUsername,
+  onSignedIn,
+}: {
+  notice?: string | undefined;
+  initialUsername?: string | undefined;
+  onSignedIn: (user: User) => void;
+}) {
   const { t, lang, setLang } = useI18n();
-  const [username, setUsername] = useState("");
+  const [username, setUsername] = useState(initialUsername ?? "");
+  const [signup, setSignup] = useState<SignupMode>("closed");
+  useEffect(() => {
+    api.signupMode().then(
+      (r) => setSignup(r.signup),
+      () => undefined,
+    );
+  }, []);
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +60,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
           <input
             name="username"
             // biome-ignore lint/a11y/noAutofocus: the sign-in screen has one task, and keyboard users start typing at once.
-            autoFocus
+            autoFocus={!initialUsername}
             autoComplete="username"
             required
             value={username}
@@ -55,6 +73,8 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
             name="password"
             type="password"
             autoComplete="current-password"
+            // biome-ignore lint/a11y/noAutofocus: after setting a password the username is filled in, so the password is next.
+            autoFocus={Boolean(initialUsername)}
             required
             value={password}
             onChange={(event) => setPassword(event.target.value)}
@@ -68,6 +88,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t.signingIn : t.signIn}
         </button>
+        {signup !== "closed" && <a href="/sign-up">{t.createWorkshop}</a>}
         <button
           type="button"
           className="link"

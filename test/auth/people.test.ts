@@ -77,16 +77,17 @@ describe("adding people", () => {
 
   it("refuses passwords that are short, among the most common, or the username", async () => {
     const username = freshUsername("pw");
-    for (const [password, words] of [
-      ["short1", "at least 8 characters"],
-      ["Password1", "most common passwords"],
-      ["woaini1314", "most common passwords"],
-      ["QWERTYUIOP", "most common passwords"],
-      [username, "it is the username"],
+    for (const [password, words, reason] of [
+      ["short1", "at least 8 characters", "too_short"],
+      ["Password1", "most common passwords", "common"],
+      ["woaini1314", "most common passwords", "common"],
+      ["ＱＷＥＲＴＹＵＩＯＰ", "most common passwords", "common"],
+      [username, "it is the username", "username"],
     ]) {
       const { status, body } = await addPerson(keys.boss, { name: "x", username, role: "staff", password });
       expect(status, password).toBe(400);
       expect(body.error.message).toContain(words);
+      expect(body.error.details).toEqual({ field: "password", reason });
     }
     expect(
       (await callJson("/api/people", { key: keys.boss })).body.people.map((p: { username: string }) => p.username),
