@@ -157,6 +157,7 @@ function RolePicker({
   );
 }
 
+/** "添加人员": a button that opens the form in place, so the list of people comes first on a phone. */
 function AddPerson({
   user,
   employees,
@@ -167,6 +168,32 @@ function AddPerson({
   add: (person: Parameters<typeof api.addPerson>[0]) => Promise<boolean>;
 }) {
   const { lang } = useI18n();
+  const w = peopleWords(lang);
+  const [open, setOpen] = useState(false);
+  if (!open) {
+    return (
+      <div className="mcp-actions person-add-open">
+        <button type="button" className="primary" onClick={() => setOpen(true)}>
+          {w.addPerson}
+        </button>
+      </div>
+    );
+  }
+  return <AddPersonForm user={user} employees={employees} add={add} onClose={() => setOpen(false)} />;
+}
+
+function AddPersonForm({
+  user,
+  employees,
+  add,
+  onClose,
+}: {
+  user: User;
+  employees: EmployeeOption[];
+  add: (person: Parameters<typeof api.addPerson>[0]) => Promise<boolean>;
+  onClose: () => void;
+}) {
+  const { t, lang } = useI18n();
   const w = peopleWords(lang);
   const [name, setName] = useState("");
   const [username, setUsername] = useState("");
@@ -185,18 +212,14 @@ function AddPerson({
       ...(employee === NEW_EMPLOYEE ? { new_employee: true } : employee ? { employee_id: employee } : {}),
     });
     setBusy(false);
-    if (added) {
-      setName("");
-      setUsername("");
-      setPassword("");
-      setEmployee("");
-    }
+    if (added) onClose();
   };
   return (
-    <form className="mcp-add person-add" onSubmit={(e) => void submit(e)}>
+    <form className="mcp-add person-add" aria-label={w.addPerson} onSubmit={(e) => void submit(e)}>
       <label>
         <span>{w.name}</span>
-        <input name="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        {/* biome-ignore lint/a11y/noAutofocus: the form opens because the person asked to add someone. */}
+        <input name="name" autoFocus required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <label>
         <span>{w.username}</span>
@@ -226,7 +249,10 @@ function AddPerson({
       <EmployeePicker employees={employees} personId={null} value={employee} onChange={setEmployee} />
       <div className="mcp-actions">
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? w.adding : w.addPerson}
+          {busy ? w.adding : w.add}
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          {t.cancel}
         </button>
       </div>
     </form>

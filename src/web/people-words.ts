@@ -16,6 +16,7 @@ const zh = {
   newEmployee: "新建员工档案（用此人的姓名）",
   employeeOption: (name: string, no: string, left: boolean) => `${name}（工号 ${no}${left ? "，已离职" : ""}）`,
   addPerson: "添加人员",
+  add: "添加",
   adding: "正在添加…",
   linkFor: (name: string) => `${name} 的设置密码链接：24 小时内有效，只能用一次，只显示这一次。复制后用微信或短信发给他。`,
   linkLabel: "设置密码链接",
@@ -52,6 +53,7 @@ const en: typeof zh = {
   newEmployee: "New employee record (with this person's name)",
   employeeOption: (name: string, no: string, left: boolean) => `${name} (no. ${no}${left ? ", left" : ""})`,
   addPerson: "Add person",
+  add: "Add",
   adding: "Adding…",
   linkFor: (name: string) =>
     `${name}'s set-password link: valid 24 hours, works once, shown only this once. Copy it and send it by WeChat or SMS.`,

@@ -110,7 +110,7 @@ export function SetPasswordPage({ onDone }: { onDone: (username: string, notice:
             {error}
           </p>
         )}
-        <a href="/">{w.toSignIn}</a>
+        <a href="/">{w.goSignIn}</a>
         <button
           type="button"
           className="link"
