@@ -1,4 +1,4 @@
-import { AppError, forbidden, unauthorized } from "../errors.ts";
+import { AppError, unauthorized } from "../errors.ts";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "./passwords.ts";
 import { countSignInAttempt, settleSuccessfulSignIn, signInSubjects } from "./sign-in-limiter.ts";
 import { canonicalUsername } from "./usernames.ts";
@@ -45,7 +45,9 @@ export async function signInWithPassword({
   const { password_hash: _, deactivated_at, ...user } = found;
   if (deactivated_at !== null) {
     await settleSuccessfulSignIn({ db, userKeys, addressKey });
-    throw forbidden("This account has been deactivated. Ask your boss to turn it on again.");
+    throw new AppError("forbidden", "This account has been deactivated. Ask your boss to turn it on again.", {
+      details: { reason: "deactivated" },
+    });
   }
   const token = await createWebSession({ db, user });
   await settleSuccessfulSignIn({ db, userKeys, addressKey });

@@ -2,6 +2,11 @@ import { type FormEvent, useEffect, useState } from "react";
 import { ApiError, api, type SignupMode, type User } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 
+/** Whether a refused sign-in is that of a deactivated person (the server says so only once the password was right). */
+function deactivated(failure: ApiError): boolean {
+  return (failure.body as { error?: { details?: { reason?: unknown } } } | undefined)?.error?.details?.reason === "deactivated";
+}
+
 /**
  * The sign-in form: username and password; the server answers with the user and sets the session
  * cookie. Where this Weft takes sign-ups, it links to the sign-up page.
@@ -37,6 +42,7 @@ export function SignIn({
       onSignedIn(user);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) setError(t.badCredentials);
+      else if (failure instanceof ApiError && deactivated(failure)) setError(t.deactivated);
       else if (failure instanceof ApiError && failure.status === 429) setError(t.rateLimited(failure.retryAfterSeconds ?? 60));
       else if (failure instanceof ApiError) setError(failure.message);
       else setError(t.unreachable);

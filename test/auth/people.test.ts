@@ -275,9 +275,10 @@ describe("people and employee records", () => {
   });
 
   it("makes a new employee record with the person's name and the next number, audited", async () => {
+    const username = freshUsername("sunhong");
     const { person } = await addedPerson(keys.boss, {
       name: "孙红",
-      username: freshUsername("sunhong"),
+      username,
       role: "staff",
       password: GOOD,
       new_employee: true,
@@ -289,6 +290,11 @@ describe("people and employee records", () => {
     const audit = (await callJson("/api/audit?limit=1", { key: keys.boss })).body.entries[0];
     expect(audit).toMatchObject({ kind: "employee", summary: "新建员工档案：孙红（工号 008）", confirmed_via: "settings" });
     expect((await patchPerson(keys.boss, person.id, { new_employee: true })).status).toBe(409);
+    // Her own payroll, empty so far, is said as hers.
+    const chunks = await readChunks(
+      await sendChat((await login(username, GOOD)).cookie, crypto.randomUUID(), "我这个月的工资是多少"),
+    );
+    expect(textOf(await assembled(chunks))).toMatch(/^你 \d{4}-\d{2} 还没有计件、补贴或扣款，实发 ¥0\.00。/);
   });
 
   it("scopes staff to their linked record, and tells staff without one to ask their boss", async () => {
