@@ -1,6 +1,6 @@
 import type { Credential } from "./auth/credential.ts";
 import type { Directory } from "./auth/directory.ts";
-import type { Operator } from "./auth/operator.ts";
+import type { Operator } from "./auth/operator-keys.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./services.ts";
 import type { UserContext } from "./user-context.ts";

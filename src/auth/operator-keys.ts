@@ -8,3 +8,9 @@ import { randomKey } from "./random-token.ts";
 export function generateOperatorKey(): string {
   return randomKey("wop_");
 }
+
+/** The deployment's operator, as the admin routes see them: which key, by its id and visible prefix. */
+export interface Operator {
+  keyId: string;
+  prefix: string;
+}

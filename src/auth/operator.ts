@@ -5,14 +5,9 @@ import { sha256Hex } from "../sha256.ts";
 import { visiblePrefix } from "./api-keys.ts";
 import { clientAddress } from "./client-address.ts";
 import { recordFailedAuth, refuseIfBlocked, subjectsOf } from "./failed-auth.ts";
+import type { Operator } from "./operator-keys.ts";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** The deployment's operator, as the admin routes see them: which key, by its id and visible prefix. */
-export interface Operator {
-  keyId: string;
-  prefix: string;
-}
 
 /**
  * The operator a presented key stands for; `null` for an unknown or revoked key. Asked of D1 every

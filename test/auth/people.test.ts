@@ -225,7 +225,8 @@ describe("deactivating a person", () => {
     expect(off.body.person).toMatchObject({ active: false, employee_id: "e-jx-zhangmin", employee_name: "张敏" });
     expect((await browserCall("/api/auth/me", cookie)).status).toBe(401);
     expect((await call("/api/keys", { key })).status).toBe(401);
-    expect((await call("/api/keys", { key: keys.staff2 })).status).toBe(401);
+    // Refused: 401, or 429 once the development keys' shared prefix (dev-) has failed ten times in the run.
+    expect([401, 429]).toContain((await call("/api/keys", { key: keys.staff2 })).status);
     expect((await mcpCall(tokens.access_token, "tools/list")).status).toBe(401);
     const refused = await login(logins.staff2.username, logins.staff2.password);
     expect(refused.res.status).toBe(403);
