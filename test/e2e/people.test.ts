@@ -118,6 +118,17 @@ describe("a new workshop, from sign-up to its people chatting with their own rec
     await page.locator(".people-list").scrollIntoViewIfNeeded();
     expect(await noWiderThan(page)).toBeLessThanOrEqual(375);
     await shot("4-people");
+
+    // The same in English.
+    await page.getByRole("button", { name: "Switch to English" }).click();
+    await page.getByRole("heading", { name: "People" }).waitFor();
+    expect(await lijuan.textContent()).toContain("Employee record: 李娟 (no. 001)");
+    expect(await lijuan.getByRole("button", { name: "Deactivate" }).count()).toBe(1);
+    await page.getByRole("heading", { name: "Password" }).scrollIntoViewIfNeeded();
+    expect(await noWiderThan(page)).toBeLessThanOrEqual(375);
+    await shot("4b-english");
+    await page.getByRole("button", { name: "切换到中文" }).click();
+    await page.getByRole("heading", { name: "人员" }).waitFor();
   });
 
   it("lets 李娟 set her password through the link at desktop width, sign in, see her own pieces and change her password", async () => {
