@@ -90,8 +90,9 @@ export async function createWorkshop({
     if (await usernameExists({ db, username: boss.username })) throw usernameTaken(boss.username);
     throw forbidden("This invite code is unknown, used, revoked or expired. Ask the operator of this Weft for a new one.");
   }
-  const search = servicesFor(env, config, { id: tenantId }).search;
+  let search: SearchService | undefined;
   try {
+    search = servicesFor(env, config, { id: tenantId }).search;
     await startWorkshop(search);
   } catch (error) {
     await undoWorkshop({ db, search, tenantId });
@@ -110,14 +111,16 @@ async function startWorkshop(search: SearchService): Promise<void> {
   });
 }
 
-/** Removes a workshop whose start failed: what its data holds so far, then its directory rows, freeing its invite code. */
-async function undoWorkshop({ db, search, tenantId }: { db: D1Database; search: SearchService; tenantId: string }) {
+/**
+ * Removes a workshop whose start failed: what its data holds so far (nothing, when its services
+ * could not even be wired), then its directory rows, freeing its invite code.
+ */
+async function undoWorkshop({ db, search, tenantId }: { db: D1Database; search: SearchService | undefined; tenantId: string }) {
   try {
-    const { results } = await search.db
-      .prepare("SELECT id FROM knowledge_bases WHERE tenant_id = ?1")
-      .bind(tenantId)
-      .all<{ id: string }>();
-    for (const { id } of results) await deleteKnowledgeBase({ ...search, id });
+    const { results } = search
+      ? await search.db.prepare("SELECT id FROM knowledge_bases WHERE tenant_id = ?1").bind(tenantId).all<{ id: string }>()
+      : { results: [] };
+    for (const { id } of results) if (search) await deleteKnowledgeBase({ ...search, id });
     await db.batch([
       db.prepare("UPDATE invite_codes SET used_at = NULL, used_by_tenant = NULL WHERE used_by_tenant = ?1").bind(tenantId),
       db.prepare("DELETE FROM users WHERE tenant_id = ?1").bind(tenantId),

@@ -2,6 +2,9 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import { SIGN_UP_LIMITS } from "../../src/auth/attempt-limits.ts";
 import { FIRST_STEPS_FILENAME } from "../../src/auth/first-steps.ts";
+import { inviteCodeHash } from "../../src/auth/invites.ts";
+import { createWorkshop } from "../../src/auth/workshops.ts";
+import { configFor } from "../../src/config.ts";
 import app from "../../src/index.ts";
 import { browserCall, ORIGIN } from "../chat/sign-in.ts";
 import { BASE, call, mcpClient } from "../helpers.ts";
@@ -171,5 +174,37 @@ describe("signing a workshop up", () => {
 
   it("says whether the deployment takes sign-ups", async () => {
     expect(await (await call("/api/workshops/signup")).json()).toEqual({ signup: "open" });
+  });
+});
+
+describe("a workshop whose start fails", () => {
+  it("leaves nothing behind, its directory rows and invite code included", async () => {
+    const code = await invite();
+    const codeHash = await inviteCodeHash(code);
+    const config = configFor(env);
+    // Embeddings that fail: the guide's ingestion, the last step of the start, throws.
+    const broken = { ...env, AI: { run: () => Promise.reject(new Error("Workers AI is down")) } } as unknown as Env;
+    const username = freshUsername("broken");
+    await expect(
+      createWorkshop({
+        env: broken,
+        config: { ...config, backends: { ...config.backends, embeddings: "workers-ai" } },
+        db: env.DB,
+        workshopName: "半途",
+        boss: { name: "半途老板", username, passwordHash: "x" },
+        inviteCodeHash: codeHash,
+      }),
+    ).rejects.toThrow();
+    const left = await env.DB.batch([
+      env.DB.prepare("SELECT COUNT(*) AS n FROM tenants WHERE name = '半途'"),
+      env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE username = ?1").bind(username),
+      env.DB.prepare(
+        "SELECT COUNT(*) AS n FROM knowledge_bases kb WHERE NOT EXISTS (SELECT 1 FROM tenants t WHERE t.id = kb.tenant_id)",
+      ),
+      env.DB.prepare("SELECT COUNT(*) AS n FROM invite_codes WHERE code_hash = ?1 AND used_at IS NULL").bind(codeHash),
+    ]);
+    expect(left.map((r) => (r.results[0] as { n: number }).n)).toEqual([0, 0, 0, 1]);
+    // The freed code still signs a workshop up.
+    expect((await signUp(workshop({ invite_code: code }), { mode: "invite" })).status).toBe(201);
   });
 });
