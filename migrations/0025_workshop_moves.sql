@@ -7,3 +7,7 @@ ALTER TABLE tenants ADD COLUMN move_from TEXT;
 ALTER TABLE tenants ADD COLUMN move_state TEXT CHECK (move_state IN ('fenced', 'copying', 'verifying', 'switched'));
 ALTER TABLE tenants ADD COLUMN move_since TEXT;
 ALTER TABLE tenants ADD COLUMN move_progress TEXT;
+
+-- The shard an operator's invite code places the workshop that signs up with it on (NULL: the
+-- shard holding the least data).
+ALTER TABLE invite_codes ADD COLUMN shard TEXT;

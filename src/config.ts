@@ -31,9 +31,14 @@ const ConfigSchema = z.object({
   MCP_SECRETS_KEY: z.string().optional(),
   TRUST_CLIENT_IP_HEADER: z.enum(["true", "false"]).default("false"),
   D1_READ_REPLICATION: z.enum(["on", "off"]).default("off"),
+  // Unset, nobody signs up: a deployment opens itself on purpose.
+  SIGNUP: z.enum(["open", "invite", "closed"]).default("closed"),
   // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
   SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
+
+/** Who may sign a new workshop up (`SIGNUP`). */
+export type SignupMode = "open" | "invite" | "closed";
 
 /** A Workers AI model with function calling, used when `CHAT_MODEL_NAME` names none. */
 const DEFAULT_WORKERS_AI_CHAT_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
@@ -90,6 +95,11 @@ export interface Config {
    * read replication enabled; off locally, where there are no replicas.
    */
   readReplication: boolean;
+  /**
+   * `SIGNUP`: who may create a workshop with `POST /api/workshops`: anyone (`open`), whoever holds
+   * a one-time code from the deployment's operator (`invite`), or nobody (`closed`).
+   */
+  signup: SignupMode;
   /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
   scoreCalibration: boolean;
 }
@@ -142,6 +152,7 @@ export function readConfig(env: Env): Config {
     },
     trustClientIpHeader: vars.TRUST_CLIENT_IP_HEADER === "true",
     readReplication: vars.D1_READ_REPLICATION === "on",
+    signup: vars.SIGNUP,
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }

@@ -38,6 +38,16 @@ describe("the demo data", () => {
     expect(dbOf("t-jinxiu")).not.toBe(dbOf("t-other"));
   });
 
+  it("links each demo staff account to its employee record, and nobody else's", async () => {
+    const { results } = await dbOf("t-jinxiu").prepare(
+      "SELECT person_id AS user_id, id, name FROM employees WHERE person_id IS NOT NULL ORDER BY person_id",
+    ).all();
+    expect(results).toEqual([
+      { user_id: "u-staff", id: "e-jx-lijuan", name: "李娟" },
+      { user_id: "u-staff2", id: "e-jx-zhangmin", name: "张敏" },
+    ]);
+  });
+
   it("loads again without changing or deleting anything a user added or edited", async () => {
     await env.DB.prepare(
       "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES ('k-user-made', 't-jinxiu', 'u-boss', 'mine', 'wft_x', 'hash-user-made')",

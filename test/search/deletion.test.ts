@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { demoSeedStatements } from "../../scripts/demo-data.ts";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
+import { shardsOf } from "../../src/services.ts";
 import { applyDemoSeed, dbOf, keys as devKeys } from "../fixtures.ts";
+
+const databaseOf = (shard: string) => shardsOf(env).get(shard) as D1Database;
+
 import { call } from "../helpers.ts";
 
 const GUIDE = "# 裁剪手册\n\n## 排料\n\n排料时先铺面料，再按纸样排版。\n\n## 验片\n\n裁好的衣片要逐片检查尺寸。\n";
@@ -25,9 +29,9 @@ async function upload(kbId: string, filename: string, content: string, key: stri
 }
 
 /** What both indexes hold for a tenant: all its keyword rows, and how many of `chunkIds` have vectors. */
-async function indexed(tenantId: string, chunkIds: string[]) {
+async function indexed(tenantId: string, chunkIds: string[], db = dbOf(tenantId)) {
   const table = await keywordTable(tenantId);
-  const fts = await dbOf(tenantId).prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
+  const fts = await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
   const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(tenantId));
   const vectors = await runInDurableObject(stub, async (_instance, state) => {
     const ids = JSON.stringify(chunkIds);
@@ -38,18 +42,16 @@ async function indexed(tenantId: string, chunkIds: string[]) {
   return { keywordRows: fts?.n ?? 0, vectors };
 }
 
-async function chunkIdsOf(documentId: string, tenantId = "t-jinxiu"): Promise<string[]> {
-  const { results } = await dbOf(tenantId)
-    .prepare("SELECT id FROM chunks WHERE document_id = ?")
-    .bind(documentId)
-    .all<{ id: string }>();
+async function chunkIdsOf(documentId: string, tenantId = "t-jinxiu", db = dbOf(tenantId)): Promise<string[]> {
+  const { results } = await db.prepare("SELECT id FROM chunks WHERE document_id = ?").bind(documentId).all<{ id: string }>();
   return results.map((r) => r.id);
 }
 
-/** A workshop of its own, with an admin and a boss, so deleting it touches no other test. */
-async function newWorkshop(id: string) {
+/** A workshop of its own on `shard`, with an admin and a boss, so deleting it touches no other test. */
+async function newWorkshop(id: string, shard = "DB") {
+  if (shard !== "DB") await databaseOf(shard).prepare("INSERT INTO tenants (id, name) VALUES (?1, ?1)").bind(id).run();
   const statements = [
-    env.DB.prepare("INSERT INTO tenants (id, name) VALUES (?1, ?1)").bind(id),
+    env.DB.prepare("INSERT INTO tenants (id, name, shard) VALUES (?1, ?1, ?2)").bind(id, shard),
     env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?1, ?2, 'admin', 'admin')").bind(`${id}-admin`, id),
     env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?1, ?2, 'boss', 'boss')").bind(`${id}-boss`, id),
   ];
@@ -104,63 +106,93 @@ describe("deleting removes keyword rows and vectors too", () => {
     expect(after.vectors).toBe(0);
   });
 
-  it("lets a workshop's admin delete the workshop: its rows, keyword rows, vectors and keys, and nothing of others", async () => {
-    const keys = await newWorkshop("t-closing");
-    const tree = JSON.stringify({ id: "closing-tree", title: "T", root: "a", nodes: { a: { response: "A" } } });
-    const put = await call("/api/consult/trees", {
-      method: "PUT",
-      key: keys.admin,
-      body: JSON.stringify({ file_name: "closing-tree.json", content: tree }),
-    });
-    expect(put.status).toBe(200);
-    const kb = await newKb("要关闭的知识库", keys.boss);
-    const doc = await upload(kb, "a.md", GUIDE, keys.boss);
-    const ids = await chunkIdsOf(doc.id, "t-closing");
-    expect(await indexed("t-closing", ids)).toEqual({ keywordRows: ids.length, vectors: ids.length });
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO employees (id, tenant_id, user_id, name, employee_no) VALUES ('e-c', 't-closing', 't-closing-boss', '老板', '001')",
-      ),
-      env.DB.prepare("INSERT INTO styles (id, tenant_id, code, name) VALUES ('s-c', 't-closing', 'S1', '衬衫')"),
-      env.DB.prepare(
-        "INSERT INTO processes (id, tenant_id, style_id, name, unit_price_cents) VALUES ('p-c', 't-closing', 's-c', '上领', 80)",
-      ),
-      env.DB.prepare(
-        "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date) VALUES ('o-c', 't-closing', 'O1', '客户', 's-c', 10, '2026-12-01')",
-      ),
-      env.DB.prepare(
-        "INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date) VALUES ('r-c', 't-closing', 'e-c', 'p-c', 'o-c', 5, 80, '2026-11-25')",
-      ),
-      env.DB.prepare(
-        "INSERT INTO payroll_adjustments (id, tenant_id, employee_id, month, kind, amount_cents, reason) VALUES ('a-c', 't-closing', 'e-c', '2026-11', 'allowance', 100, '补贴')",
-      ),
-      env.DB.prepare(
-        "INSERT INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json) VALUES ('b-c', 't-closing', 't-closing-boss', 'x', 'order', 'o-c', '{}')",
-      ),
-    ]);
-    const othersBefore = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
-      n: number;
-    }>();
+  it.each([
+    ["t-closing", "DB"],
+    ["t-closing-shard", "SHARD_2"],
+  ])(
+    "lets a workshop's admin delete the workshop (%s, on %s): its rows, keyword rows, vectors and keys, and nothing of others",
+    async (W, shard) => {
+      const keys = await newWorkshop(W, shard);
+      const db = databaseOf(shard);
+      const tree = JSON.stringify({ id: "closing-tree", title: "T", root: "a", nodes: { a: { response: "A" } } });
+      const put = await call("/api/consult/trees", {
+        method: "PUT",
+        key: keys.admin,
+        body: JSON.stringify({ file_name: "closing-tree.json", content: tree }),
+      });
+      expect(put.status).toBe(200);
+      const kb = await newKb("要关闭的知识库", keys.boss);
+      const doc = await upload(kb, "a.md", GUIDE, keys.boss);
+      const ids = await chunkIdsOf(doc.id, W, db);
+      expect(await indexed(W, ids, db)).toEqual({ keywordRows: ids.length, vectors: ids.length });
+      await db.batch([
+        db
+          .prepare("INSERT INTO employees (id, tenant_id, person_id, name, employee_no) VALUES ('e-c', ?1, ?2, '老板', '001')")
+          .bind(W, `${W}-boss`),
+        db.prepare("INSERT INTO styles (id, tenant_id, code, name) VALUES ('s-c', ?1, 'S1', '衬衫')").bind(W),
+        db
+          .prepare(
+            "INSERT INTO processes (id, tenant_id, style_id, name, unit_price_cents) VALUES ('p-c', ?1, 's-c', '上领', 80)",
+          )
+          .bind(W),
+        db
+          .prepare(
+            "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date) VALUES ('o-c', ?1, 'O1', '客户', 's-c', 10, '2026-12-01')",
+          )
+          .bind(W),
+        db
+          .prepare(
+            "INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date) VALUES ('r-c', ?1, 'e-c', 'p-c', 'o-c', 5, 80, '2026-11-25')",
+          )
+          .bind(W),
+        db
+          .prepare(
+            "INSERT INTO payroll_adjustments (id, tenant_id, employee_id, month, kind, amount_cents, reason) VALUES ('a-c', ?1, 'e-c', '2026-11', 'allowance', 100, '补贴')",
+          )
+          .bind(W),
+        db
+          .prepare(
+            "INSERT INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json) VALUES ('b-c', ?1, ?2, 'x', 'order', 'o-c', '{}')",
+          )
+          .bind(W, `${W}-boss`),
+      ]);
+      const othersBefore = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
+        n: number;
+      }>();
 
-    expect((await call("/api/workshop?confirm=t-closing", { method: "DELETE", key: keys.boss })).status).toBe(403);
-    expect((await call("/api/workshop?confirm=t-jinxiu", { method: "DELETE", key: keys.admin })).status).toBe(400);
-    const res = await call("/api/workshop?confirm=t-closing", { method: "DELETE", key: keys.admin });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ id: "t-closing", deleted: true, knowledge_bases: 1, documents: 1, chunks: ids.length });
+      expect((await call(`/api/workshop?confirm=${W}`, { method: "DELETE", key: keys.boss })).status).toBe(403);
+      expect((await call("/api/workshop?confirm=t-jinxiu", { method: "DELETE", key: keys.admin })).status).toBe(400);
+      const res = await call(`/api/workshop?confirm=${W}`, { method: "DELETE", key: keys.admin });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ id: W, deleted: true, knowledge_bases: 1, documents: 1, chunks: ids.length });
 
-    expect(await indexed("t-closing", ids)).toEqual({ keywordRows: 0, vectors: 0 });
-    const tables = ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks", "consult_trees", "employees"];
-    for (const table of [...tables, "styles", "processes", "orders", "piece_records", "payroll_adjustments", "business_audit"]) {
-      const column = table === "tenants" ? "id" : "tenant_id";
-      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = 't-closing'`).first<{ n: number }>();
-      expect(row?.n, table).toBe(0);
-    }
-    expect((await call("/api/knowledge-bases", { key: keys.boss })).status).toBe(401);
-    const othersAfter = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
-      n: number;
-    }>();
-    expect(othersAfter?.n).toBe(othersBefore?.n);
-  });
+      expect(await indexed(W, ids, db)).toEqual({ keywordRows: 0, vectors: 0 });
+      const tables = ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks", "consult_trees", "employees"];
+      for (const table of [
+        ...tables,
+        "styles",
+        "processes",
+        "orders",
+        "piece_records",
+        "payroll_adjustments",
+        "business_audit",
+      ]) {
+        const column = table === "tenants" ? "id" : "tenant_id";
+        for (const [name, database] of shardsOf(env)) {
+          const row = await database
+            .prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?1`)
+            .bind(W)
+            .first<{ n: number }>();
+          expect(row?.n, `${table} on ${name}`).toBe(0);
+        }
+      }
+      expect((await call("/api/knowledge-bases", { key: keys.boss })).status).toBe(401);
+      const othersAfter = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
+        n: number;
+      }>();
+      expect(othersAfter?.n).toBe(othersBefore?.n);
+    },
+  );
 });
 
 describe("seeding again", () => {
