@@ -33,6 +33,9 @@ export const DIRECTORY_TABLES: ReadonlySet<string> = new Set([
   "web_sessions",
   "sign_in_attempts",
   "oauth_connections",
+  "password_links",
+  "operator_keys",
+  "invite_codes",
   "d1_migrations",
 ]);
 

@@ -16,7 +16,18 @@ describe("the deployment's operator", () => {
     const all = [...first.body.workshops, ...second.body.workshops];
     expect(all.find((w) => w.id === "t-jinxiu")).toMatchObject({ name: "锦绣制衣", people: 4, active_people: 4 });
     expect(all.find((w) => w.id === "t-other")).toMatchObject({ name: "华美服饰", people: 1 });
-    expect(Object.keys(all[0]).sort()).toEqual(["active_people", "created_at", "id", "name", "people"]);
+    // Directory facts, where the workshop lives, and how much it stores there: counts, never content.
+    expect(Object.keys(all[0]).sort()).toEqual([
+      "active_people",
+      "created_at",
+      "id",
+      "moving_to",
+      "name",
+      "people",
+      "shard",
+      "usage",
+    ]);
+    expect(Object.keys(all[0].usage).sort()).toEqual(["chats", "chunks", "documents", "piece_records", "text_bytes"]);
   });
 
   it("creates one-time invite codes shown once, lists them without the code, and revokes them", async () => {

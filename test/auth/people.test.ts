@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sendChat } from "../chat/chat-api.ts";
 import { browserCall } from "../chat/sign-in.ts";
 import { assembled, readChunks, textOf } from "../chat/stream.ts";
-import { keys, logins } from "../fixtures.ts";
+import { dbOf, keys, logins } from "../fixtures.ts";
 import { call, callJson, mcpClient } from "../helpers.ts";
 import { mcpCall, tokensFor } from "../oauth/browser.ts";
 import { addedPerson, addPerson, freshUsername, login, ownKey, patchPerson, setPassword, tokenOf } from "./people-api.ts";
@@ -128,7 +128,9 @@ describe("adding people", () => {
     const listed = (await callJson("/api/people", { key: keys.otherBoss })).body.people.map((p: { id: string }) => p.id);
     expect(listed).not.toContain("u-staff");
     // Another workshop's employee record cannot be linked either.
-    const other = await env.DB.prepare("SELECT id FROM employees WHERE tenant_id = 't-other' LIMIT 1").first<{ id: string }>();
+    const other = await dbOf("t-other")
+      .prepare("SELECT id FROM employees WHERE tenant_id = 't-other' LIMIT 1")
+      .first<{ id: string }>();
     expect(
       (await addPerson(keys.boss, { name: "x", username: freshUsername(), role: "staff", employee_id: other?.id })).status,
     ).toBe(404);
@@ -218,7 +220,7 @@ describe("deactivating a person", () => {
     expect((await mcpCall(tokens.access_token, "tools/list")).status).toBe(200);
     expect((await call("/api/keys", { key })).status).toBe(200);
     const records = "SELECT COUNT(*) AS n FROM piece_records WHERE employee_id = 'e-jx-zhangmin'";
-    const before = (await env.DB.prepare(records).first<{ n: number }>())?.n;
+    const before = (await dbOf("t-jinxiu").prepare(records).first<{ n: number }>())?.n;
 
     const off = await patchPerson(keys.boss, "u-staff2", { active: false });
     expect(off.status).toBe(200);
@@ -232,7 +234,7 @@ describe("deactivating a person", () => {
     expect(refused.res.status).toBe(403);
     expect((await refused.res.json<{ error: { message: string } }>()).error.message).toContain("deactivated");
     expect((await login(logins.staff2.username, "not-the-password")).res.status).toBe(401);
-    expect((await env.DB.prepare(records).first<{ n: number }>())?.n).toBe(before);
+    expect((await dbOf("t-jinxiu").prepare(records).first<{ n: number }>())?.n).toBe(before);
     expect((await callJson("/api/people/u-staff2/reset-password", { method: "POST", key: keys.boss })).status).toBe(409);
 
     const on = await patchPerson(keys.boss, "u-staff2", { active: true });
@@ -284,7 +286,8 @@ describe("people and employee records", () => {
       password: GOOD,
       new_employee: true,
     });
-    const employee = await env.DB.prepare("SELECT name, employee_no, user_id FROM employees WHERE id = ?1")
+    const employee = await dbOf("t-jinxiu")
+      .prepare("SELECT name, employee_no, person_id AS user_id FROM employees WHERE id = ?1")
       .bind(person.employee_id)
       .first();
     expect(employee).toEqual({ name: "孙红", employee_no: "008", user_id: person.id });

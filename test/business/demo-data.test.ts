@@ -39,9 +39,9 @@ describe("the demo data", () => {
   });
 
   it("links each demo staff account to its employee record, and nobody else's", async () => {
-    const { results } = await dbOf("t-jinxiu").prepare(
-      "SELECT person_id AS user_id, id, name FROM employees WHERE person_id IS NOT NULL ORDER BY person_id",
-    ).all();
+    const { results } = await dbOf("t-jinxiu")
+      .prepare("SELECT person_id AS user_id, id, name FROM employees WHERE person_id IS NOT NULL ORDER BY person_id")
+      .all();
     expect(results).toEqual([
       { user_id: "u-staff", id: "e-jx-lijuan", name: "李娟" },
       { user_id: "u-staff2", id: "e-jx-zhangmin", name: "张敏" },
