@@ -1,7 +1,10 @@
 import { confirmPageUrl } from "../actions/actions.ts";
 import type { Config } from "../config.ts";
 import type { UserContext } from "../user-context.ts";
-import type { ToolContext, ToolDataPart, ToolServices } from "./tool.ts";
+import type { Confirming, ToolContext, ToolDataPart, ToolServices } from "./tool.ts";
+
+/** A person in the browser: their yes is given on Weft's own card or page. */
+const IN_BROWSER: Confirming = { by: "weft", credential: null, credentialId: "session" };
 
 /**
  * The one way any face builds a tool's context: the caller, the request id, an abort signal, the
@@ -18,7 +21,7 @@ export function toolContext({
   config,
   services,
   origin,
-  agentConfirm = null,
+  confirming = IN_BROWSER,
   emit,
 }: {
   user: UserContext;
@@ -28,7 +31,8 @@ export function toolContext({
   services: ToolServices;
   /** The request's origin, once its Host has been checked; a configured `PUBLIC_URL` wins over it. */
   origin: string;
-  agentConfirm?: ToolContext["agentConfirm"];
+  /** What the credential allows in saying yes (`confirmingOf`); a browser session's when absent. */
+  confirming?: Confirming;
   emit?: (part: ToolDataPart) => void;
 }): ToolContext {
   // Links a person follows (the confirm page) go to the deployment's public address where one is
@@ -40,7 +44,7 @@ export function toolContext({
     signal,
     config,
     services,
-    agentConfirm,
+    confirming,
     origin: publicOrigin,
     confirmUrl: (actionId) => confirmPageUrl(publicOrigin, actionId),
     emit: emit ?? (() => {}),

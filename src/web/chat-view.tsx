@@ -87,8 +87,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
-      const outcome = await decideAction(chatId, actionId, decision, t.outcomeText);
+      const outcome = await decideAction(chatId, actionId, decision, t.outcomeText, lang);
       if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
+      if (outcome.status === "confirming") return outcome.result ?? t.actionInProgress;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
       return outcome.recorded ? null : t.actionNotRecorded;
     } catch (failure) {

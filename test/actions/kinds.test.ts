@@ -6,7 +6,7 @@ import { executorRegistry } from "../../src/actions/types.ts";
 import { ActionViewSchema } from "../../src/tools/action-view.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
-import { testContext, testServices, users } from "../fixtures.ts";
+import { onTheCard, testContext, testServices, users } from "../fixtures.ts";
 import { prepareStampTool } from "./fixtures/prepare-stamp.ts";
 import { stampExecutor } from "./fixtures/stamp-executor.ts";
 
@@ -31,6 +31,7 @@ describe("the kinds of pending write", () => {
         ambiguities: [],
         created_at: "2026-11-26T00:00:00.000Z",
         expires_at: "2026-11-26T00:10:00.000Z",
+        confirm_url: `http://weft.test/actions/${"a".repeat(64)}`,
       };
       expect(ActionViewSchema.safeParse(view).success, kind).toBe(true);
     }
@@ -49,10 +50,10 @@ describe("the kinds of pending write", () => {
     const ctx = testContext(users.boss, { services });
     const outcome = await runTool(prepareStampTool, ctx, { document: "合同 7 号" });
     if (!outcome.ok || outcome.kind !== "pending_action") throw new Error(JSON.stringify(outcome));
-    const actionId = outcome.action.actionId;
+    const actionId = outcome.action.action_id;
     const confirms = await Promise.all(
       Array.from({ length: 20 }, () =>
-        confirmAction({ actions: services.actions, user: users.boss, actionId, confirmation: { via: "card" } }),
+        confirmAction({ actions: services.actions, user: users.boss, actionId, confirmation: onTheCard }),
       ),
     );
     for (const view of confirms)
