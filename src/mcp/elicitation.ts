@@ -39,15 +39,22 @@ export type Round = { ask: InputRequiredResult } | { outcome: ToolOutcome };
  * client that opens URLs is sent to the confirm page, Weft's own, whatever the setting.
  */
 export async function askingFor(mcp: ServerContext, ctx: ToolContext): Promise<Asking | null> {
-  const elicitation = objectAt(objectAt(mcp.mcpReq.envelope, CLIENT_CAPABILITIES_META_KEY), "elicitation");
-  if (!elicitation) return null;
-  // An empty `elicitation` capability means form mode (as in the 2025-11-25 revision).
-  const declaresForm = Object.hasOwn(elicitation, "form") || !Object.hasOwn(elicitation, "url");
-  const mode =
-    declaresForm && confirmAllows(ctx.confirming.by, "client") ? "form" : Object.hasOwn(elicitation, "url") ? "url" : null;
+  const declared = declaredModes(mcp);
+  const mode = declared.form && confirmAllows(ctx.confirming.by, "client") ? "form" : declared.url ? "url" : null;
   if (!mode) return null;
   const codec = await codecFor(ctx);
   return codec ? { mode, codec } : null;
+}
+
+/** The elicitation modes this request's client declares (2026-07-28 requests only carry them). */
+function declaredModes(mcp: ServerContext): { form: boolean; url: boolean } {
+  const elicitation = objectAt(objectAt(mcp.mcpReq.envelope, CLIENT_CAPABILITIES_META_KEY), "elicitation");
+  if (!elicitation) return { form: false, url: false };
+  // An empty `elicitation` capability means form mode (as in the 2025-11-25 revision).
+  return {
+    form: Object.hasOwn(elicitation, "form") || !Object.hasOwn(elicitation, "url"),
+    url: Object.hasOwn(elicitation, "url"),
+  };
 }
 
 function codecFor(ctx: ToolContext): Promise<RequestStateCodec<ConfirmState>> | null {
@@ -114,7 +121,8 @@ export async function answerRound({
   prepareAgain: (args: Record<string, unknown>) => Promise<ToolOutcome>;
 }): Promise<Round> {
   const codec = await codecFor(ctx);
-  if (!codec) throw invalidState("this deployment asks no client in-band");
+  const declared = declaredModes(mcp);
+  if (!codec || (!declared.form && !declared.url)) throw invalidState("this client cannot answer a confirmation");
   const state = await verified(codec, wire, mcp);
   if (
     state.tool !== tool.name ||
@@ -130,6 +138,7 @@ export async function answerRound({
   if (state.mode === "url") return { outcome: urlOutcome(view) };
   if (view.status === "expired") throw expired(view);
   if (view.status !== "pending") throw alreadyUsed(view);
+  if (!declared.form) throw invalidState("this client does not answer forms");
   // A form round (minted before its credential's owner chose otherwise) counts only while they let the client ask.
   if (!confirmAllows(ctx.confirming.by, "client")) {
     return refuseConfirm({

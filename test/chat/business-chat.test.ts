@@ -36,9 +36,9 @@ describe("the offline model over the business tools", () => {
     expect(prepare.input).toEqual({ employee: "张三", process: "上领子", quantity: 80 });
     const card = chunks.find((c) => c.type === "data-confirm-card") as {
       id: string;
-      data: { actionId: string; status: string; summary: string };
+      data: { action_id: string; status: string; summary: string };
     };
-    expect(card.id).toBe(card.data.actionId);
+    expect(card.id).toBe(card.data.action_id);
     expect(card.data).toMatchObject({ status: "pending", summary: expect.stringContaining("张三 上领子 80 件") });
     expect(textOf(message)).toContain("确认卡片");
 
