@@ -18,7 +18,11 @@ export async function keyConfirmingBy(
   });
   if (created.status !== 201) throw new Error(`key not created: ${created.status} ${await created.text()}`);
   const { key, id } = await created.json<{ key: string; id: string }>();
-  const set = await browserCall(`/api/keys/${id}`, cookie, { method: "PATCH", headers, body: JSON.stringify({ confirm_by: confirmBy }) });
+  const set = await browserCall(`/api/keys/${id}`, cookie, {
+    method: "PATCH",
+    headers,
+    body: JSON.stringify({ confirm_by: confirmBy }),
+  });
   if (set.status !== 200) throw new Error(`confirm_by not set: ${set.status} ${await set.text()}`);
   return { key, id, cookie };
 }

@@ -71,7 +71,9 @@ describe("elicitation under attack: no answer, no write", () => {
     const { state, actionId } = await firstRound(key, { process: "上袖子", quantity: 20 });
     const args = { process: "上袖子", quantity: 20 };
     expect(errorText(await answer(key, state, args, NO_ANSWER, null))).toMatch(/^request_state_invalid/);
-    expect(errorText(await answer(key, state, args, undefined, { url: {} }))).toMatch(/^request_state_invalid: .*does not answer forms/);
+    expect(errorText(await answer(key, state, args, undefined, { url: {} }))).toMatch(
+      /^request_state_invalid: .*does not answer forms/,
+    );
     const client = await mcpClient(key);
     const confirm = await client.callTool({ name: "confirm_action", arguments: { action_id: actionId } });
     expect(confirm.isError).toBe(true);
