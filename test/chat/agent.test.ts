@@ -164,7 +164,7 @@ describe("the chat agent loop, driven by a scripted model", () => {
     expect(stored).toEqual([
       expect.objectContaining({
         id: "act-200",
-        data: expect.objectContaining({ status: "confirmed", result: "已写入 1 条计件记录" }),
+        data: expect.objectContaining({ status: "confirmed", outcome: "已写入 1 条计件记录" }),
       }),
     ]);
     expect(chat.messages[1]?.parts.some((p) => p.type === "tool-prepare_test_record")).toBe(true);

@@ -64,7 +64,7 @@ describe("the offline model over the business tools", () => {
     const stored = chat.messages[1] as UIMessage;
     expect(stored.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({
       id: card.id,
-      data: { status: "confirmed", result: "已登记" },
+      data: { status: "confirmed", outcome: "已登记" },
     });
     expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
 
@@ -91,7 +91,7 @@ describe("the offline model over the business tools", () => {
       method: "POST",
       body: JSON.stringify({ status: "cancelled", result: "已取消" }),
     });
-    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", result: "已取消" } });
+    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", outcome: "已取消" } });
     const chat = await storedChat(cookie, "biz-forge", 2);
     expect(chat.messages[1]?.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({ data: { status: "cancelled" } });
   });
