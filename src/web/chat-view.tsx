@@ -88,8 +88,8 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
       const outcome = await decideAction(chatId, actionId, decision, t.outcomeText, lang);
-      if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
-      if (outcome.status === "confirming") return outcome.result ?? t.actionInProgress;
+      // Nothing decided by this click (it failed, or another confirm is writing it): the card says why.
+      if (outcome.status === "pending" || outcome.status === "confirming") return outcome.result ?? t.actionRetry;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
       return outcome.recorded ? null : t.actionNotRecorded;
     } catch (failure) {

@@ -88,8 +88,6 @@ export function ConfirmCard({
             )}
           </div>
         </footer>
-      ) : data.status === "confirming" ? (
-        <p className="action-result">{t.confirmingNote}</p>
       ) : (
         data.outcome && <p className="action-result">{data.outcome}</p>
       )}
