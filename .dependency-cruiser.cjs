@@ -3,9 +3,8 @@
 //     → tools (the registry and its runtime)
 //       → domains (actions, business, consult, federation, search, tenants.ts)
 //         → the neutral core (UserContext and role rules, errors, shared shapes, config, logging, printable names).
-// The browser (src/web) shares only src/shapes.ts with the server, and only its types; and at run
-// time the words for statuses, src/status-words.ts, and of a preview, src/preview-text.ts: modules
-// that import nothing (see docs/layout.md).
+// The browser (src/web) shares only src/shapes.ts with the server, and only its types; and the words
+// for statuses, src/status-words.ts, at run time: a module that imports nothing (see docs/layout.md).
 const CORE =
   "^src/(user-context|workshop-db|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes|status-words|preview-text)\\.ts$";
 const DOMAINS = "^src/(actions|business|consult|federation|search)/|^src/tenants\\.ts$";
@@ -65,11 +64,10 @@ module.exports = {
     },
     {
       name: "browser-shares-shapes-only",
-      comment:
-        "The browser imports server code only from src/shapes.ts (types), src/status-words.ts and src/preview-text.ts (words).",
+      comment: "The browser imports server code only from src/shapes.ts (types) and src/status-words.ts (words).",
       severity: "error",
       from: { path: "^src/web/" },
-      to: { path: "^src/", pathNot: "^src/web/|^src/(shapes|status-words|preview-text)\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/web/|^src/(shapes|status-words)\\.ts$" },
     },
     {
       name: "browser-shares-types-only",
@@ -83,13 +81,6 @@ module.exports = {
       comment: "The browser runs status-words.ts, so it imports nothing: no server code can ride along into the bundle.",
       severity: "error",
       from: { path: "^src/status-words\\.ts$" },
-      to: {},
-    },
-    {
-      name: "preview-text-stands-alone",
-      comment: "The browser runs preview-text.ts, so it imports nothing either.",
-      severity: "error",
-      from: { path: "^src/preview-text\\.ts$" },
       to: {},
     },
   ],

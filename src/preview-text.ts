@@ -1,7 +1,7 @@
 // The words a person (or an agent) is shown when asked to say yes to a prepared write, as text:
 // what the audit stores beside each approval, with its SHA-256, so a boss can check the words a
-// write was confirmed on. The browser runs it too (the confirm card and page show these lines),
-// so it imports nothing: no server code can ride along into the bundle (.dependency-cruiser.cjs).
+// write was confirmed on. The confirm card and page (src/web/confirm-card.tsx) show exactly these
+// fields in this order; test/web/preview-text.test.ts holds the two together.
 
 type Lang = "zh" | "en";
 
@@ -13,8 +13,9 @@ interface Previewed {
 
 /**
  * The lines the chat's confirm card and the confirm page show of a write, in the order they show
- * them: the summary, then each field as `label：value` (`label: value` in English). The labels and
- * values are the prepare step's own words; only the separator follows the page's language.
+ * them: the summary, then each field as `label：value` (`label: value` in English; the card sets
+ * each label beside its value). The labels and values are the prepare step's own words; only the
+ * separator follows the page's language.
  *
  * @example cardLines({ summary: "计件登记：张三 上领子 50 件", preview: [{ label: "数量", value: "50 件" }] }, "zh") // ["计件登记：张三 上领子 50 件", "数量：50 件"]
  */

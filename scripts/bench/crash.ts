@@ -36,7 +36,15 @@ export interface CrashReport {
    * Confirms sent but cut by a kill: after the restart, read (its status true if it says
    * `confirmed` exactly when its row was stored before the kill) and confirmed again.
    */
-  caught: { count: number; toldTruly: number; toldWrongly: number; slowestMs: number; confirmedOnce: number };
+  caught: {
+    count: number;
+    /** Of them, those whose row was stored before the kill (the rest had not written). */
+    writtenBeforeKill: number;
+    toldTruly: number;
+    toldWrongly: number;
+    slowestMs: number;
+    confirmedOnce: number;
+  };
   pending: { left: number; stillPending: number; confirmedOnceAfter: number };
   reconfirmed: { count: number; addedRows: number };
   chats: { completed: number; oneTurn: number; cut: number; cutOneTurnAfterResend: number; doubled: number };
@@ -152,7 +160,7 @@ export async function crashUnderLoad({ kills, clients, seconds, log = console.lo
     kills,
     restartSeconds: [],
     confirms: { acknowledged: 0, oneRowOneAudit: 0, lost: 0, doubled: 0, halfWritten: 0 },
-    caught: { count: 0, toldTruly: 0, toldWrongly: 0, slowestMs: 0, confirmedOnce: 0 },
+    caught: { count: 0, writtenBeforeKill: 0, toldTruly: 0, toldWrongly: 0, slowestMs: 0, confirmedOnce: 0 },
     pending: { left: 0, stillPending: 0, confirmedOnceAfter: 0 },
     reconfirmed: { count: 0, addedRows: 0 },
     chats: { completed: 0, oneTurn: 0, cut: 0, cutOneTurnAfterResend: 0, doubled: 0 },
@@ -255,6 +263,7 @@ export async function crashUnderLoad({ kills, clients, seconds, log = console.lo
   );
   for (const [id, read] of caughtReads) {
     const storedBeforeKill = (writtenAt.get(id) ?? "9") < read.killedAt;
+    if (storedBeforeKill) report.caught.writtenBeforeKill++;
     if ((read.status === "confirmed") === storedBeforeKill) report.caught.toldTruly++;
     else report.caught.toldWrongly++;
   }
@@ -305,7 +314,7 @@ export function printCrashReport(report: CrashReport): void {
     `  confirms acknowledged: ${r.confirms.acknowledged}; each one row and one audit entry: ${r.confirms.oneRowOneAudit}; lost ${r.confirms.lost}, doubled ${r.confirms.doubled}, half-written ${r.confirms.halfWritten}`,
   );
   console.log(
-    `  confirms cut by a kill: ${r.caught.count}; status told truly at once: ${r.caught.toldTruly} (wrongly ${r.caught.toldWrongly}); confirmed once after the restart: ${r.caught.confirmedOnce}; slowest answer after the restart ${r.caught.slowestMs} ms`,
+    `  confirms cut by a kill: ${r.caught.count} (${r.caught.writtenBeforeKill} had written); status told truly at once: ${r.caught.toldTruly} (wrongly ${r.caught.toldWrongly}); confirmed once after the restart: ${r.caught.confirmedOnce}; slowest answer after the restart ${r.caught.slowestMs} ms`,
   );
   console.log(
     `  writes left pending: ${r.pending.left}; still pending after the restart: ${r.pending.stillPending}; confirmed once then: ${r.pending.confirmedOnceAfter}`,
@@ -316,5 +325,5 @@ export function printCrashReport(report: CrashReport): void {
   console.log(
     `  chats completed: ${r.chats.completed}, one question and one reply: ${r.chats.oneTurn}; cut: ${r.chats.cut}, one turn after sending again: ${r.chats.cutOneTurnAfterResend}; doubled: ${r.chats.doubled}`,
   );
-  console.log(`  uploads acknowledged: ${r.uploads.acknowledged}, whole and searchable: ${r.uploads.whole}`);
+  console.log(`  uploads acknowledged: ${r.uploads.acknowledged}, whole (ready, with their chunks): ${r.uploads.whole}`);
 }

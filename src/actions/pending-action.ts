@@ -197,10 +197,17 @@ export class PendingActionObject extends DurableObject<Env> {
       await this.settle(action, { status: "expired" });
       return;
     }
-    if (action?.status === "pending") {
+    if (action?.status === "pending" && action.claim) {
       // A confirm holds the write: look again once it has surely reported (or been left behind).
-      await this.ctx.storage.setAlarm(Date.now() + 60_000);
-      return;
+      if (!this.orphaned(action.claim)) return this.ctx.storage.setAlarm(Date.now() + 60_000);
+      if (!action.claim.recognisable) {
+        await this.interrupted(action);
+        return;
+      }
+      // Left behind, with a write only the Worker can look up: kept for whoever asks (which settles
+      // it) as long as a settled action is remembered, then forgotten like one.
+      const forget = Date.parse(action.createdAt) + RETAIN_SECONDS * 1000;
+      if (Date.now() < forget) return this.ctx.storage.setAlarm(forget);
     }
     await this.ctx.storage.deleteAll();
   }

@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_LEASE_MS, confirmAction, getAction, holdAction } from "../../src/actions/actions.ts";
 import type { Look } from "../../src/actions/pending-action.ts";
@@ -168,6 +168,8 @@ describe("a confirm that meets another one mid-write", () => {
       await new Promise((r) => setTimeout(r, 10));
     expect((await look()).value.state.status).toBe("confirming");
     await restart(held.action_id);
+    // Its alarm settles it too, when nobody asks first.
+    expect(await runDurableObjectAlarm(stubOf(held.action_id))).toBe(true);
     const view = await getAction({ actions: services.actions, user: users.boss, actionId: held.action_id });
     expect(view.status).toBe("failed");
     expect(view.error?.message).toMatch(/whether it happened is unknown/);
