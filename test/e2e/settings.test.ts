@@ -94,7 +94,7 @@ const noWiderThan = (page: Page) => page.evaluate(() => document.documentElement
 
 describe("settings for staff", () => {
   for (const viewport of VIEWPORTS) {
-    it(`shows 李娟 her connected apps and keys, and lets her create, allow and revoke a key, at ${viewport.width} px`, async () => {
+    it(`shows 李娟 her connected apps and keys, and lets her create a key, choose who says yes to its writes and to an app's, and revoke both, at ${viewport.width} px`, async () => {
       browser = await launchBrowser(viewport, `settings-staff-${viewport.width}`);
       const { page, shot, context } = browser;
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
