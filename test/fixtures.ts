@@ -68,7 +68,6 @@ export function testContext(
     signal: new AbortController().signal,
     config: configFor(env),
     services,
-    origin: "http://weft.test",
     ...(confirming ? { confirming } : {}),
   });
 }

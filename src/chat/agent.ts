@@ -49,8 +49,6 @@ export interface ChatTurn {
   services: ToolServices & { chats: WorkshopDb };
   /** Where the caller's and their workshop's names are read. */
   directory: Pick<Directory, "db">;
-  /** The origin people reach Weft at, for links back to it (the confirm page). */
-  origin: string;
   waitUntil: (promise: Promise<unknown>) => void;
   user: UserContext;
   requestId: string;
@@ -166,7 +164,6 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
     signal,
     config: turn.config,
     services: turn.services,
-    origin: turn.origin,
     emit: (part) => write?.(part),
   });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).

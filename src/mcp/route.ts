@@ -60,7 +60,6 @@ mcpRoutes.post(
     const ctx = toolContext({
       user: c.var.user,
       config: c.var.config,
-      origin: new URL(c.req.url).origin,
       confirming: confirmingOf(c.var.credential),
       requestId: c.var.requestId,
       signal: c.req.raw.signal,

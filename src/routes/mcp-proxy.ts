@@ -62,7 +62,6 @@ mcpProxyRoutes.post(
         signal: c.req.raw.signal,
         config: c.var.config,
         services: c.var.services,
-        origin: new URL(c.req.url).origin,
       });
       const outcome = await runTool(tool, ctx, args);
       if (!outcome.ok) throw new AppError(outcome.code, outcome.message, outcome.details ? { details: outcome.details } : {});

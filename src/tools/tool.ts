@@ -57,10 +57,6 @@ export interface ToolContext {
   services: ToolServices;
   /** What the caller's credential allows in saying yes to a prepared write (`confirm_action` needs `agent`). */
   confirming: Confirming;
-  /** The origin people reach this deployment at. */
-  origin: string;
-  /** Where a person confirms an action in the browser: the confirm page's absolute URL. */
-  confirmUrl(actionId: string): string;
   /** Emits a data part where the face supports it; a no-op elsewhere. */
   emit(part: ToolDataPart): void;
 }

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { holdAction } from "../../src/actions/actions.ts";
 import { configFor } from "../../src/config.ts";
-import { toolContext } from "../../src/tools/context.ts";
+import { servicesFor } from "../../src/services.ts";
 import { browserCall, signIn } from "../chat/sign-in.ts";
-import { keys, logins, testServices, users } from "../fixtures.ts";
+import { keys, logins, users } from "../fixtures.ts";
 import { callJson, mcpClient } from "../helpers.ts";
 
 // A person's yes before any write: over MCP and REST, an agent confirms only with a key whose owner
@@ -164,16 +165,19 @@ describe("who may say yes to a prepared write", () => {
 });
 
 describe("the confirm page's address", () => {
-  it("is the configured PUBLIC_URL's where one is set, whatever host the request came in by", () => {
+  it("is the configured PUBLIC_URL's where one is set, whatever host the request came in by", async () => {
     const config = configFor(env);
-    const base = { user: users.boss, requestId: "t", signal: new AbortController().signal, services: testServices() };
-    const local = toolContext({ ...base, config, origin: "http://localhost:8787" });
-    expect(local.confirmUrl("a1")).toBe("http://localhost:8787/actions/a1");
-    const deployed = toolContext({
-      ...base,
-      config: { ...config, publicUrl: "https://weft.example" },
-      origin: "http://other.host",
-    });
-    expect(deployed.confirmUrl("a1")).toBe("https://weft.example/actions/a1");
+    const prepared = { kind: "order", write: null, summary: "s", preview: [], ambiguities: [], needs: "boss" as const };
+    const local = servicesFor(env, config, { id: users.boss.tenantId }, { origin: "http://localhost:8787" }).actions;
+    const atLocal = await holdAction({ actions: local, user: users.boss, prepared });
+    expect(atLocal.confirm_url).toBe(`http://localhost:8787/actions/${atLocal.action_id}`);
+    const deployed = servicesFor(
+      env,
+      { ...config, publicUrl: "https://weft.example" },
+      { id: users.boss.tenantId },
+      { origin: "http://other.host" },
+    ).actions;
+    const atDeployed = await holdAction({ actions: deployed, user: users.boss, prepared });
+    expect(atDeployed.confirm_url).toBe(`https://weft.example/actions/${atDeployed.action_id}`);
   });
 });
