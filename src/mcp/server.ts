@@ -29,7 +29,7 @@ export const ERROR_META = "weft/error";
 const INSTRUCTIONS =
   "Weft gives access to a workshop's knowledge bases, guided consultations and business records. " +
   "Tools only ever see the caller's own workshop. Tools that prepare a write return a preview: show it to " +
-  "the user and confirm only when they say so.";
+  "the user; nothing is written until they say yes.";
 
 /**
  * Cache hints for 2026-07-28 clients (2025-era answers carry none). Every list depends on the
@@ -62,7 +62,7 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
     { name: "weft", title: "Weft", version: pkg.version, icons: ICONS.weft },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: [INSTRUCTIONS, ...notes].join("\n"),
+      instructions: [`${INSTRUCTIONS} ${confirmNote(ctx.confirming.by)}`, ...notes].join("\n"),
       cacheHints: CACHE_HINTS,
     },
   );

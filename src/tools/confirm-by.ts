@@ -26,9 +26,9 @@ export function nextStepFor(by: ConfirmBy, actionId: string, confirmUrl: string)
 }
 
 const CANNOT_CONFIRM: Readonly<Record<ConfirmBy, string>> = {
-  weft: "The person who owns this connection chose that writes are confirmed on Weft's own page only, so confirm_action will not work.",
+  weft: "Writes made with this key or connection are confirmed on Weft's own page only (its owner's setting, confirm_by: weft), so confirm_action will not work.",
   client:
-    "The person who owns this connection chose that they confirm writes themselves (in their MCP client or on Weft's page), so confirm_action will not work.",
+    "Writes made with this key or connection are confirmed by the person themselves, in their MCP client or on Weft's page (its owner's setting, confirm_by: client), so confirm_action will not work.",
   agent: "",
 };
 

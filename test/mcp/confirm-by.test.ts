@@ -76,7 +76,7 @@ describe("F1: who may say yes, whatever the client claims", () => {
     expect(first.resultType ?? "complete").toBe("complete");
     const pending = first.structuredContent as { status: string; action_id: string; confirm_url: string };
     expect(pending).toMatchObject({ status: "pending", confirm_url: `http://weft.test/actions/${pending.action_id}` });
-    expect(first.content?.[0]?.text).toContain("confirmed on Weft's own page only");
+    expect(first.content?.[0]?.text).toContain("confirmed on Weft's own page only (its owner's setting, confirm_by: weft)");
     expect(errorText(second)).toMatch(/^request_state_invalid/);
     expect(await written(pending.action_id)).toBe(0);
     expect(await auditOf(pending.action_id)).toBeNull();
