@@ -110,7 +110,7 @@ describe("what an approval records", () => {
 });
 
 describe("a confirm checks its person again", () => {
-  it("refuses a person demoted since they prepared the write (403), writing nothing; their own writes still go", async () => {
+  it("refuses a person demoted since they prepared the write (403), writing nothing, and lets them once promoted again", async () => {
     const forZhang = await prepareAs(keys.boss);
     const cookie = await signIn(logins.boss.username, logins.boss.password);
     await env.DB.prepare("UPDATE users SET role = 'staff' WHERE id = 'u-boss'").run();

@@ -41,12 +41,20 @@ async function rows(chatId: string): Promise<{ id: string; role: string }[]> {
 }
 
 describe("a user message id names one turn", () => {
-  it("answers a message sent twice with the same reply, and keeps one question and one reply", async () => {
+  it("answers a message sent twice with the same reply, replayed rather than made again, and keeps one question and one reply", async () => {
     const chatId = `dup-${crypto.randomUUID()}`;
     const first = await replyOf(await send(chatId, "m1"));
     await history(chatId, 2);
+    // 李娟 records 999 more pieces: a reply made again would count them, the stored one does not.
+    await env.DB.prepare(
+      `INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date)
+       SELECT 'pr-turns', 't-jinxiu', 'e-jx-lijuan', id, 'o-jx-1', 999, unit_price_cents, date('now', '+8 hours')
+         FROM processes WHERE tenant_id = 't-jinxiu' AND name = '上袖子'`,
+    ).run();
     const again = await replyOf(await send(chatId, "m1"));
     expect(again).toEqual(first);
+    const asked = await replyOf(await send(`fresh-${crypto.randomUUID()}`, "m1"));
+    expect(asked.text).not.toBe(first.text);
     expect(first.text).toMatch(/\S/);
     const stored = await rows(chatId);
     expect(stored.map((r) => r.role)).toEqual(["user", "assistant"]);
