@@ -1,6 +1,6 @@
 import { executorRegistry } from "./actions/types.ts";
 import type { Directory } from "./auth/directory.ts";
-import { directoryPeople } from "./auth/people.ts";
+import { directoryPeople } from "./auth/directory-people.ts";
 import { orderExecutor, pieceRecordExecutor } from "./business/executors.ts";
 import type { BusinessService } from "./business/service.ts";
 import { chatModel } from "./chat/models.ts";
@@ -37,8 +37,12 @@ export interface WiringOptions {
   face?: Face;
   /** The request came through a Weft federation client, and reaches no external server in turn. */
   relayed?: boolean;
-  /** The origin the request came to; a configured `PUBLIC_URL` wins over it (links people follow). */
-  origin: string;
+  /**
+   * The origin the request came to, for links people follow (the confirm page); a configured
+   * `PUBLIC_URL` wins over it. Without either the links are relative (`/actions/<id>`), for wiring
+   * that gives nobody a link.
+   */
+  origin?: string;
 }
 
 /**
@@ -66,7 +70,7 @@ export function servicesFor(
   env: Env,
   config: Config,
   workshop: WorkshopRef,
-  { face = "chat", relayed = false, origin }: WiringOptions,
+  { face = "chat", relayed = false, origin = "" }: WiringOptions = {},
 ): Services {
   const store: WorkshopDb = { db: env.DB, tenantId: workshop.id };
   const federation: FederationService = {

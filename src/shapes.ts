@@ -49,8 +49,12 @@ export interface OAuthConnection {
  */
 export type ConfirmBy = "weft" | "client" | "agent";
 
-/** The ways a prepared write is said yes to, as the audit records them. */
-export type ConfirmationPath = "card" | "confirm_page" | "url_elicitation" | "form_elicitation" | "agent_key";
+/**
+ * The ways a write is said yes to, as the audit records them: a prepared write's card, confirm
+ * page (opened by a person or by a URL elicitation), form elicitation or agent, or a settings form
+ * the person submitted (`settings`).
+ */
+export type ConfirmationPath = "card" | "confirm_page" | "url_elicitation" | "form_elicitation" | "agent_key" | "settings";
 
 /** An executed write as the audit (`GET /api/audit`) lists it; append-only. */
 export interface AuditEntry {
@@ -80,6 +84,48 @@ export interface AuditEntry {
 /** One audit entry with the preview text its person was shown (`GET /api/audit/:id`), to check against its digest. */
 export interface AuditRecord extends AuditEntry {
   shown_text: string | null;
+}
+
+/** A person of the workshop as `GET /api/people` lists them for a boss. */
+export interface PersonView {
+  id: string;
+  name: string;
+  /** What they sign in with; null for someone who only has API keys (made by `npm run keys:create-admin`). */
+  username: string | null;
+  role: Role;
+  /** False once deactivated: no sign-in, no credential, records kept. */
+  active: boolean;
+  /** Whether they have set a password (or were given one). */
+  has_password: boolean;
+  /** Whether a one-time set-password link of theirs is still unused and valid. */
+  password_link_pending: boolean;
+  /** The employee record whose piece records and pay are theirs, if linked. */
+  employee_id: string | null;
+  employee_name: string | null;
+  created_at: string;
+  deactivated_at: string | null;
+}
+
+/** An employee record a person may be linked to, as `GET /api/people` offers them. */
+export interface EmployeeOption {
+  id: string;
+  name: string;
+  employee_no: string;
+  status: "active" | "left";
+  /** The person linked to it, if any: an employee belongs to one person at most. */
+  person_id: string | null;
+}
+
+/**
+ * Why a password was refused, as `error.details.reason` says it (with `details.field`): too short or
+ * long, one of the most common passwords, the username, unchanged, or (the current password) wrong.
+ */
+export type PasswordRefusal = "too_short" | "too_long" | "common" | "username" | "unchanged" | "wrong_current";
+
+/** A one-time link that lets a person set their password: shown once, to send them by WeChat or SMS. */
+export interface PasswordLinkView {
+  url: string;
+  expires_at: string;
 }
 
 /** A JSON Schema object, as external MCP servers describe their tools' input and output. */

@@ -78,6 +78,23 @@ export function checkHostAndOrigin() {
   });
 }
 
+/**
+ * Refuses (403) a POST whose `Origin` is present and not allowed (`originAllowed`): the routes that
+ * sign someone in or up before any cookie exists, where a form posted from another site could sign
+ * the victim into the attacker's account. Requests without `Origin` (scripts, curl) pass.
+ *
+ * @example authRoutes.use(refuseForeignOrigin("Sign-in"))
+ */
+export function refuseForeignOrigin(what: string) {
+  return createMiddleware<AppEnv>(async function refuseForeignOriginMiddleware(c, next) {
+    const origin = c.req.header("Origin");
+    if (c.req.method === "POST" && origin !== undefined && !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
+      throw forbidden(`${what} from origin '${origin.slice(0, 100)}' is not allowed.`);
+    }
+    await next();
+  });
+}
+
 // The OAuth endpoints a browser-based public client calls across origins (the provider answers
 // them with CORS, as RFC 8414, 7591 and OAuth 2.1 expect), and `/mcp`, which checks Origin itself.
 const CROSS_ORIGIN_PATHS = /^\/(\.well-known\/|oauth\/token$|oauth\/register$|mcp(\/|$))/;

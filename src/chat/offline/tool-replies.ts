@@ -311,6 +311,11 @@ function leadLine(toolName: string, input: unknown, output: Record<string, Json>
       return chinese
         ? `${one} ${output.month} 实发 ${yuan(totals.net_pay)}。`
         : `${one}'s net pay for ${output.month}: ${yuan(totals.net_pay)}.`;
+    // A staff member's own payroll, with nothing in it yet: said as theirs, not as "0 people".
+    if (output.scope === "own" && slips.length === 0)
+      return chinese
+        ? `你 ${output.month} 还没有计件、补贴或扣款，实发 ${yuan(totals.net_pay)}。`
+        : `You have no pieces, allowances or deductions in ${output.month}: net pay ${yuan(totals.net_pay)}.`;
     const people = typeof totals.employees === "number" ? totals.employees : slips.length;
     return chinese
       ? `${output.month} 共 ${people} 人，实发合计 ${yuan(totals.net_pay)}。`
