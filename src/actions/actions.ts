@@ -129,7 +129,9 @@ export async function getAction({
 async function approve(actions: ActionService, user: UserContext, look: Look, confirmation: Confirmation): Promise<Approval> {
   const person = await actions.people.current(user.userId);
   if (!person)
-    throw forbidden("You are no longer a member of this workshop, so this write cannot be confirmed. Nothing was written.");
+    throw forbidden(
+      "You are no longer an active member of this workshop, so this write cannot be confirmed. Nothing was written.",
+    );
   if (!roleAllows(person.role, look.needs)) {
     throw forbidden(
       `This write needs the '${look.needs}' role and yours is now '${person.role}', so it cannot be confirmed. Nothing was written.`,

@@ -134,21 +134,36 @@ describe("a confirm checks its person again", () => {
     expect(await written(forZhang.action_id)).toBe(1);
   });
 
-  it("refuses a person no longer in the workshop, though a credential of theirs is still remembered", async () => {
-    // The key was just verified, so this Worker remembers it (for up to 30 s) as the boss of 锦绣制衣.
-    const action = await prepareAs(keys.boss);
-    await env.DB.prepare("UPDATE users SET tenant_id = 't-other' WHERE id = 'u-boss'").run();
-    try {
-      const refused = await (await mcpClient(keys.boss)).callTool({
-        name: "confirm_action",
-        arguments: { action_id: action.action_id },
-      });
-      expect((refused.content as { text: string }[])[0]?.text).toMatch(/^forbidden: You are no longer a member of this workshop/);
-      expect(await written(action.action_id)).toBe(0);
-    } finally {
-      await env.DB.prepare("UPDATE users SET tenant_id = 't-jinxiu' WHERE id = 'u-boss'").run();
-    }
-  });
+  for (const [what, change, undo] of [
+    [
+      "moved to another workshop",
+      "UPDATE users SET tenant_id = 't-other' WHERE id = 'u-boss'",
+      "UPDATE users SET tenant_id = 't-jinxiu' WHERE id = 'u-boss'",
+    ],
+    [
+      "deactivated",
+      "UPDATE users SET deactivated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = 'u-boss'",
+      "UPDATE users SET deactivated_at = NULL WHERE id = 'u-boss'",
+    ],
+  ] as const) {
+    it(`refuses a person ${what}, though a credential of theirs is still remembered`, async () => {
+      // The key was just verified, so this Worker remembers it (for up to 30 s) as the boss of 锦绣制衣.
+      const action = await prepareAs(keys.boss);
+      await env.DB.prepare(change).run();
+      try {
+        const refused = await (await mcpClient(keys.boss)).callTool({
+          name: "confirm_action",
+          arguments: { action_id: action.action_id },
+        });
+        expect((refused.content as { text: string }[])[0]?.text).toMatch(
+          /^forbidden: You are no longer an active member of this workshop/,
+        );
+        expect(await written(action.action_id)).toBe(0);
+      } finally {
+        await env.DB.prepare(undo).run();
+      }
+    });
+  }
 });
 
 describe("faults mid-confirm", () => {
