@@ -57,6 +57,7 @@ export function bearerAuth({
           face,
           relayed: c.req.header(FEDERATION_HEADER) !== undefined,
           bookmark: latestReads ? undefined : bookmarkOf(c, workshop.id),
+          origin: new URL(c.req.url).origin,
         }),
       );
     };
@@ -91,10 +92,11 @@ async function authenticate(
   if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
   const grant = verifiedGrantOf(c.executionCtx);
   if (grant) {
-    const connected = await connectionUser({ db, props: grant.props });
-    if (!connected) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
-    const { user, workshop } = connected;
-    return signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" }, workshop);
+    const connection = await connectionUser({ db, props: grant.props });
+    if (!connection) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
+    const { user, appName, confirmBy, workshop } = connection;
+    const credential: Credential = { kind: "oauth", connectionId: grant.props.connectionId, appName, confirmBy };
+    return signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, credential, workshop);
   }
   const key = header.match(BEARER)?.[1];
   const fail = async (subjects: Subject[], message: string): Promise<never> => {
@@ -107,7 +109,7 @@ async function authenticate(
   if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
   return signedIn(
     { userId: user.userId, tenantId: user.tenantId, role: user.role },
-    { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
+    { kind: "api_key", keyId: user.keyId, prefix: user.prefix, confirmBy: user.confirmBy },
     user.workshop,
   );
 }

@@ -3,7 +3,7 @@ import { convertToFunctionSchema } from "../federation/function-schema.ts";
 import type { JsonSchema, PendingAction, ToolFormData } from "../shapes.ts";
 import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
-import { pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
+import type { Tool, ToolContext } from "../tools/tool.ts";
 
 // A write is confirmed or cancelled by the user's click on its card, never by the model, so the
 // chat does not offer these tools to the model at all.
@@ -30,9 +30,9 @@ function inputSchemaOf(t: Tool): JsonSchema {
 }
 
 /** What the model reads after preparing a write: what will happen, and that the user decides. */
-export function pendingForModel(action: PendingAction, confirmUrl: string) {
+export function pendingForModel(action: PendingAction) {
   return {
-    ...pendingActionPayload(action, confirmUrl),
+    ...action,
     note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
   };
 }
@@ -98,7 +98,7 @@ export function modelTools({
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);
           if (outcome.kind === "pending_action") {
             onPending(outcome.action);
-            return pendingForModel(outcome.action, ctx.confirmUrl(outcome.action.actionId));
+            return pendingForModel(outcome.action);
           }
           onResult?.(t.name, outcome.structured);
           return outcome.structured;

@@ -44,7 +44,6 @@ chatRoutes.post(
       config: c.var.config,
       services: c.var.services,
       directory: c.var.directory,
-      origin: new URL(c.req.url).origin,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       user: c.var.user,
       requestId: c.var.requestId,

@@ -6,6 +6,8 @@ import {
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import { loadCatalog } from "../consult/tree-store.ts";
+import type { ConfirmBy } from "../shapes.ts";
+import { promptConfirmStep } from "../tools/confirm-by.ts";
 import type { Toolset } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { ICONS } from "./icons.ts";
@@ -18,7 +20,8 @@ interface TaskPrompt {
   prompt: Prompt;
   /** The tools the task combines: offered only to a caller who has them all. */
   tools: string[];
-  message(args: Record<string, string>): string;
+  /** The prompt's message; `confirmBy` is what the caller's credential allows in saying yes to a write. */
+  message(args: Record<string, string>, confirmBy: ConfirmBy): string;
 }
 
 /** Two tasks that show how the tools combine; their words are the workshop's (Chinese). */
@@ -28,7 +31,7 @@ const TASKS: TaskPrompt[] = [
       name: "task.record-pieces",
       title: "登记计件",
       description:
-        "Record pieces an employee finished: prepare the record, show the preview, and write it only after the user says yes.",
+        "Record pieces an employee finished: prepare the record, show the preview, and write it only after the user says yes (where, depends on what this connection allows).",
       icons: ICONS.write,
       arguments: [
         { name: "employee", description: "Who did the work: name, 工号 or id (员工).", required: true },
@@ -37,10 +40,10 @@ const TASKS: TaskPrompt[] = [
       ],
     },
     tools: ["prepare_piece_record", "confirm_action", "cancel_action"],
-    message: ({ employee, process, quantity }) =>
+    message: ({ employee, process, quantity }, confirmBy) =>
       `请给${employee}登记计件：工序「${process}」，${quantity}件。\n` +
       "先调用 prepare_piece_record 准备这条记录，把预览（员工、工序、件数、单价、金额）给我看；" +
-      "有不明确的地方先问我。我说“确认”之后再调用 confirm_action，我说不要就调用 cancel_action。",
+      `有不明确的地方先问我。${promptConfirmStep(confirmBy)}`,
   },
   {
     prompt: {
@@ -105,7 +108,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
       if (missing.length > 0) throw invalid(`Prompt '${name}' needs ${missing.join(", ")}.`);
       return {
         description: task.prompt.description,
-        messages: [{ role: "user", content: { type: "text", text: task.message(args) } }],
+        messages: [{ role: "user", content: { type: "text", text: task.message(args, ctx.confirming.by) } }],
       };
     }
     const tree = name.startsWith(CONSULT_PREFIX) ? (await trees())?.trees.get(name.slice(CONSULT_PREFIX.length)) : undefined;

@@ -9,6 +9,8 @@ import {
 } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import { statusOf } from "../errors.ts";
+import type { ConfirmBy } from "../shapes.ts";
+import { confirmNote, endsInConfirmation } from "../tools/confirm-by.ts";
 import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
 import type { Toolset } from "../tools/registry.ts";
 import { failureOf, runTool, type ToolOutcome } from "../tools/run-tool.ts";
@@ -27,7 +29,7 @@ export const ERROR_META = "weft/error";
 const INSTRUCTIONS =
   "Weft gives access to a workshop's knowledge bases, guided consultations and business records. " +
   "Tools only ever see the caller's own workshop. Tools that prepare a write return a preview: show it to " +
-  "the user and confirm only when they say so.";
+  "the user; nothing is written until they say yes.";
 
 /**
  * Cache hints for 2026-07-28 clients (2025-era answers carry none). Every list depends on the
@@ -60,7 +62,7 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
     { name: "weft", title: "Weft", version: pkg.version, icons: ICONS.weft },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: [INSTRUCTIONS, ...notes].join("\n"),
+      instructions: [`${INSTRUCTIONS} ${confirmNote(ctx.confirming.by)}`, ...notes].join("\n"),
       cacheHints: CACHE_HINTS,
     },
   );
@@ -68,7 +70,7 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
   const known = new Map([...unavailable.map((tool) => [tool.name, tool] as const), ...listed]);
   server.setRequestHandler("tools/list", async () => ({
-    tools: tools.map(describe),
+    tools: tools.map((tool) => describe(tool, ctx.confirming.by)),
     ...(notes.length ? { _meta: { [LEFT_OUT_META]: notes } } : {}),
   }));
   server.setRequestHandler("tools/call", async (request, mcpCtx) => {
@@ -132,24 +134,32 @@ async function callTool({
   return { outcome };
 }
 
-const descriptors = new WeakMap<Tool, McpTool>();
+const descriptors = new WeakMap<Tool, Map<ConfirmBy, McpTool>>();
 
-/** A tool as `tools/list` shows it, its JSON Schemas built once per tool and isolate. */
-function describe(tool: Tool): McpTool {
-  let descriptor = descriptors.get(tool);
+/**
+ * A tool as `tools/list` shows it, its JSON Schemas built once per tool and isolate; a tool whose
+ * use ends in a person's yes says what the caller's credential allows (one descriptor per setting).
+ */
+function describe(tool: Tool, confirmBy: ConfirmBy): McpTool {
+  let bySetting = descriptors.get(tool);
+  if (!bySetting) {
+    bySetting = new Map();
+    descriptors.set(tool, bySetting);
+  }
+  let descriptor = bySetting.get(confirmBy);
   if (!descriptor) {
     const inputSchema = inputJsonSchema(tool);
     const outputSchema = outputJsonSchema(tool);
     descriptor = {
       name: tool.name,
       title: tool.title,
-      description: tool.description,
+      description: endsInConfirmation(tool) ? `${tool.description} ${confirmNote(confirmBy)}` : tool.description,
       icons: toolIcons(tool.name),
       inputSchema: inputSchema as McpTool["inputSchema"],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool["outputSchema"] } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     };
-    descriptors.set(tool, descriptor);
+    bySetting.set(confirmBy, descriptor);
   }
   return descriptor;
 }
@@ -162,8 +172,7 @@ function render(outcome: ToolOutcome, ctx: ToolContext): CallToolResult {
       _meta: { [ERROR_META]: { code: outcome.code, status: statusOf(outcome.code), retryable: outcome.retryable } },
     };
   }
-  if (outcome.kind === "pending_action")
-    return renderPendingAction(outcome.action, ctx.confirmUrl(outcome.action.actionId), ctx.agentConfirm !== null);
+  if (outcome.kind === "pending_action") return renderPendingAction(outcome.action, ctx.confirming.by);
   return {
     structuredContent: outcome.structured,
     // The JSON is always a text block too, for clients that ignore structuredContent.

@@ -72,7 +72,7 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   // Nobody is authenticated yet: the state names the workshop whose services hold the sign-in.
   const workshop = state ? workshopOfState(state) : null;
   const placed = workshop ? await placementOf({ db: c.var.directory.db, workshopId: workshop }) : null;
-  const service = placed ? servicesFor(c.env, c.var.config, placed).federation : null;
+  const service = placed ? servicesFor(c.env, c.var.config, placed, { origin: new URL(c.req.url).origin }).federation : null;
   let signedIn: ServerRecord;
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { holdAction, pendingResult } from "../actions/actions.ts";
+import { holdAction } from "../actions/actions.ts";
 import { prepareOrder } from "../business/prepare.ts";
 import { LEAST_ROLE } from "../permissions.ts";
 import { dateField, nameField } from "./business-fields.ts";
@@ -27,6 +27,6 @@ export const prepareOrderTool = defineTool({
   async run(ctx, input) {
     const prepared = await prepareOrder({ business: ctx.services.business, user: ctx.user, input });
     const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
-    return { kind: "pending_action", action: pendingResult(view) };
+    return { kind: "pending_action", action: view };
   },
 });

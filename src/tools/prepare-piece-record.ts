@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { holdAction, pendingResult } from "../actions/actions.ts";
+import { holdAction } from "../actions/actions.ts";
 import { preparePieceRecord } from "../business/prepare.ts";
 import { dateField, nameField } from "./business-fields.ts";
 import { defineTool } from "./tool.ts";
@@ -28,6 +28,6 @@ export const preparePieceRecordTool = defineTool({
   async run(ctx, input) {
     const prepared = await preparePieceRecord({ business: ctx.services.business, user: ctx.user, input });
     const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
-    return { kind: "pending_action", action: pendingResult(view) };
+    return { kind: "pending_action", action: view };
   },
 });

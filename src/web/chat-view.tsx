@@ -87,8 +87,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
-      const outcome = await decideAction(chatId, actionId, decision, t.outcomeText);
-      if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
+      const outcome = await decideAction(chatId, actionId, decision, t.outcomeText, lang);
+      // Nothing decided by this click (it failed, or another confirm is writing it): the card says why.
+      if (outcome.status === "pending" || outcome.status === "confirming") return outcome.result ?? t.actionRetry;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
       return outcome.recorded ? null : t.actionNotRecorded;
     } catch (failure) {

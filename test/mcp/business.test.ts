@@ -61,7 +61,7 @@ describe("workshop business over MCP", () => {
       action_id: string;
       preview: { label: string; value: string }[];
     };
-    expect(action.status).toBe("pending_confirmation");
+    expect(action.status).toBe("pending");
     expect(action.preview).toEqual(
       expect.arrayContaining([
         { label: "金额", value: "40.00 元" },

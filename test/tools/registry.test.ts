@@ -573,6 +573,10 @@ describe("the tool registry", () => {
               },
               "type": "array",
             },
+            "confirm_url": {
+              "description": "The confirm page, where the person confirms it signed in to Weft.",
+              "type": "string",
+            },
             "created_at": {
               "type": "string",
             },
@@ -628,6 +632,7 @@ describe("the tool registry", () => {
             "status": {
               "enum": [
                 "pending",
+                "confirming",
                 "confirmed",
                 "cancelled",
                 "expired",
@@ -648,6 +653,7 @@ describe("the tool registry", () => {
             "ambiguities",
             "created_at",
             "expires_at",
+            "confirm_url",
           ],
           "type": "object",
         },
@@ -697,6 +703,10 @@ describe("the tool registry", () => {
               },
               "type": "array",
             },
+            "confirm_url": {
+              "description": "The confirm page, where the person confirms it signed in to Weft.",
+              "type": "string",
+            },
             "created_at": {
               "type": "string",
             },
@@ -752,6 +762,7 @@ describe("the tool registry", () => {
             "status": {
               "enum": [
                 "pending",
+                "confirming",
                 "confirmed",
                 "cancelled",
                 "expired",
@@ -772,6 +783,7 @@ describe("the tool registry", () => {
             "ambiguities",
             "created_at",
             "expires_at",
+            "confirm_url",
           ],
           "type": "object",
         },

@@ -405,7 +405,8 @@ export function toolReply({
   const external = toolName.startsWith(EXTERNAL_TOOL_PREFIX) ? externalText(output) : null;
   if (external) return external;
   if (!isRecord(output)) return String(output);
-  if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
+  // A prepared write: the pending action's wire shape.
+  if (output.status === "pending" && typeof output.action_id === "string") return pendingReply(output, chinese, toolName);
   if (output.status === "needs_input") {
     return chinese
       ? "这个工具需要的参数我没法从这句话里读全：请在上面的表单里填好，再点“调用”。"
