@@ -20,6 +20,8 @@ export const MIGRATIONS = [
   "0014_confirmation_paths.sql",
   "0015_mcp_tool_errors.sql",
   "0016_audit_summary.sql",
+  "0017_confirm_by.sql",
+  "0018_audit_shown.sql",
   "0019_people.sql",
   "0024_workshop_data_apart_from_people.sql",
   "0025_workshop_moves.sql",

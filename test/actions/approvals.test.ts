@@ -4,7 +4,7 @@ import { cardText } from "../../src/preview-text.ts";
 import { sha256Hex } from "../../src/sha256.ts";
 import type { PendingAction } from "../../src/shapes.ts";
 import { browserCall, signIn } from "../chat/sign-in.ts";
-import { keys, logins } from "../fixtures.ts";
+import { dbOf, keys, logins } from "../fixtures.ts";
 import { callJson, mcpClient } from "../helpers.ts";
 import { firstRound, written } from "../mcp/elicitation-rounds.ts";
 
@@ -23,7 +23,10 @@ async function prepareAs(key: string, args: Record<string, unknown> = FOR_ZHANG)
 }
 
 async function auditIdOf(actionId: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT id FROM business_audit WHERE action_id = ?1").bind(actionId).first<{ id: string }>();
+  const row = await dbOf("t-jinxiu")
+    .prepare("SELECT id FROM business_audit WHERE action_id = ?1")
+    .bind(actionId)
+    .first<{ id: string }>();
   if (!row) throw new Error(`no audit entry for ${actionId}`);
   return row.id;
 }
@@ -89,7 +92,7 @@ describe("what an approval records", () => {
     await (await mcpClient(keys.boss)).callTool({ name: "confirm_action", arguments: { action_id: action.action_id } });
     const id = await auditIdOf(action.action_id);
     await expect(
-      env.DB.prepare("UPDATE business_audit SET shown_text = 'other words' WHERE id = ?1").bind(id).run(),
+      dbOf("t-jinxiu").prepare("UPDATE business_audit SET shown_text = 'other words' WHERE id = ?1").bind(id).run(),
     ).rejects.toThrow(/append-only/);
     for (const method of ["PATCH", "PUT", "DELETE"]) {
       const res = await callJson(`/api/audit/${id}`, { method, key: keys.admin, body: "{}" });
@@ -100,10 +103,12 @@ describe("what an approval records", () => {
   });
 
   it("names the person of an entry written before names were stored, from the directory", async () => {
-    await env.DB.prepare(
-      `INSERT INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, created_at)
+    await dbOf("t-jinxiu")
+      .prepare(
+        `INSERT INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, created_at)
        VALUES ('audit-old', 't-jinxiu', 'u-staff', 'old', 'piece_record', 'pr-old', '{}', '2026-01-01T00:00:00.000Z')`,
-    ).run();
+      )
+      .run();
     const entry = await callJson("/api/audit/audit-old", { key: keys.boss });
     expect(entry.body).toMatchObject({ user_name: "李娟", confirmed_via: null, shown_sha256: null, shown_text: null });
   });
@@ -169,11 +174,15 @@ describe("a confirm checks its person again", () => {
 describe("faults mid-confirm", () => {
   it("leaves the action confirmable and nothing half-written when D1 fails inside the write, after the claim", async () => {
     const action = await prepareAs(keys.boss);
-    const orderBefore = await env.DB.prepare("SELECT status FROM orders WHERE id = 'o-jx-1'").first<{ status: string }>();
+    const orderBefore = await dbOf("t-jinxiu")
+      .prepare("SELECT status FROM orders WHERE id = 'o-jx-1'")
+      .first<{ status: string }>();
     // The audit insert is the batch's last statement: failing it must undo the row and the order's change.
-    await env.DB.prepare(
-      "CREATE TRIGGER fail_audit BEFORE INSERT ON business_audit BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END",
-    ).run();
+    await dbOf("t-jinxiu")
+      .prepare(
+        "CREATE TRIGGER fail_audit BEFORE INSERT ON business_audit BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END",
+      )
+      .run();
     const cookie = await signIn(logins.boss.username, logins.boss.password);
     try {
       const failed = await browserCall(`/api/actions/${action.action_id}/confirm`, cookie, { method: "POST" });
@@ -184,15 +193,16 @@ describe("faults mid-confirm", () => {
       expect(await written(action.action_id)).toBe(0);
       expect((await callJson(`/api/actions/${action.action_id}`, { key: keys.boss })).body.status).toBe("pending");
     } finally {
-      await env.DB.prepare("DROP TRIGGER fail_audit").run();
+      await dbOf("t-jinxiu").prepare("DROP TRIGGER fail_audit").run();
     }
-    expect(await env.DB.prepare("SELECT status FROM orders WHERE id = 'o-jx-1'").first()).toEqual(orderBefore);
+    expect(await dbOf("t-jinxiu").prepare("SELECT status FROM orders WHERE id = 'o-jx-1'").first()).toEqual(orderBefore);
     const retried = await browserCall(`/api/actions/${action.action_id}/confirm`, cookie, { method: "POST" });
     expect(await retried.json()).toMatchObject({ status: "confirmed" });
     const again = await browserCall(`/api/actions/${action.action_id}/confirm`, cookie, { method: "POST" });
     expect(await again.json()).toMatchObject({ status: "confirmed" });
     expect(await written(action.action_id)).toBe(1);
-    const audits = await env.DB.prepare("SELECT COUNT(*) AS n FROM business_audit WHERE action_id = ?1")
+    const audits = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM business_audit WHERE action_id = ?1")
       .bind(action.action_id)
       .first<{ n: number }>();
     expect(audits?.n).toBe(1);

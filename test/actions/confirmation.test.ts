@@ -173,12 +173,9 @@ describe("the confirm page's address", () => {
     const local = servicesFor(env, config, workshopOf(users.boss.tenantId), { origin: "http://localhost:8787" }).actions;
     const atLocal = await holdAction({ actions: local, user: users.boss, prepared });
     expect(atLocal.confirm_url).toBe(`http://localhost:8787/actions/${atLocal.action_id}`);
-    const deployed = servicesFor(
-      env,
-      { ...config, publicUrl: "https://weft.example" },
-      workshopOf(users.boss.tenantId),
-      { origin: "http://other.host" },
-    ).actions;
+    const deployed = servicesFor(env, { ...config, publicUrl: "https://weft.example" }, workshopOf(users.boss.tenantId), {
+      origin: "http://other.host",
+    }).actions;
     const atDeployed = await holdAction({ actions: deployed, user: users.boss, prepared });
     expect(atDeployed.confirm_url).toBe(`https://weft.example/actions/${atDeployed.action_id}`);
   });

@@ -6,7 +6,7 @@ import type { ActionService } from "../../src/actions/service.ts";
 import { type Approval, type Executor, executorRegistry } from "../../src/actions/types.ts";
 import { pieceRecordExecutor } from "../../src/business/executors.ts";
 import type { PendingAction } from "../../src/shapes.ts";
-import { keys, onTheCard, testServices, users } from "../fixtures.ts";
+import { dbOf, keys, onTheCard, testServices, users } from "../fixtures.ts";
 import { call, callJson, mcpClient } from "../helpers.ts";
 
 // After a crash (issue 46): a confirm that meets another one's claim answers at once with the
@@ -32,8 +32,12 @@ function stubOf(actionId: string) {
 
 async function rows(actionId: string): Promise<{ pieces: number; audit: number }> {
   const count = async (table: string) =>
-    (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE action_id = ?1`).bind(actionId).first<{ n: number }>())?.n ??
-    0;
+    (
+      await dbOf("t-jinxiu")
+        .prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE action_id = ?1`)
+        .bind(actionId)
+        .first<{ n: number }>()
+    )?.n ?? 0;
   return { pieces: await count("piece_records"), audit: await count("business_audit") };
 }
 

@@ -4,7 +4,7 @@ import { createWebSession } from "../../src/auth/web-sessions.ts";
 import { saveUserMessage } from "../../src/chat/history.ts";
 import { chatTitle } from "../../src/chat/title.ts";
 import { deleteTenant } from "../../src/tenants.ts";
-import { testServices } from "../fixtures.ts";
+import { dbOf, testServices } from "../fixtures.ts";
 import { sendChat, storedChat } from "./chat-api.ts";
 import { browserCall, signIn } from "./sign-in.ts";
 import { readChunks, textOf } from "./stream.ts";
@@ -90,7 +90,9 @@ describe("chat history", () => {
     const deleted = await browserCall("/api/chats/p-3", cookie, { method: "DELETE" });
     expect(await deleted.json()).toEqual({ id: "p-3", deleted: true });
     expect((await browserCall("/api/chats/p-3", cookie)).status).toBe(404);
-    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'p-3'").first<{ n: number }>();
+    const left = await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'p-3'")
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
     expect((await browserCall("/api/chats/p-3", cookie, { method: "DELETE" })).status).toBe(404);
     expect((await browserCall("/api/chats?cursor=not-ours", cookie)).status).toBe(400);
@@ -156,7 +158,7 @@ describe("confirm cards stored before the one wire shape", () => {
     const cookie = await signIn("boss", "boss123");
     const owner = { tenantId: "t-jinxiu", userId: "u-boss" };
     await saveUserMessage({
-      db: env.DB,
+      db: dbOf("t-jinxiu"),
       owner,
       chatId: "h-old-card",
       title: "记件",
@@ -175,9 +177,8 @@ describe("confirm cards stored before the one wire shape", () => {
         result: "已登记",
       },
     };
-    await env.DB.prepare(
-      "INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES ('h-old-card', 'r1', 2, 'assistant', ?1)",
-    )
+    await dbOf("t-jinxiu")
+      .prepare("INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES ('h-old-card', 'r1', 2, 'assistant', ?1)")
       .bind(JSON.stringify([earlier]))
       .run();
     const chat = await storedChat(cookie, "h-old-card", 2);

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:test";
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { saveUserMessage } from "../../src/chat/history.ts";
-import { keys, logins } from "../fixtures.ts";
+import { dbOf, keys, logins } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { storedChat } from "./chat-api.ts";
 import { signIn } from "./sign-in.ts";
@@ -34,7 +33,8 @@ async function history(chatId: string, count: number): Promise<UIMessage[]> {
 
 /** The chat's stored rows, roles and ids in order: what the history holds, whatever was answered. */
 async function rows(chatId: string): Promise<{ id: string; role: string }[]> {
-  const { results } = await env.DB.prepare("SELECT id, role FROM chat_messages WHERE chat_id = ?1 ORDER BY seq")
+  const { results } = await dbOf("t-jinxiu")
+    .prepare("SELECT id, role FROM chat_messages WHERE chat_id = ?1 ORDER BY seq")
     .bind(chatId)
     .all<{ id: string; role: string }>();
   return results;
@@ -46,11 +46,13 @@ describe("a user message id names one turn", () => {
     const first = await replyOf(await send(chatId, "m1"));
     await history(chatId, 2);
     // 李娟 records 999 more pieces: a reply made again would count them, the stored one does not.
-    await env.DB.prepare(
-      `INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date)
+    await dbOf("t-jinxiu")
+      .prepare(
+        `INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date)
        SELECT 'pr-turns', 't-jinxiu', 'e-jx-lijuan', id, 'o-jx-1', 999, unit_price_cents, date('now', '+8 hours')
          FROM processes WHERE tenant_id = 't-jinxiu' AND name = '上袖子'`,
-    ).run();
+      )
+      .run();
     const again = await replyOf(await send(chatId, "m1"));
     expect(again).toEqual(first);
     const asked = await replyOf(await send(`fresh-${crypto.randomUUID()}`, "m1"));
@@ -67,7 +69,7 @@ describe("a user message id names one turn", () => {
     // The server stopped after storing the question, before the reply.
     const owner = { tenantId: "t-jinxiu", userId: "u-staff" };
     const question: UIMessage = { id: "m1", role: "user", parts: [{ type: "text", text: QUESTION }] };
-    await saveUserMessage({ db: env.DB, owner, chatId, title: QUESTION, message: question });
+    await saveUserMessage({ db: dbOf("t-jinxiu"), owner, chatId, title: QUESTION, message: question });
     const made = await replyOf(await send(chatId, "m1"));
     expect(made.text).toMatch(/\S/);
     await history(chatId, 2);

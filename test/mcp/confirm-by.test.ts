@@ -1,9 +1,9 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/sha256.ts";
 import { keyConfirmingBy } from "../auth/credentials.ts";
 import { browserCall } from "../chat/sign-in.ts";
-import { keys, logins } from "../fixtures.ts";
+import { dbOf, keys, logins } from "../fixtures.ts";
 import { ORIGIN, tokensFor } from "../oauth/browser.ts";
 import { errorText, type RoundResult, written } from "./elicitation-rounds.ts";
 
@@ -51,9 +51,8 @@ async function call2026(
 }
 
 async function auditOf(actionId: string) {
-  return env.DB.prepare(
-    "SELECT confirmed_via, credential, user_name, shown_text, shown_sha256 FROM business_audit WHERE action_id = ?1",
-  )
+  return dbOf("t-jinxiu")
+    .prepare("SELECT confirmed_via, credential, user_name, shown_text, shown_sha256 FROM business_audit WHERE action_id = ?1")
     .bind(actionId)
     .first<{ confirmed_via: string; credential: string; user_name: string; shown_text: string; shown_sha256: string }>();
 }

@@ -150,7 +150,8 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     });
     expect(page.status).toBe(200);
     expect(await written(structured.action_id)).toBe(1);
-    const audit = await dbOf("t-jinxiu").prepare("SELECT confirmed_via, credential FROM business_audit WHERE action_id = ?1")
+    const audit = await dbOf("t-jinxiu")
+      .prepare("SELECT confirmed_via, credential FROM business_audit WHERE action_id = ?1")
       .bind(structured.action_id)
       .first();
     expect(audit).toEqual({ confirmed_via: "url_elicitation", credential: null });
