@@ -1,8 +1,11 @@
+import type { PendingActionObject } from "./actions/pending-action.ts";
+import type { ConsultSession } from "./consult/consult-session.ts";
 import { notFound } from "./errors.ts";
 import type { SearchBackends } from "./search/backends.ts";
 import { keywordTable } from "./search/keyword-index.ts";
 import { removeVectorsQuietly } from "./search/vector-index.ts";
 import type { WorkshopDb } from "./workshop-db.ts";
+import { objectsOf } from "./workshop-objects.ts";
 
 // Children before parents: piece records and adjustments point at employees, processes and orders.
 const BUSINESS_TABLES = [
@@ -22,7 +25,8 @@ export interface DeletedTenant {
 }
 
 /**
- * Deletes a workshop and everything it owns: on its shard, in one D1 batch, its knowledge bases,
+ * Deletes a workshop and everything it owns: the Durable Objects that hold its pending writes and
+ * consultations, emptied; on its shard, in one D1 batch, its knowledge bases,
  * documents, chunks, the rows of its keyword index, its business records and its own record (whose
  * cascade takes its chats, FAQ, synonyms, trees and external servers); then, in the directory, its
  * people, keys and entry (whose cascade ends their sessions and OAuth connections); then the
@@ -35,13 +39,25 @@ export interface DeletedTenant {
 export async function deleteTenant({
   workshop,
   directory,
+  objects,
 }: {
   workshop: WorkshopDb & { backends: SearchBackends };
   directory: D1Database;
+  /** The Durable Objects that may hold its state: pending writes and consultations. */
+  objects: {
+    actions: DurableObjectNamespace<PendingActionObject>;
+    consultations: DurableObjectNamespace<ConsultSession>;
+  };
 }): Promise<DeletedTenant> {
   const { db, tenantId } = workshop;
   const known = await directory.prepare("SELECT 1 AS ok FROM tenants WHERE id = ?1").bind(tenantId).first();
   if (!known) throw notFound(`No workshop '${tenantId}'.`);
+  // Its objects first, while the workshop's rows still say which they are.
+  const [actions, sessions] = await Promise.all([objectsOf(workshop, "pending_action"), objectsOf(workshop, "consult_session")]);
+  await Promise.all([
+    ...actions.map((id) => objects.actions.get(objects.actions.idFromString(id)).purge(tenantId)),
+    ...sessions.map((id) => objects.consultations.get(objects.consultations.idFromString(id)).purge(tenantId)),
+  ]);
   const table = await keywordTable(tenantId);
   const hasKeywordTable = await db
     .prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1")

@@ -4,6 +4,7 @@ import type { Confirmation } from "../src/actions/types.ts";
 import { configFor } from "../src/config.ts";
 import { cardText } from "../src/preview-text.ts";
 import { PRIMARY_SHARD, type Services, servicesFor, shardsOf, type WorkshopRef } from "../src/services.ts";
+import { deleteTenant } from "../src/tenants.ts";
 import { toolContext } from "../src/tools/context.ts";
 import type { Confirming, ToolContext } from "../src/tools/tool.ts";
 import type { UserContext } from "../src/user-context.ts";
@@ -52,9 +53,9 @@ export const logins = {
  * Where a workshop of the tests lives: a demo workshop on its demo shard; any other (one a test
  * makes itself) on the primary database, where workshops from before shards live.
  */
-export function workshopOf(tenantId: string): WorkshopRef {
+export function workshopOf(tenantId: string, shard?: string): WorkshopRef {
   const demoShard = DEMO.tenants.find((t) => t.id === tenantId)?.shard;
-  return { id: tenantId, shard: demoShard ?? PRIMARY_SHARD };
+  return { id: tenantId, shard: shard ?? demoShard ?? PRIMARY_SHARD };
 }
 
 /** The database a workshop's own data is on (the directory is always `env.DB`). */
@@ -75,9 +76,19 @@ export async function applyDemoSeed(seed: DemoSeed): Promise<void> {
   }
 }
 
-/** The services a request for `tenantId`'s workshop gets, wired the way authentication wires them. */
-export function testServices(tenantId: string = users.boss.tenantId): Services {
-  return servicesFor(env, configFor(env), workshopOf(tenantId), { origin: "http://weft.test" });
+/** Deletes a workshop as its admin's `DELETE /api/workshop` does, with the services wired for it. */
+export function deleteWorkshop(tenantId: string): ReturnType<typeof deleteTenant> {
+  const { search, actions, consult } = testServices(tenantId);
+  return deleteTenant({
+    workshop: search,
+    directory: env.DB,
+    objects: { actions: actions.objects, consultations: consult.sessions },
+  });
+}
+
+/** The services a request for `tenantId`'s workshop gets (on `shard`, for one placed by the test), wired as authentication wires them. */
+export function testServices(tenantId: string = users.boss.tenantId, shard?: string): Services {
+  return servicesFor(env, configFor(env), workshopOf(tenantId, shard), { origin: "http://weft.test" });
 }
 
 /** A tool context for `user`, as a face builds it, over freshly wired services. */

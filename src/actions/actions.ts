@@ -5,6 +5,7 @@ import { type RpcResult, unwrap } from "../rpc-result.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { PendingAction } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
+import { rememberObject } from "../workshop-objects.ts";
 import type { ActionState, Claim, Look, Settlement } from "./pending-action.ts";
 import type { ActionService } from "./service.ts";
 import type { ActionOwner, Approval, Confirmation, Executor, Prepared } from "./types.ts";
@@ -75,8 +76,15 @@ export async function holdAction({
   prepared: Prepared;
 }): Promise<PendingAction> {
   executorOf(actions, prepared.kind);
-  const stub = actions.objects.get(actions.objects.newUniqueId());
-  return wire(actions, unwrap(await stub.create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds })));
+  const id = actions.objects.newUniqueId();
+  const created = await actions.objects
+    .get(id)
+    .create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds });
+  const state = unwrap(created as RpcResult<ActionState>);
+  // Settled actions are kept a week (pending-action.ts); deleting the workshop empties it sooner.
+  const forgetAfter = new Date(Date.now() + (actions.ttlSeconds + 8 * 24 * 3600) * 1000);
+  await rememberObject(actions, { kind: "pending_action", objectId: id.toString(), forgetAfter });
+  return wire(actions, state);
 }
 
 type Stub = ReturnType<typeof stubFor>;

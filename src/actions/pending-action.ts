@@ -78,6 +78,17 @@ export class PendingActionObject extends DurableObject<Env> {
   // A fresh id for each life of this object: a claim made in an earlier one has no confirm left to report it.
   private readonly instance = crypto.randomUUID();
 
+  /**
+   * Empties this object for good, when the workshop it belongs to is deleted: nothing of the action
+   * stays, whatever its state. Another workshop's action is left alone.
+   */
+  async purge(tenantId: string): Promise<void> {
+    const action = await this.ctx.storage.get<StoredAction>("action");
+    if (action && action.owner.tenantId !== tenantId) return;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
   /** Stores a freshly prepared action and schedules its expiry. */
   async create(input: { owner: ActionOwner; prepared: Prepared; ttlSeconds: number }): Promise<RpcResult<ActionState>> {
     if (await this.ctx.storage.get("action")) return failure("conflict", "This action already exists.");

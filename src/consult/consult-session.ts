@@ -96,6 +96,19 @@ export class ConsultSession extends DurableObject<Env> {
     });
   }
 
+  /**
+   * Empties this session for good, when the workshop it belongs to is deleted. Another workshop's
+   * session is left alone.
+   */
+  async purge(tenantId: string): Promise<void> {
+    const meta = await this.ctx.storage.get<Meta>("meta");
+    const tombstone = meta ? null : await this.ctx.storage.get<Tombstone>("expired");
+    const owner = meta?.owner ?? tombstone?.owner;
+    if (owner && owner.tenantId !== tenantId) return;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
   override async alarm(): Promise<void> {
     const meta = await this.ctx.storage.get<Meta>("meta");
     if (!meta) {

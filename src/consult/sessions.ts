@@ -1,6 +1,7 @@
 import { AppError, notFound } from "../errors.ts";
 import { unwrap } from "../rpc-result.ts";
 import type { UserContext } from "../user-context.ts";
+import { rememberObject } from "../workshop-objects.ts";
 import type { SessionInspection } from "./consult-session.ts";
 import { type Catalog, type SessionView, startSession } from "./engine.ts";
 import type { ConsultService } from "./service.ts";
@@ -53,6 +54,12 @@ export async function beginConsultation({
       ttlSeconds: consult.ttlSeconds,
     }),
   );
+  // A session is kept while it is used and a week after; deleting the workshop empties it sooner.
+  await rememberObject(consult, {
+    kind: "consult_session",
+    objectId: id.toString(),
+    forgetAfter: new Date(Date.now() + 90 * 86_400_000),
+  });
   return { session_id: id.toString(), ...view };
 }
 

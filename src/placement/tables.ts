@@ -24,6 +24,7 @@ export const WORKSHOP_TABLES: Readonly<Record<string, string>> = {
   chats: "tenant_id = ?1",
   chat_messages: "chat_id IN (SELECT id FROM chats WHERE tenant_id = ?1)",
   mcp_servers: "tenant_id = ?1",
+  workshop_objects: "tenant_id = ?1",
 };
 
 /** The directory's tables (people and credentials), and D1's and SQLite's own: never moved. */

@@ -24,7 +24,12 @@ workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) =>
     throw badRequest(`To delete your workshop and everything in it, repeat its id: ?confirm=${tenantId}.`);
   }
   const servers = await listServers(c.var.services.federation);
-  const deleted = await deleteTenant({ workshop: c.var.services.search, directory: c.var.directory.db });
+  const { search, actions, consult } = c.var.services;
+  const deleted = await deleteTenant({
+    workshop: search,
+    directory: c.var.directory.db,
+    objects: { actions: actions.objects, consultations: consult.sessions },
+  });
   // The external servers' OAuth tokens would otherwise stay valid at their providers.
   await revokeAllTokens(c.var.services.federation, servers);
   // Other isolates stop accepting its keys within the cache's bound (KEY_CACHE_TTL_MS).

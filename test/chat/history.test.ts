@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createWebSession } from "../../src/auth/web-sessions.ts";
 import { saveUserMessage } from "../../src/chat/history.ts";
 import { chatTitle } from "../../src/chat/title.ts";
-import { deleteTenant } from "../../src/tenants.ts";
-import { dbOf, testServices } from "../fixtures.ts";
+import { dbOf, deleteWorkshop } from "../fixtures.ts";
 import { sendChat, storedChat } from "./chat-api.ts";
 import { browserCall, signIn } from "./sign-in.ts";
 import { readChunks, textOf } from "./stream.ts";
@@ -145,7 +144,7 @@ describe("chat history", () => {
       db: env.DB,
       user: { id: "u-gone", name: "某人", role: "boss", tenant_id: "t-gone", tenant_name: "关门车间" },
     });
-    await deleteTenant({ workshop: testServices("t-gone").search, directory: env.DB });
+    await deleteWorkshop("t-gone");
     const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())?.n;
     expect(await count("SELECT COUNT(*) AS n FROM chats WHERE tenant_id = 't-gone'")).toBe(0);
     expect(await count("SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = 'h-gone'")).toBe(0);

@@ -2,9 +2,8 @@ import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { createWebSession } from "../../src/auth/web-sessions.ts";
-import { deleteTenant } from "../../src/tenants.ts";
 import { signIn as signInAs } from "../chat/sign-in.ts";
-import { keys as devKeys, testServices } from "../fixtures.ts";
+import { deleteWorkshop, keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { fakeOAuth, SECURE } from "./fake-oauth.ts";
 import { installFakeNetwork } from "./fake-upstream.ts";
@@ -45,7 +44,7 @@ describe("deleting a workshop", () => {
         "INSERT INTO mcp_servers (id, tenant_id, name, url, headers_sealed) VALUES ('mcp_gone', 't-gone', 'gone', 'https://x.example.com/mcp', 'v1.a.b')",
       ),
     ]);
-    await deleteTenant({ workshop: testServices("t-gone").search, directory: env.DB });
+    await deleteWorkshop("t-gone");
     expect(await env.DB.prepare("SELECT id FROM mcp_servers WHERE tenant_id = 't-gone'").first()).toBeNull();
   });
 

@@ -1,10 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoSeedStatements } from "../../scripts/demo-data.ts";
+import { holdAction } from "../../src/actions/actions.ts";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
+import { beginConsultation } from "../../src/consult/sessions.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import { shardsOf } from "../../src/services.ts";
-import { applyDemoSeed, dbOf, keys as devKeys } from "../fixtures.ts";
+import { applyDemoSeed, dbOf, keys as devKeys, testServices } from "../fixtures.ts";
 
 const databaseOf = (shard: string) => shardsOf(env).get(shard) as D1Database;
 
@@ -156,6 +158,16 @@ describe("deleting removes keyword rows and vectors too", () => {
           )
           .bind(W, `${W}-boss`),
       ]);
+      // A pending write and a consultation of its own, held in Durable Objects.
+      const services = testServices(W, shard);
+      const boss = { userId: `${W}-boss`, tenantId: W, role: "boss" as const };
+      const prepared = { kind: "order", write: null, summary: "s", preview: [], ambiguities: [], needs: "boss" as const };
+      const action = await holdAction({ actions: services.actions, user: boss, prepared });
+      const session = await beginConsultation({ consult: services.consult, user: boss, userQuery: "跳针" });
+      const storedIn = async <T extends Rpc.DurableObjectBranded>(ns: DurableObjectNamespace<T>, id: string) =>
+        runInDurableObject(ns.get(ns.idFromString(id)), async (_object, state) => (await state.storage.list()).size);
+      expect(await storedIn(env.PENDING_ACTION, action.action_id)).toBeGreaterThan(0);
+      expect(await storedIn(env.CONSULT_SESSION, session.session_id)).toBeGreaterThan(0);
       const othersBefore = await dbOf("t-jinxiu").prepare("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = 't-jinxiu'").first<{
         n: number;
       }>();
@@ -167,6 +179,8 @@ describe("deleting removes keyword rows and vectors too", () => {
       expect(await res.json()).toEqual({ id: W, deleted: true, knowledge_bases: 1, documents: 1, chunks: ids.length });
 
       expect(await indexed(W, ids, db)).toEqual({ keywordRows: 0, vectors: 0 });
+      expect(await storedIn(env.PENDING_ACTION, action.action_id)).toBe(0);
+      expect(await storedIn(env.CONSULT_SESSION, session.session_id)).toBe(0);
       const tables = ["tenants", "users", "api_keys", "knowledge_bases", "documents", "chunks", "consult_trees", "employees"];
       for (const table of [
         ...tables,
