@@ -3,8 +3,9 @@ import { AppError } from "../errors.ts";
 /**
  * RFC 4180 CSV in one pass (quoted fields may hold commas, quotes doubled, and line breaks), so
  * its cost is linear in the input. A byte-order mark is dropped; CRLF and LF both end a row.
+ * `delimiter` is a comma unless the file uses tabs or semicolons (`csvDelimiter`).
  */
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, delimiter = ","): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = "";
@@ -28,7 +29,7 @@ export function parseCsv(text: string): string[][] {
         i++;
       } else quoted = false;
     } else if (char === '"' && field === "") quoted = true;
-    else if (char === ",") endField();
+    else if (char === delimiter) endField();
     else if (char === "\n") endRow();
     else if (char !== "\r") field += char;
   }
@@ -56,12 +57,30 @@ export interface CsvFaqEntry {
 }
 
 /**
+ * The delimiter of a CSV file by its first line: a tab or a semicolon where it has more of those
+ * than commas (Excel in some locales, tab-separated exports), a comma otherwise.
+ */
+export function csvDelimiter(text: string): string {
+  const end = text.indexOf("\n");
+  const first = end < 0 ? text : text.slice(0, end);
+  const count = (char: string) => first.split(char).length - 1;
+  const commas = count(",");
+  if (count("\t") > commas) return "\t";
+  return count(";") > commas ? ";" : ",";
+}
+
+/**
  * FAQ entries from CSV with a header row naming the columns `question`, `similar_questions` and
  * `answer` (or 标准问题, 相似问题, 答案). Similar questions are separated by `|` or line breaks.
  */
 export function faqEntriesFromCsv(text: string): CsvFaqEntry[] {
-  const [header, ...rows] = parseCsv(text);
-  if (!header) throw new AppError("invalid_input", "The CSV is empty; its first row must name the columns.");
+  return faqEntriesFromRows(parseCsv(text, csvDelimiter(text)), "CSV");
+}
+
+/** FAQ entries from rows whose first names the columns, as a CSV file or a spreadsheet's first sheet gives them. */
+export function faqEntriesFromRows(table: string[][], source: "CSV" | "sheet"): CsvFaqEntry[] {
+  const [header, ...rows] = table;
+  if (!header) throw new AppError("invalid_input", `The ${source} is empty; its first row must name the columns.`);
   const index = new Map<string, number>();
   header.forEach((name, i) => {
     const column = COLUMNS.get(name.trim().toLowerCase());
@@ -70,7 +89,7 @@ export function faqEntriesFromCsv(text: string): CsvFaqEntry[] {
   if (!index.has("question") || !index.has("answer")) {
     throw new AppError(
       "invalid_input",
-      "The CSV header must name a 'question' and an 'answer' column (similar_questions is optional).",
+      `The ${source}'s header must name a 'question' and an 'answer' column (similar_questions is optional).`,
     );
   }
   const cell = (row: string[], column: string) => {
