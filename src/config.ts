@@ -100,7 +100,10 @@ export function readConfig(env: Env): Config {
     throw new Error("VECTOR_INDEX is 'vectorize' but no VECTORIZE binding is configured");
   }
   const needsAi =
-    vars.EMBEDDINGS === "workers-ai" || vars.RERANKER === "workers-ai" || vars.CHAT_MODEL === "workers-ai" || vars.OCR === "workers-ai";
+    vars.EMBEDDINGS === "workers-ai" ||
+    vars.RERANKER === "workers-ai" ||
+    vars.CHAT_MODEL === "workers-ai" ||
+    vars.OCR === "workers-ai";
   if (needsAi && !env.AI) {
     throw new Error("a Workers AI backend is selected but no AI binding is configured");
   }

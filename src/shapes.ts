@@ -127,6 +127,10 @@ export interface PassageView {
   filename: string;
   heading_path: string;
   content: string;
+  /** The PDF page the passage is on, or null. */
+  page: number | null;
+  /** The spreadsheet's sheet the passage's rows are from, or null. */
+  sheet: string | null;
 }
 
 /**

@@ -19,15 +19,19 @@ export class IngestionWorkflow extends WorkflowEntrypoint<Env, JobParams> {
   override async run(event: Readonly<WorkflowEvent<JobParams>>, step: WorkflowStep): Promise<JobOutcome> {
     const { search } = servicesFor(this.env, configFor(this.env), { id: event.payload.tenantId });
     const steps: JobSteps = {
-      do: <T>(name: string, run: () => Promise<T>) =>
-        step.do(name, STEP_CONFIG, run as () => Promise<never>) as Promise<T>,
+      do: <T>(name: string, run: () => Promise<T>) => step.do(name, STEP_CONFIG, run as () => Promise<never>) as Promise<T>,
     };
     try {
       return await runIngestionJob(search, event.payload, steps, event.timestamp);
     } catch (error) {
       log("error", "ingestion_job_failed", { job_id: event.payload.jobId, error });
       await step.do("fail", STEP_CONFIG, async () => {
-        await failJob(search, event.payload.jobId, "Indexing failed unexpectedly and nothing was stored; upload the file again.", { reason: "index_failed", params: {} });
+        await failJob(
+          search,
+          event.payload.jobId,
+          "Indexing failed unexpectedly and nothing was stored; upload the file again.",
+          { reason: "index_failed", params: {} },
+        );
         return "failed";
       });
       return "failed";

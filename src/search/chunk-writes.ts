@@ -3,12 +3,7 @@ import type { SearchBackends } from "./backends.ts";
 import { type Chunk, type ChunkOptions, chunkText } from "./chunker.ts";
 import { DOCUMENT_COLUMNS, type DocumentRow, documentOf } from "./documents.ts";
 import type { FileProblem } from "./file-problem.ts";
-import {
-  ensureKeywordTable,
-  indexedTerms,
-  insertTermsStatement,
-  keywordTable,
-} from "./keyword-index.ts";
+import { ensureKeywordTable, indexedTerms, insertTermsStatement, keywordTable } from "./keyword-index.ts";
 import type { ParsedDocument } from "./parsed-document.ts";
 import { passageText } from "./passage-text.ts";
 
@@ -105,9 +100,7 @@ export async function commitChunks({
   const current = `EXISTS (SELECT 1 FROM documents WHERE id = ?1 AND generation = ?2) AND ${jobCondition}`;
   const results = await db.batch([
     db
-      .prepare(
-        `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?1) AND ${current}`,
-      )
+      .prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?1) AND ${current}`)
       .bind(documentId, base, jobId ?? null),
     db.prepare(`DELETE FROM chunks WHERE document_id = ?1 AND ${current} RETURNING id`).bind(documentId, base, jobId ?? null),
     ...insertChunkStatements(db, table, rows, { tenantId, kbId, documentId, generation: base, jobId }),
@@ -142,7 +135,15 @@ const ROWS_PER_STATEMENT = 200;
 function insertChunkStatements(
   db: D1Database,
   table: string,
-  rows: { id: string; position: number; heading_path: string; content: string; page: number | null; sheet: string | null; terms: string }[],
+  rows: {
+    id: string;
+    position: number;
+    heading_path: string;
+    content: string;
+    page: number | null;
+    sheet: string | null;
+    terms: string;
+  }[],
   owner: { tenantId: string; kbId: string; documentId: string; generation: number; jobId?: string | undefined },
 ): D1PreparedStatement[] {
   const statements: D1PreparedStatement[] = [];

@@ -125,7 +125,9 @@ export async function findDocument({
   const [byName, byContent] = await db.batch<RawDocument>([
     db.prepare(`${SELECT_DOCUMENT} WHERE d.tenant_id = ?1 AND d.kb_id = ?2 AND d.filename = ?3`).bind(tenantId, kbId, filename),
     db
-      .prepare(`${SELECT_DOCUMENT} WHERE d.tenant_id = ?1 AND d.kb_id = ?2 AND d.content_hash = ?3 AND d.status = 'ready' LIMIT 1`)
+      .prepare(
+        `${SELECT_DOCUMENT} WHERE d.tenant_id = ?1 AND d.kb_id = ?2 AND d.content_hash = ?3 AND d.status = 'ready' LIMIT 1`,
+      )
       .bind(tenantId, kbId, contentHash),
   ]);
   const first = (result: D1Result<RawDocument> | undefined) => (result?.results[0] ? documentOf(result.results[0]) : null);

@@ -1,13 +1,21 @@
 import { AppError } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { SearchBackends } from "./backends.ts";
+import {
+  chunkIds,
+  commitChunks,
+  embedChunks,
+  knowledgeBaseGone,
+  overtaken,
+  prepareChunks,
+  recordFailure,
+} from "./chunk-writes.ts";
 import { type ChunkOptions, DEFAULT_CHUNKING } from "./chunker.ts";
-import { chunkIds, commitChunks, embedChunks, overtaken, prepareChunks, recordFailure, knowledgeBaseGone } from "./chunk-writes.ts";
 import { type DocumentRow, findDocument, getDocument } from "./documents.ts";
 import { problemOf } from "./file-problem.ts";
 import { checkSize, type FileKind, fileKindOf, isBinaryKind, MAX_BYTES } from "./file-types.ts";
-import { enqueueJob } from "./ingestion-job.ts";
 import type { Ingestion } from "./ingestion.ts";
+import { enqueueJob } from "./ingestion-job.ts";
 import { parseContent } from "./parse-file.ts";
 import { removeVectorsQuietly } from "./vector-index.ts";
 

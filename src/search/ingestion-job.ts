@@ -134,7 +134,12 @@ async function isCurrent(db: D1Database, job: Job): Promise<boolean> {
 }
 
 /** Sets the job's status and progress, while it is still the document's job. */
-function progressStatement(db: D1Database, job: Job, status: "parsing" | "indexing", report: Omit<ProgressReport, "unit"> & { unit: string }) {
+function progressStatement(
+  db: D1Database,
+  job: Job,
+  status: "parsing" | "indexing",
+  report: Omit<ProgressReport, "unit"> & { unit: string },
+) {
   return db
     .prepare(
       `UPDATE document_jobs SET status = ?2, unit = ?3, done = ?4, total = ?5, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -161,7 +166,13 @@ async function parseStep(search: SearchService, job: Job): Promise<ParseResult> 
   let parsed: ParsedDocument;
   let prepared: PreparedChunks;
   try {
-    parsed = await parseContent({ filename: job.filename, kind: job.kind, content: bytes, backends: search.backends, onProgress });
+    parsed = await parseContent({
+      filename: job.filename,
+      kind: job.kind,
+      content: bytes,
+      backends: search.backends,
+      onProgress,
+    });
     prepared = prepareChunks(parsed, job.title ?? parsed.title, search.chunking);
     if (prepared.chunks.length === 0) {
       throw new AppError("unparseable_document", `'${job.filename}' has no text to index.`, {
@@ -177,7 +188,9 @@ async function parseStep(search: SearchService, job: Job): Promise<ParseResult> 
   await writing;
   keptPrepared.set(job.jobId, prepared);
   const text = new TextEncoder().encode(JSON.stringify({ title: prepared.title, text: parsed.text }));
-  const parts: D1PreparedStatement[] = [db.prepare("DELETE FROM document_job_parts WHERE job_id = ?1 AND kind = 'text'").bind(job.jobId)];
+  const parts: D1PreparedStatement[] = [
+    db.prepare("DELETE FROM document_job_parts WHERE job_id = ?1 AND kind = 'text'").bind(job.jobId),
+  ];
   for (let at = 0, part = 0; at < text.length; at += PART_BYTES, part++) {
     parts.push(
       db
@@ -276,7 +289,12 @@ async function finish(search: SearchService, job: Job, outcome: JobOutcome): Pro
  * one keeps serving its previous version) and the job's row and parts go, in one batch, only while
  * it is still the document's job. Vectors its steps wrote are removed.
  */
-export async function failJob(search: SearchService, job: Job | string, message: string, problem: FileProblem | null): Promise<void> {
+export async function failJob(
+  search: SearchService,
+  job: Job | string,
+  message: string,
+  problem: FileProblem | null,
+): Promise<void> {
   const { db } = search;
   const found = typeof job === "string" ? await loadJob(db, job, new Date(0)) : job;
   if (!found) return;
@@ -289,7 +307,8 @@ export async function failJob(search: SearchService, job: Job | string, message:
     db.prepare("DELETE FROM document_jobs WHERE job_id = ?1 RETURNING job_id").bind(found.jobId),
   ]);
   if (current?.total) await abandon(search, found, current.total);
-  if ((deleted?.results.length ?? 0) > 0) log("info", "ingestion_failed", { document_id: found.documentId, reason: problem?.reason });
+  if ((deleted?.results.length ?? 0) > 0)
+    log("info", "ingestion_failed", { document_id: found.documentId, reason: problem?.reason });
 }
 
 async function readParts(db: D1Database, jobId: string, kind: "file" | "text"): Promise<Uint8Array> {

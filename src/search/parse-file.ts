@@ -1,8 +1,8 @@
 import { AppError } from "../errors.ts";
+import type { SearchBackends } from "./backends.ts";
 import { docxToDocument } from "./docx-text.ts";
 import { problem } from "./file-problem.ts";
 import { type BinaryKind, type FileKind, isBinaryKind } from "./file-types.ts";
-import type { SearchBackends } from "./backends.ts";
 import type { Ocr } from "./ocr.ts";
 import { parseDocument } from "./parse.ts";
 import type { ParsedDocument, Progress } from "./parsed-document.ts";
@@ -48,9 +48,13 @@ export async function parseFile({
 }): Promise<ParsedDocument> {
   const title = filename.replace(/\.[^.]+$/, "") || filename;
   if (MAGIC[kind] && !MAGIC[kind](bytes)) {
-    throw new AppError("unparseable_document", `'${filename}' is not really a ${kind === "image" ? "PNG, JPEG or WebP image" : "PDF"} file.`, {
-      details: problem("damaged", { kind: kind === "image" ? "image" : "PDF" }),
-    });
+    throw new AppError(
+      "unparseable_document",
+      `'${filename}' is not really a ${kind === "image" ? "PNG, JPEG or WebP image" : "PDF"} file.`,
+      {
+        details: problem("damaged", { kind: kind === "image" ? "image" : "PDF" }),
+      },
+    );
   }
   switch (kind) {
     case "pdf":

@@ -122,7 +122,9 @@ function linesOf(items: Item[]): Line[] {
   let y = 0;
   let right = Number.NaN;
   const end = () => {
-    const text = foldRadicals(withoutControls(parts.join(""))).replace(/\s+/g, " ").trim();
+    const text = foldRadicals(withoutControls(parts.join("")))
+      .replace(/\s+/g, " ")
+      .trim();
     if (text) lines.push({ text, size, y });
     parts = [];
     size = 0;
@@ -162,9 +164,14 @@ function markdownOf(pages: Line[][]): string {
   }
   const body = [...bySize.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   const isHeading = (line: Line) => line.size >= body * 1.15 && line.text.length <= 60 && !/[。；;，,]$/.test(line.text);
-  const headingSizes = [...new Set(pages.flat().filter(isHeading).map((line) => Math.round(line.size * 2) / 2))].sort(
-    (a, b) => b - a,
-  );
+  const headingSizes = [
+    ...new Set(
+      pages
+        .flat()
+        .filter(isHeading)
+        .map((line) => Math.round(line.size * 2) / 2),
+    ),
+  ].sort((a, b) => b - a);
   const out: string[] = [];
   pages.forEach((lines, index) => {
     out.push(locationLine({ page: index + 1 }));

@@ -22,9 +22,13 @@ const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
  */
 export function checkOfficeZip(bytes: Uint8Array, kind: "Word" | "Excel"): void {
   if (OLE_MAGIC.every((byte, i) => bytes[i] === byte)) {
-    throw new AppError("unparseable_document", `The ${kind} file is password-protected (or an old binary format); remove the password.`, {
-      details: problem("encrypted"),
-    });
+    throw new AppError(
+      "unparseable_document",
+      `The ${kind} file is password-protected (or an old binary format); remove the password.`,
+      {
+        details: problem("encrypted"),
+      },
+    );
   }
   const damaged = () =>
     new AppError("unparseable_document", `The file is not a readable ${kind} file: it may be damaged.`, {

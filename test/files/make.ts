@@ -92,7 +92,13 @@ async function wordFile(): Promise<void> {
           new Paragraph({ text: "每天开机前检查机针是否弯曲、针尖是否完好。", numbering: { reference: "steps", level: 0 } }),
           new Paragraph({ text: "离开机器超过 30 分钟要关闭电源。", numbering: { reference: "steps", level: 0 } }),
           new Paragraph({ text: "定期保养", heading: HeadingLevel.HEADING_2 }),
-          new Paragraph({ children: [new TextRun("下表为各项保养的周期和负责人，"), new TextRun({ text: "不得漏做", bold: true }), new TextRun("。")] }),
+          new Paragraph({
+            children: [
+              new TextRun("下表为各项保养的周期和负责人，"),
+              new TextRun({ text: "不得漏做", bold: true }),
+              new TextRun("。"),
+            ],
+          }),
           new Table({
             rows: [
               new TableRow({ children: [cell("项目"), cell("周期"), cell("负责人")] }),
