@@ -47,7 +47,7 @@ export async function enqueueJob({
     .first();
   if (!running) {
     const jobId = crypto.randomUUID();
-    await ingestion.start({ jobId, tenantId: job.tenantId });
+    await ingestion.start({ jobId, documentId: job.documentId, tenantId: job.tenantId });
     const parts: D1PreparedStatement[] = [];
     for (let at = 0, part = 0; at < job.bytes.length || part === 0; at += PART_BYTES, part++) {
       parts.push(
@@ -102,7 +102,7 @@ export async function runIngestionJob(
   steps: JobSteps,
   createdAt: Date,
 ): Promise<JobOutcome> {
-  const job = await steps.do("load", () => loadJob(search.db, params.jobId, createdAt));
+  const job = await steps.do("load", () => loadJob(search.db, params, createdAt));
   if (!job) return "superseded";
   const parsed = await steps.do("parse", () => parseStep(search, job));
   if (parsed.outcome !== "parsed") return parsed.outcome;
@@ -113,7 +113,7 @@ export async function runIngestionJob(
   return steps.do("commit", () => commitStep(search, job, parsed.chunks));
 }
 
-async function loadJob(db: D1Database, jobId: string, createdAt: Date): Promise<Job | null> {
+async function loadJob(db: D1Database, { jobId, documentId }: Omit<JobParams, "tenantId">, createdAt: Date): Promise<Job | null> {
   const row = await db
     .prepare(
       `SELECT j.job_id AS jobId, j.document_id AS documentId, d.kb_id AS kbId, d.filename, d.source, j.base_generation AS base,
@@ -123,8 +123,14 @@ async function loadJob(db: D1Database, jobId: string, createdAt: Date): Promise<
     .bind(jobId)
     .first<Job>();
   if (row) return row;
-  // The upload's request creates the instance, then writes the row: wait for it a while (the step is
-  // retried), then take it that the write failed, or that a newer upload or a deletion replaced it.
+  // The upload's request creates the instance, then writes the row. A document that is gone, or has
+  // another job, will never have this one; otherwise wait for the row a while (the step is
+  // retried), then take it that the write failed.
+  const document = await db
+    .prepare("SELECT (SELECT job_id FROM document_jobs WHERE document_id = ?1) AS job FROM documents WHERE id = ?1")
+    .bind(documentId)
+    .first<{ job: string | null }>();
+  if (!document || document.job !== null) return null;
   if (Date.now() - createdAt.getTime() < ROW_GRACE_MS) throw new Error("the job's row is not written yet");
   return null;
 }
@@ -182,6 +188,8 @@ async function parseStep(search: SearchService, job: Job): Promise<ParseResult> 
   } catch (error) {
     await writing;
     if (!(error instanceof AppError) || error.code === "upstream_failed") throw error;
+    // A document deleted or uploaded again meanwhile took the file's parts with its job: not a failure of the file.
+    if (!(await isCurrent(db, job))) return { outcome: "superseded" };
     await failJob(search, job, error.message, problemOf(error.details));
     return { outcome: "failed" };
   }
@@ -291,12 +299,12 @@ async function finish(search: SearchService, job: Job, outcome: JobOutcome): Pro
  */
 export async function failJob(
   search: SearchService,
-  job: Job | string,
+  job: Job | Omit<JobParams, "tenantId">,
   message: string,
   problem: FileProblem | null,
 ): Promise<void> {
   const { db } = search;
-  const found = typeof job === "string" ? await loadJob(db, job, new Date(0)) : job;
+  const found = "base" in job ? job : await loadJob(db, job, new Date(0));
   if (!found) return;
   const current = await db
     .prepare("SELECT total FROM document_jobs WHERE job_id = ?1 AND unit = 'chunks'")

@@ -1,8 +1,9 @@
 // The durable ingestion job as search sees it: the engine that starts jobs, and the steps a job runs on.
 
-/** What starts a job: its id (the Workflow instance's) and the workshop it acts for. */
+/** What starts a job: its id (the Workflow instance's), the document it reads a file into, and the workshop it acts for. */
 export interface JobParams {
   jobId: string;
+  documentId: string;
   tenantId: string;
 }
 

@@ -53,7 +53,7 @@ export function sheetsToDocument(
     if (cite) parts.push(locationLine({ sheet: sheet.name }));
     parts.push(`## ${sheet.name}`, "");
     if (body.length === 0) parts.push(`${header.filter(Boolean).join("，")}。`);
-    body.forEach((row, i) => parts.push(rowSentence(header, row, i + 2)));
+    for (const [i, row] of body.entries()) parts.push(rowSentence(header, row, i + 2));
     parts.push("");
   }
   if (parts.length === 0) {

@@ -20,6 +20,7 @@ export function decodeText(bytes: Uint8Array): string {
 
 // C0 controls but tab and line feed, DEL, and C1 controls: never text, and a form feed would read
 // as a location line to the chunker.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Text a parser extracted, without control characters (a line feed and a tab stay). */
