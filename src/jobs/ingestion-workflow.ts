@@ -22,16 +22,14 @@ export class IngestionWorkflow extends WorkflowEntrypoint<Env, JobParams> {
       do: <T>(name: string, run: () => Promise<T>) => step.do(name, STEP_CONFIG, run as () => Promise<never>) as Promise<T>,
     };
     try {
-      return await runIngestionJob(search, event.payload, steps, new Date(event.timestamp));
+      return await runIngestionJob(search, event.payload, steps);
     } catch (error) {
       log("error", "ingestion_job_failed", { job_id: event.payload.jobId, error });
       await step.do("fail", STEP_CONFIG, async () => {
-        await failJob(
-          search,
-          event.payload,
-          "Indexing failed unexpectedly and nothing was stored; upload the file again.",
-          { reason: "index_failed", params: {} },
-        );
+        await failJob(search, event.payload, "Indexing failed unexpectedly and nothing was stored; upload the file again.", {
+          reason: "index_failed",
+          params: {},
+        });
         return "failed";
       });
       return "failed";

@@ -4,7 +4,6 @@ import { firstTitle } from "./headings.ts";
 import { htmlToText } from "./parse.ts";
 import type { ParsedDocument } from "./parsed-document.ts";
 import { withoutControls } from "./text-decoding.ts";
-import { checkOfficeZip } from "./zip-guard.ts";
 
 // Word names its built-in heading styles in English inside the file whatever its language, but WPS
 // and some templates write the Chinese names; mammoth's default map knows the English ones.
@@ -16,11 +15,10 @@ const STYLE_MAP = [
 
 /**
  * A Word file (.docx) as Markdown, by mammoth (headings by style, paragraphs, lists, tables as
- * Markdown tables; pictures left out), after the zip is checked for bombs. Its title is its first
+ * Markdown tables; pictures left out); `precheckFile` has checked the zip for bombs. Its title is its first
  * level-1 heading, or the file's name.
  */
 export async function docxToDocument(bytes: Uint8Array, fallbackTitle: string): Promise<ParsedDocument> {
-  checkOfficeZip(bytes, "Word");
   const mammoth = await import("mammoth");
   const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   // mammoth's browser build reads `arrayBuffer`, its Node build `buffer`; bundlers pick either.

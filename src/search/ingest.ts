@@ -16,7 +16,7 @@ import { problemOf } from "./file-problem.ts";
 import { checkSize, type FileKind, fileKindOf, isBinaryKind, MAX_BYTES } from "./file-types.ts";
 import type { Ingestion } from "./ingestion.ts";
 import { enqueueJob } from "./ingestion-job.ts";
-import { parseContent } from "./parse-file.ts";
+import { parseContent, precheckFile } from "./parse-file.ts";
 import { removeVectorsQuietly } from "./vector-index.ts";
 
 /** The largest Markdown, text or HTML document (other kinds: `MAX_BYTES` in file-types.ts). */
@@ -97,16 +97,18 @@ export async function ingestDocument({
   const { documentId, base } = existing
     ? { documentId: existing.id, base: existing.generation }
     : await placeholder({ db, input, kind, size });
-  if (typeof content !== "string" && isBinaryKind(kind) && ingestion && (preferJob || size > INLINE_MAX_BYTES)) {
-    const document = await enqueueJob({
-      db,
-      ingestion,
-      job: { tenantId, kbId, documentId, base, kind, title: input.title, contentHash, bytes: content },
-    });
-    return { status: "queued", document };
-  }
   let newIds: string[] = [];
   try {
+    // A large file goes to the job once what can be checked without parsing it has been (a 4xx now).
+    if (typeof content !== "string" && isBinaryKind(kind) && ingestion && (preferJob || size > INLINE_MAX_BYTES)) {
+      precheckFile(filename, kind, content);
+      const document = await enqueueJob({
+        db,
+        ingestion,
+        job: { tenantId, kbId, documentId, base, kind, title: input.title, contentHash, bytes: content },
+      });
+      return { status: "queued", document };
+    }
     const parsed = await parseContent({ filename, kind, content, backends });
     const prepared = prepareChunks(parsed, input.title ?? parsed.title, chunking);
     if (prepared.chunks.length === 0) throw new AppError("unparseable_document", `'${filename}' has no text to index.`);

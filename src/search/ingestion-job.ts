@@ -14,14 +14,13 @@ import { removeVectorsQuietly } from "./vector-index.ts";
 const PART_BYTES = 1024 * 1024;
 // Chunks embedded per step: one Workers AI call's worth, and a step short enough to retry whole.
 const BATCH = 64;
-// A job's row is written right after its instance is created; a step that finds none waits this long for it.
-const ROW_GRACE_MS = 60_000;
 
 /**
  * Hands an upload to the ingestion job: the job's row (status `queued`) and the file's bytes in
- * one D1 batch, after any older job of the document (whose instance then finds another job id and
- * stops). The instance is created first, so nothing is ever written that no job will read; it
- * waits for its row. The same bytes uploaded again while their job runs start nothing new.
+ * one D1 batch, replacing any older job of the document (whose instance then finds its job gone
+ * and stops), then the Workflow instance that reads them. If the instance cannot be created, the
+ * row and bytes are taken back and the upload fails (503): no job is left that nothing runs. The
+ * same bytes uploaded again while their job runs start nothing new.
  */
 export async function enqueueJob({
   db,
@@ -47,7 +46,6 @@ export async function enqueueJob({
     .first();
   if (!running) {
     const jobId = crypto.randomUUID();
-    await ingestion.start({ jobId, documentId: job.documentId, tenantId: job.tenantId });
     const parts: D1PreparedStatement[] = [];
     for (let at = 0, part = 0; at < job.bytes.length || part === 0; at += PART_BYTES, part++) {
       parts.push(
@@ -66,6 +64,15 @@ export async function enqueueJob({
         .bind(job.documentId, job.tenantId, jobId, job.base, job.kind, job.title ?? null, job.contentHash, job.bytes.length),
       ...parts,
     ]);
+    try {
+      await ingestion.start({ jobId, documentId: job.documentId, tenantId: job.tenantId });
+    } catch (error) {
+      await db.prepare("DELETE FROM document_jobs WHERE job_id = ?1").bind(jobId).run();
+      throw new AppError("unavailable", "The ingestion job could not be started; try the upload again.", {
+        cause: error,
+        retryable: true,
+      });
+    }
   }
   return getDocument({ db, tenantId: job.tenantId, kbId: job.kbId, documentId: job.documentId });
 }
@@ -96,13 +103,8 @@ export type JobOutcome = "ready" | "failed" | "superseded";
  * the job as `failed` with the reason; a step that fails otherwise is retried by the engine, and
  * `failJob` records what is left when retries run out.
  */
-export async function runIngestionJob(
-  search: SearchService,
-  params: JobParams,
-  steps: JobSteps,
-  createdAt: Date,
-): Promise<JobOutcome> {
-  const job = await steps.do("load", () => loadJob(search.db, params, createdAt));
+export async function runIngestionJob(search: SearchService, params: JobParams, steps: JobSteps): Promise<JobOutcome> {
+  const job = await steps.do("load", () => loadJob(search.db, params.jobId));
   if (!job) return "superseded";
   const parsed = await steps.do("parse", () => parseStep(search, job));
   if (parsed.outcome !== "parsed") return parsed.outcome;
@@ -113,7 +115,7 @@ export async function runIngestionJob(
   return steps.do("commit", () => commitStep(search, job, parsed.chunks));
 }
 
-async function loadJob(db: D1Database, { jobId, documentId }: Omit<JobParams, "tenantId">, createdAt: Date): Promise<Job | null> {
+async function loadJob(db: D1Database, jobId: string): Promise<Job | null> {
   const row = await db
     .prepare(
       `SELECT j.job_id AS jobId, j.document_id AS documentId, d.kb_id AS kbId, d.filename, d.source, j.base_generation AS base,
@@ -122,17 +124,8 @@ async function loadJob(db: D1Database, { jobId, documentId }: Omit<JobParams, "t
     )
     .bind(jobId)
     .first<Job>();
-  if (row) return row;
-  // The upload's request creates the instance, then writes the row. A document that is gone, or has
-  // another job, will never have this one; otherwise wait for the row a while (the step is
-  // retried), then take it that the write failed.
-  const document = await db
-    .prepare("SELECT (SELECT job_id FROM document_jobs WHERE document_id = ?1) AS job FROM documents WHERE id = ?1")
-    .bind(documentId)
-    .first<{ job: string | null }>();
-  if (!document || document.job !== null) return null;
-  if (Date.now() - createdAt.getTime() < ROW_GRACE_MS) throw new Error("the job's row is not written yet");
-  return null;
+  // A newer upload or a deletion took the job away before it started.
+  return row;
 }
 
 async function isCurrent(db: D1Database, job: Job): Promise<boolean> {
@@ -304,7 +297,7 @@ export async function failJob(
   problem: FileProblem | null,
 ): Promise<void> {
   const { db } = search;
-  const found = "base" in job ? job : await loadJob(db, job, new Date(0));
+  const found = "base" in job ? job : await loadJob(db, job.jobId);
   if (!found) return;
   const current = await db
     .prepare("SELECT total FROM document_jobs WHERE job_id = ?1 AND unit = 'chunks'")

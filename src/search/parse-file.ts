@@ -9,6 +9,7 @@ import type { ParsedDocument, Progress } from "./parsed-document.ts";
 import { pdfToDocument } from "./pdf-text.ts";
 import { csvSheet, sheetsToDocument, workbookSheets } from "./sheet-text.ts";
 import { decodeText } from "./text-decoding.ts";
+import { checkOfficeZip } from "./zip-guard.ts";
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((byte, i) => bytes[i] === byte);
 
@@ -26,6 +27,26 @@ const MEDIA_TYPES: [number[], string][] = [
   [[0x89, 0x50, 0x4e, 0x47], "image/png"],
   [[0xff, 0xd8, 0xff], "image/jpeg"],
 ];
+
+/**
+ * What can be told of a file without parsing it, checked in the upload's request even when a job
+ * will read it: its bytes are its kind's (a PDF starts `%PDF-`, an image with its signature), and a
+ * .docx or .xlsx is a zip that inflates within bounds and is not password-protected (zip-guard.ts,
+ * bounded time). A file failing this is refused at once (4xx), before any job or stored byte.
+ */
+export function precheckFile(filename: string, kind: BinaryKind, bytes: Uint8Array): void {
+  if (MAGIC[kind] && !MAGIC[kind](bytes)) {
+    throw new AppError(
+      "unparseable_document",
+      `'${filename}' is not really a ${kind === "image" ? "PNG, JPEG or WebP image" : "PDF"} file.`,
+      {
+        details: problem("damaged", { kind: kind === "image" ? "image" : "PDF" }),
+      },
+    );
+  }
+  if (kind === "docx") checkOfficeZip(bytes, "Word");
+  if (kind === "xlsx") checkOfficeZip(bytes, "Excel");
+}
 
 /**
  * Reads a file's bytes into the Markdown-flavoured text the chunker takes, with the parser of its
@@ -47,15 +68,7 @@ export async function parseFile({
   onProgress?: Progress | undefined;
 }): Promise<ParsedDocument> {
   const title = filename.replace(/\.[^.]+$/, "") || filename;
-  if (MAGIC[kind] && !MAGIC[kind](bytes)) {
-    throw new AppError(
-      "unparseable_document",
-      `'${filename}' is not really a ${kind === "image" ? "PNG, JPEG or WebP image" : "PDF"} file.`,
-      {
-        details: problem("damaged", { kind: kind === "image" ? "image" : "PDF" }),
-      },
-    );
-  }
+  precheckFile(filename, kind, bytes);
   switch (kind) {
     case "pdf":
       return pdfToDocument(bytes, title, { ocr, onProgress });
@@ -63,7 +76,7 @@ export async function parseFile({
       return docxToDocument(bytes, title);
     case "xlsx":
     case "xls":
-      return sheetsToDocument(title, await workbookSheets(bytes, kind), { onProgress });
+      return sheetsToDocument(title, await workbookSheets(bytes), { onProgress });
     case "csv":
       return sheetsToDocument(title, [csvSheet(title, bytes)], { onProgress, cite: false });
     case "image": {

@@ -45,7 +45,7 @@ export async function pdfToDocument(
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes the buffer it is given: a copy keeps the caller's bytes readable.
-    pdf = await getDocumentProxy(bytes.slice(), { disableFontFace: true, useSystemFonts: false });
+    pdf = await getDocumentProxy(bytes.slice(), { disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   } catch (error) {
     throw unreadable(error);
   }

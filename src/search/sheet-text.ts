@@ -1,11 +1,10 @@
 import { AppError } from "../errors.ts";
 import { countWork } from "../work-count.ts";
 import { locationLine } from "./chunker.ts";
-import { csvDelimiter, parseCsv } from "./faq-csv.ts";
+import { csvDelimiter, parseCsv } from "./csv.ts";
 import { problem } from "./file-problem.ts";
 import type { ParsedDocument, Progress } from "./parsed-document.ts";
 import { decodeText, withoutControls } from "./text-decoding.ts";
-import { checkOfficeZip } from "./zip-guard.ts";
 
 /** Rows a workbook or CSV file may hold, all sheets together: a 20,000-row price list with room to spare. */
 export const MAX_ROWS = 100_000;
@@ -96,12 +95,11 @@ function columnName(index: number): string {
 }
 
 /**
- * A workbook's sheets (.xlsx after the zip is checked for bombs, or .xls), read by SheetJS with the
+ * A workbook's sheets (.xlsx, whose zip `precheckFile` or the FAQ import has checked for bombs, or .xls), read by SheetJS with the
  * cells as Excel shows them (0.23 stays 0.23, a date reads as a date), at most `MAX_ROWS` + 1 rows a
  * sheet, so an over-long sheet is refused without reading it all.
  */
-export async function workbookSheets(bytes: Uint8Array, kind: "xlsx" | "xls"): Promise<Sheet[]> {
-  if (kind === "xlsx") checkOfficeZip(bytes, "Excel");
+export async function workbookSheets(bytes: Uint8Array): Promise<Sheet[]> {
   const XLSX = await import("@e965/xlsx");
   let book: import("@e965/xlsx").WorkBook;
   try {

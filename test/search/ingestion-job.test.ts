@@ -57,7 +57,7 @@ describe("ingestion as a durable job", { timeout: 30_000 }, () => {
         return result;
       },
     };
-    expect(await runIngestionJob(search, started[0] as JobParams, steps, new Date())).toBe("ready");
+    expect(await runIngestionJob(search, started[0] as JobParams, steps)).toBe("ready");
     const chunks = (await documentAt(url)).chunk_count;
     expect(seen).toEqual([
       ["load", { status: "queued", progress: null }],
