@@ -29,11 +29,14 @@ export type Screen = keyof typeof SCREENS;
  * Settings split for #24/#25 (boss 141.9 → 146.5 kB, staff 143.0): everyone has settings now (API
  * keys, connected apps), a boss or admin also the workshop's recent writes beside the MCP servers,
  * in a chunk of its own; the settings' stylesheet and new words left the entry (82.1 → 81.9).
+ * Raised for #37 (boss 148.0 → 151.5 kB, measured 150.8): the knowledge files section (documents with
+ * their status and progress, uploads by drop or picker, failure reasons in both languages), in the
+ * boss's chunk, so staff download none of it.
  */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 82_500,
   chat: 139_000,
   conversation: 232_000,
   settings: 144_500,
-  workshopSettings: 148_000,
+  workshopSettings: 151_500,
 };

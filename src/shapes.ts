@@ -179,3 +179,18 @@ export interface ServerView {
   created_at: string;
   updated_at: string;
 }
+
+/** Why a file could not be read: a failed document keeps it with its figures, and each person reads it in their language. */
+export type FileProblemReason =
+  | "unsupported_type"
+  | "legacy_format"
+  | "too_large"
+  | "too_many_pages"
+  | "too_many_rows"
+  | "expands_too_much"
+  | "encrypted"
+  | "damaged"
+  | "no_text"
+  | "needs_ocr"
+  | "ocr_failed"
+  | "index_failed";

@@ -1,4 +1,4 @@
-import type { FileProblemReason } from "../status-words.ts";
+import type { FileProblemReason } from "../shapes.ts";
 
 /** Why a file could not be read, as a code and its figures: what a failed document stores and shows. */
 export interface FileProblem {

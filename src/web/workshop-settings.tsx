@@ -1,10 +1,11 @@
+import { KnowledgeFiles } from "./knowledge-files.tsx";
 import { McpServers } from "./mcp-servers.tsx";
 import { RecentWrites } from "./recent-writes.tsx";
 import type { SignInReturn } from "./sign-in-return.ts";
 
 /**
- * The settings only a boss or an admin has: the workshop's recent writes and its external MCP
- * servers. A chunk of its own, so that staff, whose settings hold only what is theirs, never
+ * The settings only a boss or an admin has: the workshop's knowledge files, its recent writes
+ * and its external MCP servers. A chunk of its own, so that staff, whose settings hold only what is theirs, never
  * download it.
  */
 export function WorkshopSettings({
@@ -16,6 +17,7 @@ export function WorkshopSettings({
 }) {
   return (
     <>
+      <KnowledgeFiles onUnauthorized={onUnauthorized} />
       <RecentWrites onUnauthorized={onUnauthorized} />
       <McpServers onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
     </>
