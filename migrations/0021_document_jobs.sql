@@ -27,7 +27,8 @@ CREATE TABLE document_jobs (
 -- step made, so each step of the job reads what the last one left. Keyed by the job, so a newer
 -- upload's parts never mix with an older one's.
 CREATE TABLE document_job_parts (
-  job_id TEXT NOT NULL REFERENCES document_jobs(job_id) ON DELETE CASCADE,
+  -- A stalled job revived under a new id keeps its file (ON UPDATE CASCADE).
+  job_id TEXT NOT NULL REFERENCES document_jobs(job_id) ON DELETE CASCADE ON UPDATE CASCADE,
   kind TEXT NOT NULL CHECK (kind IN ('file', 'text')),
   part INTEGER NOT NULL,
   data BLOB NOT NULL,

@@ -8,6 +8,7 @@ import { deleteDocument, getDocument, listDocuments } from "../search/documents.
 import { FAQ_CONTENT_TYPE } from "../search/faq.ts";
 import { MAX_REQUEST_BYTES } from "../search/file-types.ts";
 import { type IngestOutcome, ingestDocument } from "../search/ingest.ts";
+import { reviveStalledJobs } from "../search/ingestion-job.ts";
 import {
   createKnowledgeBase,
   deleteKnowledgeBase,
@@ -77,12 +78,15 @@ knowledgeBaseRoutes.delete("/:kbId", requirePermission("knowledge:write"), async
   return c.json({ id, deleted: true });
 });
 
+// Reading where documents stand also starts again any ingestion job that has stalled.
 knowledgeBaseRoutes.get("/:kbId/documents", async (c) => {
   const kb = await getKnowledgeBase({ ...c.var.services.search, id: c.req.param("kbId") });
+  await reviveStalledJobs({ ...c.var.services.search, kbId: kb.id });
   return c.json({ documents: await listDocuments({ ...c.var.services.search, kbId: kb.id }) });
 });
 
 knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
+  await reviveStalledJobs({ ...c.var.services.search, kbId: c.req.param("kbId") });
   const document = await getDocument({
     ...c.var.services.search,
     kbId: c.req.param("kbId"),

@@ -77,6 +77,54 @@ export async function enqueueJob({
   return getDocument({ db, tenantId: job.tenantId, kbId: job.kbId, documentId: job.documentId });
 }
 
+/**
+ * A job that has not moved for this long is taken to have lost its instance (a local `wrangler dev`
+ * stopped mid-job does not resume its Workflows; in production an instance can end without its
+ * last step). Every step writes progress, and parsing at least once a second, so two minutes of
+ * silence means nothing runs it; if something still did, it finds its job replaced and stops.
+ */
+export const STALL_MS = 120_000;
+
+/**
+ * Starts again, under a new job id and a new instance, each job of the knowledge base that has
+ * stalled (`STALL_MS`); called when someone reads where its documents stand. The job keeps its
+ * file; vectors the old instance wrote are removed. An old instance that wakes finds another job
+ * id and stops without writing, so the document is still written once.
+ */
+export async function reviveStalledJobs({
+  db,
+  backends,
+  tenantId,
+  ingestion,
+  kbId,
+}: SearchService & { kbId: string }): Promise<void> {
+  const { results } = await db
+    .prepare(
+      `SELECT j.job_id AS jobId, j.document_id AS documentId, j.base_generation AS base, j.unit, j.total
+         FROM document_jobs j JOIN documents d ON d.id = j.document_id
+        WHERE j.tenant_id = ?1 AND d.kb_id = ?2 AND j.updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3)`,
+    )
+    .bind(tenantId, kbId, `-${STALL_MS / 1000} seconds`)
+    .all<{ jobId: string; documentId: string; base: number; unit: string | null; total: number | null }>();
+  for (const stalled of results) {
+    const jobId = crypto.randomUUID();
+    const moved = await db
+      .prepare(
+        `UPDATE document_jobs SET job_id = ?2, status = 'queued', unit = NULL, done = 0, total = NULL,
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE job_id = ?1 RETURNING job_id`,
+      )
+      .bind(stalled.jobId, jobId)
+      .first();
+    if (!moved) continue;
+    log("warn", "ingestion_job_revived", { document_id: stalled.documentId, stalled_job: stalled.jobId, job: jobId });
+    if (stalled.unit === "chunks" && stalled.total) {
+      const ids = chunkIds(stalled.documentId, stalled.base + 1, stalled.jobId.slice(0, 8), stalled.total);
+      await removeVectorsQuietly(backends.vectorIndex, tenantId, ids, "stalled_ingestion");
+    }
+    await ingestion.start({ jobId, documentId: stalled.documentId, tenantId });
+  }
+}
+
 /** A job as its steps read it. */
 interface Job {
   jobId: string;

@@ -67,6 +67,28 @@ describe("ingestion as a durable job", { timeout: 30_000 }, () => {
     ]);
   });
 
+  it("starts again a job whose instance was lost, when someone reads its status, and writes the document once", async () => {
+    const search = testServices().search;
+    const kb = await newKnowledgeBase("工价-失联");
+    // A job whose instance never runs, as when wrangler dev is stopped mid-job, left two minutes ago.
+    const outcome = await ingestDocument({
+      ...search,
+      ingestion: { start: async () => undefined },
+      preferJob: true,
+      input: { tenantId: users.boss.tenantId, kbId: kb, filename: "工价表.xlsx", content: fileBytes("工价表.xlsx") },
+    });
+    await env.DB.prepare("UPDATE document_jobs SET updated_at = '2026-01-01T00:00:00.000Z' WHERE document_id = ?1")
+      .bind(outcome.document.id)
+      .run();
+    await using workflow = await introspectWorkflow(env.INGESTION);
+    const url = `/api/knowledge-bases/${kb}/documents/${outcome.document.id}`;
+    expect(await documentAt(url)).toMatchObject({ status: "queued" });
+    const [instance] = await workflow.get();
+    await instance?.waitForStatus("complete");
+    expect(await documentAt(url)).toMatchObject({ status: "ready", generation: 1 });
+    expect(await workflow.get()).toHaveLength(1);
+  });
+
   it("answers 202 with the status URL and makes the document searchable only once ready", async () => {
     await using workflow = await introspectWorkflow(env.INGESTION);
     const kb = await newKnowledgeBase("工艺-任务");
