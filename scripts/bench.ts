@@ -5,6 +5,7 @@ import { benchBusiness } from "./bench/business.ts";
 import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
 import { benchFederation } from "./bench/federation.ts";
+import { benchIngest } from "./bench/ingest.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
@@ -19,6 +20,7 @@ try {
   if (!only || only === "chat") await benchChat(server.baseUrl);
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
   if (!only || only === "federation") await benchFederation(server.baseUrl);
+  if (!only || only === "ingest") await benchIngest(server.baseUrl);
 } finally {
   await server.stop();
 }
