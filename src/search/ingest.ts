@@ -102,6 +102,8 @@ export async function ingestDocument({
     // A large file goes to the job once what can be checked without parsing it has been (a 4xx now).
     if (typeof content !== "string" && isBinaryKind(kind) && ingestion && (preferJob || size > INLINE_MAX_BYTES)) {
       precheckFile(filename, kind, content);
+      // A photo with no OCR model configured is told so now, not after a job.
+      if (kind === "image") backends.ocr.require("photo");
       const document = await enqueueJob({
         db,
         ingestion,
