@@ -249,7 +249,8 @@ class TableWriter {
     this.#row = null;
     this.#depth = 0;
     if (rows.length === 0) return "";
-    const width = Math.max(...rows.map((row) => row.length));
+    // A fold, not Math.max(...rows): a spread of 100,000 rows overflows the stack.
+    const width = rows.reduce((most, row) => Math.max(most, row.length), 0);
     const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => row[i] ?? "").join(" | ")} |`;
     const [header = [], ...body] = rows;
     return [line(header), `|${" --- |".repeat(width)}`, ...body.map(line)].join("\n");
