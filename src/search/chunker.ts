@@ -47,7 +47,7 @@ function readLocation(line: string): ChunkLocation {
 const isTableRow = (line: string | undefined) => line?.trimStart().startsWith("|") === true;
 // `| --- | :-: |`: pipes, dashes, colons and spaces only, one class so the test is linear.
 const isTableSeparator = (line: string | undefined) =>
-  line !== undefined && line.includes("-") && line.includes("|") && /^[\s|:-]+$/.test(line);
+  line?.includes("-") === true && line.includes("|") && /^[\s|:-]+$/.test(line);
 
 export const DEFAULT_CHUNKING: ChunkOptions = { size: 600, overlap: 100 };
 
