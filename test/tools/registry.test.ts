@@ -862,6 +862,18 @@ describe("the tool registry", () => {
                     ],
                     "type": "string",
                   },
+                  "page": {
+                    "anyOf": [
+                      {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      {
+                        "type": "null",
+                      },
+                    ],
+                  },
                   "position": {
                     "maximum": 9007199254740991,
                     "minimum": -9007199254740991,
@@ -869,6 +881,12 @@ describe("the tool registry", () => {
                   },
                   "score": {
                     "type": "number",
+                  },
+                  "sheet": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
                   },
                 },
                 "required": [
@@ -882,6 +900,8 @@ describe("the tool registry", () => {
                   "knowledge_base_id",
                   "heading_path",
                   "position",
+                  "page",
+                  "sheet",
                 ],
                 "type": "object",
               },
