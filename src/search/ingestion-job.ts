@@ -152,7 +152,7 @@ export type JobOutcome = "ready" | "failed" | "superseded";
  * `failJob` records what is left when retries run out.
  */
 export async function runIngestionJob(search: SearchService, params: JobParams, steps: JobSteps): Promise<JobOutcome> {
-  const job = await steps.do("load", () => loadJob(search.db, params.jobId));
+  const job = await steps.do("load", () => loadJob(search, params.jobId));
   if (!job) return "superseded";
   const parsed = await steps.do("parse", () => parseStep(search, job));
   if (parsed.outcome !== "parsed") return parsed.outcome;
@@ -163,14 +163,16 @@ export async function runIngestionJob(search: SearchService, params: JobParams, 
   return steps.do("commit", () => commitStep(search, job, parsed.chunks));
 }
 
-async function loadJob(db: D1Database, jobId: string): Promise<Job | null> {
+/** The job, only as the workshop the instance acts for holds it. */
+async function loadJob({ db, tenantId }: Pick<SearchService, "db" | "tenantId">, jobId: string): Promise<Job | null> {
   const row = await db
     .prepare(
       `SELECT j.job_id AS jobId, j.document_id AS documentId, d.kb_id AS kbId, d.filename, d.source, j.base_generation AS base,
               j.kind, j.title, j.content_hash AS contentHash, j.size_bytes AS size
-         FROM document_jobs j JOIN documents d ON d.id = j.document_id WHERE j.job_id = ?1`,
+         FROM document_jobs j JOIN documents d ON d.id = j.document_id
+        WHERE j.job_id = ?1 AND j.tenant_id = ?2 AND d.tenant_id = ?2`,
     )
-    .bind(jobId)
+    .bind(jobId, tenantId)
     .first<Job>();
   // A newer upload or a deletion took the job away before it started.
   return row;
@@ -345,7 +347,7 @@ export async function failJob(
   problem: FileProblem | null,
 ): Promise<void> {
   const { db } = search;
-  const found = "base" in job ? job : await loadJob(db, job.jobId);
+  const found = "base" in job ? job : await loadJob(search, job.jobId);
   if (!found) return;
   const current = await db
     .prepare("SELECT total FROM document_jobs WHERE job_id = ?1 AND unit = 'chunks'")
