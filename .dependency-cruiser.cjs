@@ -1,5 +1,5 @@
 // The layers of src/, checked by `npm run deps` (part of `npm test`). Data flows one way:
-//   faces (mcp, chat, routes, auth, app, the wiring in services.ts)
+//   faces (mcp, chat, routes, auth, jobs, app, the wiring in services.ts)
 //     → tools (the registry and its runtime)
 //       → domains (actions, business, consult, federation, search, tenants.ts)
 //         → the neutral core (UserContext and role rules, errors, shared shapes, config, logging, printable names).
@@ -8,7 +8,7 @@
 const CORE =
   "^src/(user-context|workshop-db|workshop-objects|schema|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes|status-words|preview-text)\\.ts$";
 const DOMAINS = "^src/(actions|business|consult|federation|search|placement)/|^src/tenants\\.ts$";
-const FACES = "^src/(mcp|chat|routes|auth)/|^src/(app|app-env|index|services)\\.ts$";
+const FACES = "^src/(mcp|chat|routes|auth|jobs)/|^src/(app|app-env|index|services)\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

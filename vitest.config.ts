@@ -40,6 +40,13 @@ const knowledgeFaqs = readdirSync("./knowledge/faq")
   .filter((f) => f.endsWith(".json"))
   .map((file) => ({ name: file.replace(/\.json$/, ""), ...JSON.parse(readFileSync(`./knowledge/faq/${file}`, "utf8")) }));
 
+// The workshop files made by third-party tools (test/files/make.ts), as base64, for the upload tests.
+const workshopFiles = Object.fromEntries(
+  readdirSync("./test/files")
+    .filter((f) => !f.endsWith(".ts"))
+    .map((f) => [f, readFileSync(`./test/files/${f}`).toString("base64")]),
+);
+
 // wrangler.toml serves the built UI from dist/web; the Worker tests need the folder, not the build.
 mkdirSync("./dist/web", { recursive: true });
 // A fixed key for tests only; `npm run dev` and production each have their own.
@@ -69,6 +76,7 @@ export default defineConfig(async () => {
             TEST_GIT_IGNORED: gitIgnored,
             TEST_KNOWLEDGE_DOCS: knowledgeDocs,
             TEST_KNOWLEDGE_FAQS: knowledgeFaqs,
+            TEST_FILES: workshopFiles,
             ENVIRONMENT: "test",
             // Test requests go to http://weft.test (test/helpers.ts).
             ALLOWED_HOSTS: "weft.test,localhost,127.0.0.1,[::1]",

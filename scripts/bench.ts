@@ -6,6 +6,7 @@ import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
 import { crashUnderLoad, printCrashReport } from "./bench/crash.ts";
 import { benchFederation } from "./bench/federation.ts";
+import { benchIngest } from "./bench/ingest.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
 import { benchTenants } from "./bench/tenants.ts";
@@ -28,6 +29,7 @@ try {
   if (!only || only === "chat") await benchChat(server.baseUrl);
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
   if (!only || only === "federation") await benchFederation(server.baseUrl);
+  if (!only || only === "ingest") await benchIngest(server.baseUrl);
   // A thousand workshops take minutes to make: only when asked for.
   if (only === "tenants") await benchTenants(server.baseUrl, server.stateDir);
 } finally {

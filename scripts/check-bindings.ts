@@ -1,14 +1,14 @@
 // Part of `npm run deps` (and so of `npm test`): only the wiring reads the bindings that hold data.
 // dependency-cruiser checks imports, and a binding is not imported but read as a property of `env`,
 // so this check reads the sources for it. The bindings are the ones `wrangler types` wrote into
-// src/env.d.ts whose type holds or reaches data (D1, KV, Durable Objects, Vectorize, Workers AI).
+// src/env.d.ts whose type holds or reaches data (D1, KV, Durable Objects, Vectorize, Workers AI, Workflows).
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ROOT } from "./lib.ts";
 
 /** The wiring, and configuration, which only checks that a configured binding exists. */
 const ALLOWED = new Set(["src/services.ts", "src/config.ts"]);
-const DATA_TYPES = /^\s+(\w+)\??: (D1Database|KVNamespace|VectorizeIndex|Ai|DurableObjectNamespace)\b/;
+const DATA_TYPES = /^\s+(\w+)\??: (D1Database|KVNamespace|VectorizeIndex|Ai|DurableObjectNamespace|Workflow)\b/;
 
 const bindings = new Set(
   readFileSync(join(ROOT, "src/env.d.ts"), "utf8")

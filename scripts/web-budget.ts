@@ -43,13 +43,16 @@ export type Screen = keyof typeof SCREENS;
  * page opened by a URL elicitation; in settings, who says yes to a key's or an app's writes, a
  * choice of three with a line on what each trusts in both languages, and the preview a write's
  * person saw, read on request in the recent writes.
+ * Raised for #37 (boss 148.0 → 151.5 kB, measured 150.8): the knowledge files section (documents with
+ * their status and progress, uploads by drop or picker, failure reasons in both languages), in the
+ * boss's chunk, so staff download none of it.
  */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 83_500,
   chat: 140_000,
   conversation: 232_000,
   settings: 147_500,
-  workshopSettings: 154_500,
+  workshopSettings: 158_000,
   signUp: 87_000,
   setPassword: 87_000,
 };

@@ -6,6 +6,7 @@ const ConfigSchema = z.object({
   VECTOR_INDEX: z.enum(["local", "vectorize"]),
   EMBEDDINGS: z.enum(["local", "workers-ai"]),
   RERANKER: z.enum(["local", "workers-ai"]),
+  OCR: z.enum(["none", "workers-ai"]).default("none"),
   CHAT_MODEL: z.enum(["offline", "workers-ai", "openai-compatible"]),
   CHAT_MODEL_NAME: z.string().trim().default(""),
   CHAT_BASE_URL: z.string().trim().default(""),
@@ -50,6 +51,8 @@ export interface Config {
     vectorIndex: "local" | "vectorize";
     embeddings: "local" | "workers-ai";
     reranker: "local" | "workers-ai";
+    /** Text recognition for photos and scans: none offline (a clear 422), Workers AI in production. */
+    ocr: "none" | "workers-ai";
     chatModel: "offline" | "workers-ai" | "openai-compatible";
   };
   /**
@@ -113,7 +116,11 @@ export function readConfig(env: Env): Config {
   if (vars.VECTOR_INDEX === "vectorize" && !env.VECTORIZE) {
     throw new Error("VECTOR_INDEX is 'vectorize' but no VECTORIZE binding is configured");
   }
-  const needsAi = vars.EMBEDDINGS === "workers-ai" || vars.RERANKER === "workers-ai" || vars.CHAT_MODEL === "workers-ai";
+  const needsAi =
+    vars.EMBEDDINGS === "workers-ai" ||
+    vars.RERANKER === "workers-ai" ||
+    vars.CHAT_MODEL === "workers-ai" ||
+    vars.OCR === "workers-ai";
   if (needsAi && !env.AI) {
     throw new Error("a Workers AI backend is selected but no AI binding is configured");
   }
@@ -126,6 +133,7 @@ export function readConfig(env: Env): Config {
       vectorIndex: vars.VECTOR_INDEX,
       embeddings: vars.EMBEDDINGS,
       reranker: vars.RERANKER,
+      ocr: vars.OCR,
       chatModel: vars.CHAT_MODEL,
     },
     chat: {

@@ -23,6 +23,8 @@ export const MIGRATIONS = [
   "0017_confirm_by.sql",
   "0018_audit_shown.sql",
   "0019_people.sql",
+  "0021_document_jobs.sql",
+  "0022_chunk_locations.sql",
   "0024_workshop_data_apart_from_people.sql",
   "0025_workshop_moves.sql",
   "0026_workshop_objects.sql",

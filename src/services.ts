@@ -12,6 +12,7 @@ import { type FederationService, federationLimits } from "./federation/service.t
 import { fencedDatabase } from "./placement/fence.ts";
 import { missingMigrations } from "./schema.ts";
 import { type SearchBindings, searchBackends } from "./search/backends.ts";
+import type { Ingestion } from "./search/ingestion.ts";
 import type { ToolServices } from "./tools/tool.ts";
 import { PRIMARY_SHARD, type WorkshopDb, type WorkshopRef } from "./workshop-db.ts";
 
@@ -151,6 +152,15 @@ export function searchBindingsOf(env: Env): SearchBindings {
   return { ai: env.AI, vectorize: env.VECTORIZE, localVectorIndex: env.LOCAL_VECTOR_INDEX };
 }
 
+/** The durable job engine: one Workflow instance a job, its id the job's. */
+function ingestionOf(env: Env): Ingestion {
+  return {
+    start: async (params) => {
+      await env.INGESTION.create({ id: params.jobId, params });
+    },
+  };
+}
+
 /**
  * Wires every domain service for one workshop, after authentication has named it: the only way
  * any face (MCP, chat, REST) reaches a workshop's data, and the only code that reads the bindings
@@ -182,7 +192,7 @@ export function servicesFor(
   const business: BusinessService = { ...store, clock: () => new Date() };
   const backends = searchBackends(searchBindingsOf(env), config);
   return {
-    search: { ...store, backends, chunking: config.chunking },
+    search: { ...store, backends, chunking: config.chunking, ingestion: ingestionOf(env) },
     consult: { ...store, sessions: env.CONSULT_SESSION, ttlSeconds: config.consultSessionTtlSeconds },
     business,
     actions: {

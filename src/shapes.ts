@@ -203,6 +203,10 @@ export interface PassageView {
   filename: string;
   heading_path: string;
   content: string;
+  /** The PDF page the passage is on, or null. */
+  page: number | null;
+  /** The spreadsheet's sheet the passage's rows are from, or null. */
+  sheet: string | null;
 }
 
 /**
@@ -251,3 +255,18 @@ export interface ServerView {
   created_at: string;
   updated_at: string;
 }
+
+/** Why a file could not be read: a failed document keeps it with its figures, and each person reads it in their language. */
+export type FileProblemReason =
+  | "unsupported_type"
+  | "legacy_format"
+  | "too_large"
+  | "too_many_pages"
+  | "too_many_rows"
+  | "expands_too_much"
+  | "encrypted"
+  | "damaged"
+  | "no_text"
+  | "needs_ocr"
+  | "ocr_failed"
+  | "index_failed";

@@ -9,6 +9,8 @@ declare namespace Cloudflare {
     TEST_REPO_PATHS: string[];
     TEST_GIT_IGNORED: string[];
     TEST_KNOWLEDGE_DOCS: { kb: string; filename: string; content: string }[];
+    /** The files of test/files, by name, as base64. */
+    TEST_FILES: Record<string, string>;
     TEST_KNOWLEDGE_FAQS: { name: string; description?: string; entries: Record<string, unknown>[] }[];
   }
 }

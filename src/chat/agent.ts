@@ -16,6 +16,7 @@ import type { Directory } from "../auth/directory.ts";
 import type { Config } from "../config.ts";
 import { AppError, conflict, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
+import { citedSource } from "../search/citation.ts";
 import { SEARCH_DEFAULTS, type SearchResult, searchKnowledge } from "../search/search.ts";
 import type { ConfirmCardData } from "../shapes.ts";
 import { toolContext } from "../tools/context.ts";
@@ -168,7 +169,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
   const retrieved = await retrieve(turn, ctx);
-  const passages: Passage[] = retrieved.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
+  const passages: Passage[] = retrieved.map((r) => ({ ...citedSource(r), content: r.content }));
   const profile = await workshopProfile({ directory: turn.directory.db, workshop: turn.services.chats, user });
   if (!resent) await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
 

@@ -1,4 +1,5 @@
 import type { UIMessageChunk } from "ai";
+import { citedSource } from "../search/citation.ts";
 import type { CitedSource } from "../shapes.ts";
 import { citationOf } from "./passages.ts";
 
@@ -7,13 +8,17 @@ export interface SourceResult {
   id: string;
   knowledge_base_id: string;
   knowledge_title: string;
+  knowledge_filename: string;
   heading_path: string;
+  page?: number | null;
 }
 
 function isResult(value: unknown): value is SourceResult {
   if (typeof value !== "object" || value === null) return false;
   const r = value as Record<string, unknown>;
-  return ["id", "knowledge_base_id", "knowledge_title", "heading_path"].every((key) => typeof r[key] === "string");
+  return ["id", "knowledge_base_id", "knowledge_title", "knowledge_filename", "heading_path"].every(
+    (key) => typeof r[key] === "string",
+  );
 }
 
 /**
@@ -22,7 +27,7 @@ function isResult(value: unknown): value is SourceResult {
  */
 export function sourcesPart(results: unknown[]): { type: "data-sources"; data: { sources: CitedSource[] } } | null {
   const sources = results.filter(isResult).map((r) => ({
-    citation: citationOf({ title: r.knowledge_title, heading: r.heading_path, content: "" }),
+    citation: citationOf({ ...citedSource(r), content: "" }),
     kb_id: r.knowledge_base_id,
     chunk_id: r.id,
   }));

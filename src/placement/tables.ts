@@ -25,6 +25,8 @@ export const WORKSHOP_TABLES: Readonly<Record<string, string>> = {
   chat_messages: "chat_id IN (SELECT id FROM chats WHERE tenant_id = ?1)",
   mcp_servers: "tenant_id = ?1",
   workshop_objects: "tenant_id = ?1",
+  document_jobs: "tenant_id = ?1",
+  document_job_parts: "job_id IN (SELECT job_id FROM document_jobs WHERE tenant_id = ?1)",
 };
 
 /** The directory's tables (people and credentials), and D1's and SQLite's own: never moved. */

@@ -4,7 +4,8 @@ import type { AppEnv } from "../app-env.ts";
 import { requirePermission } from "../auth/middleware.ts";
 import { AppError, badRequest } from "../errors.ts";
 import { deleteFaqEntry, type FaqSaveOutcome, getFaqEntry, listFaqEntries, requireFaqBase, saveFaqEntry } from "../search/faq.ts";
-import { faqEntriesFromCsv } from "../search/faq-csv.ts";
+import { faqEntriesFromCsv, faqEntriesFromWorkbook } from "../search/faq-csv.ts";
+import { decodeText } from "../search/text-decoding.ts";
 import { describeIssues } from "../validation.ts";
 import { FAQ_LIMITS, FaqEntrySchema, FaqImportSchema } from "./faq.schema.ts";
 import { etagOf, ifMatchVersions } from "./if-match.ts";
@@ -12,7 +13,7 @@ import { validate } from "./validate.ts";
 
 /**
  * `/api/knowledge-bases/:kbId/faq`: the entries of an FAQ knowledge base. Everyone in the workshop
- * reads them; a boss adds, replaces, deletes and imports them (JSON or CSV). Search finds them by
+ * reads them; a boss adds, replaces, deletes and imports them (JSON, CSV or Excel). Search finds them by
  * their questions and answers with the answer. Mounted inside `knowledgeBaseRoutes`, whose bearer
  * authentication it relies on.
  *
@@ -122,7 +123,16 @@ faqRoutes.delete("/:entryId", requirePermission("knowledge:write"), async (c) =>
   return c.json({ id, deleted: true });
 });
 
-/** The entries of an import: JSON `{ entries }`, a CSV body, or a `.csv` / `.json` file in form data. */
+/** An import's entries from a file, refused when it has none or too many. */
+function limitedEntries(entries: unknown[]): unknown[] {
+  if (entries.length === 0) throw badRequest("The file has a header but no entries.");
+  if (entries.length > FAQ_LIMITS.importEntries) {
+    throw badRequest(`An import holds at most ${FAQ_LIMITS.importEntries} entries; this one has ${entries.length}.`);
+  }
+  return entries;
+}
+
+/** The entries of an import: JSON `{ entries }`, a CSV body, or a `.csv`, `.xlsx`, `.xls` or `.json` file in form data. */
 async function readImport(c: Context<AppEnv>): Promise<unknown[]> {
   const type = c.req.header("Content-Type") ?? "";
   let text: string;
@@ -136,10 +146,14 @@ async function readImport(c: Context<AppEnv>): Promise<unknown[]> {
     }
     const file = form.get("file");
     if (!file || typeof file === "string") throw badRequest("Send the FAQ file as a form field named 'file'.");
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (/\.(xlsx|xls)$/i.test(file.name))
+      return limitedEntries(await faqEntriesFromWorkbook(bytes, /\.xls$/i.test(file.name) ? "xls" : "xlsx"));
     if (/\.csv$/i.test(file.name) || file.type === "text/csv") format = "csv";
     else if (/\.json$/i.test(file.name) || file.type === "application/json") format = "json";
-    else throw new AppError("unsupported_media_type", "Send the FAQ as a .csv or a .json file.");
-    text = await file.text();
+    else throw new AppError("unsupported_media_type", "Send the FAQ as a .csv, .xlsx, .xls or .json file.");
+    // Excel saves CSV in GB18030 on Chinese Windows: decoded as the file is, not assumed UTF-8.
+    text = decodeText(bytes);
   } else if (type.startsWith("text/csv")) {
     format = "csv";
     text = await c.req.text();
@@ -152,14 +166,7 @@ async function readImport(c: Context<AppEnv>): Promise<unknown[]> {
       "Send application/json ({ entries }), text/csv, or a file in multipart/form-data.",
     );
   }
-  if (format === "csv") {
-    const entries = faqEntriesFromCsv(text);
-    if (entries.length === 0) throw badRequest("The CSV has a header but no entries.");
-    if (entries.length > FAQ_LIMITS.importEntries) {
-      throw badRequest(`An import holds at most ${FAQ_LIMITS.importEntries} entries; this one has ${entries.length}.`);
-    }
-    return entries;
-  }
+  if (format === "csv") return limitedEntries(faqEntriesFromCsv(text));
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -17,19 +17,38 @@ export const UpdateKnowledgeBaseSchema = z
   })
   .refine((body) => body.name !== undefined || body.description !== undefined, { message: "give a new name or description" });
 
-export const DocumentUploadSchema = z.strictObject({
+const UploadFields = z.strictObject({
   filename: z
     .string()
     .superRefine(printableName)
     .trim()
     .min(1)
     .max(255)
-    .describe("The file name; its extension (.md, .txt, .html) gives the type unless content_type does."),
-  content: z.string().describe("The document's text."),
+    .describe(
+      "The file name; its extension gives the type (.md, .txt, .html, .pdf, .docx, .xlsx, .xls, .csv, .png, .jpg, .webp), or content_type does for text.",
+    ),
+  content: z.string().optional().describe("A text document's text (Markdown, plain text, HTML)."),
+  content_base64: z.base64().optional().describe("A file's bytes in base64 (PDF, Word, Excel, CSV, images)."),
+  /** A multipart file's bytes, set by the reader of form data (never by JSON, which cannot hold bytes). */
+  bytes: z.instanceof(Uint8Array).optional(),
   title: z.string().superRefine(printableName).trim().min(1).max(300).optional(),
   content_type: z.string().max(100).optional(),
 });
+
+const oneContent = (upload: { content?: unknown; content_base64?: unknown; bytes?: unknown }) =>
+  [upload.content, upload.content_base64, upload.bytes].filter((c) => c !== undefined).length === 1;
+
+export const DocumentUploadSchema = UploadFields.refine(oneContent, {
+  message: "give the document as exactly one of content (text) or content_base64 (a file's bytes)",
+});
 export type DocumentUpload = z.infer<typeof DocumentUploadSchema>;
+
+/** What a checked upload holds: its text, or its bytes. */
+export function uploadContent(upload: DocumentUpload): string | Uint8Array {
+  if (upload.bytes) return upload.bytes;
+  if (upload.content_base64 !== undefined) return Uint8Array.from(atob(upload.content_base64), (c) => c.charCodeAt(0));
+  return upload.content ?? "";
+}
 
 export const MAX_BATCH_DOCUMENTS = 100;
 
@@ -49,4 +68,6 @@ export function isBatchUpload(body: unknown): boolean {
   return typeof body === "object" && body !== null && !Array.isArray(body) && Object.hasOwn(body, "documents");
 }
 
-export const ReplaceDocumentSchema = DocumentUploadSchema.partial({ filename: true });
+export const ReplaceDocumentSchema = UploadFields.partial({ filename: true }).refine(oneContent, {
+  message: "give the document as exactly one of content (text) or content_base64 (a file's bytes)",
+});

@@ -6,7 +6,9 @@ import { AppError, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
 import { deleteDocument, getDocument, listDocuments } from "../search/documents.ts";
 import { FAQ_CONTENT_TYPE } from "../search/faq.ts";
-import { type IngestOutcome, ingestDocument, MAX_DOCUMENT_BYTES } from "../search/ingest.ts";
+import { MAX_REQUEST_BYTES } from "../search/file-types.ts";
+import { type IngestOutcome, ingestDocument } from "../search/ingest.ts";
+import { reviveStalledJobs } from "../search/ingestion-job.ts";
 import {
   createKnowledgeBase,
   deleteKnowledgeBase,
@@ -25,6 +27,7 @@ import {
   isBatchUpload,
   ReplaceDocumentSchema,
   UpdateKnowledgeBaseSchema,
+  uploadContent,
 } from "./knowledge-bases.schema.ts";
 import { parseUpload, readUpload, readUploadBody } from "./upload-body.ts";
 import { validate } from "./validate.ts";
@@ -35,7 +38,8 @@ import { validate } from "./validate.ts";
  */
 export const knowledgeBaseRoutes = new Hono<AppEnv>();
 
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+// One file of the largest kind (a 20 MiB PDF) with its form, or a batch of text documents.
+const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
 
 knowledgeBaseRoutes.use(bearerAuth());
 knowledgeBaseRoutes.route("/:kbId/faq", faqRoutes);
@@ -74,12 +78,15 @@ knowledgeBaseRoutes.delete("/:kbId", requirePermission("knowledge:write"), async
   return c.json({ id, deleted: true });
 });
 
+// Reading where documents stand also starts again any ingestion job that has stalled.
 knowledgeBaseRoutes.get("/:kbId/documents", async (c) => {
   const kb = await getKnowledgeBase({ ...c.var.services.search, id: c.req.param("kbId") });
+  await reviveStalledJobs({ ...c.var.services.search, kbId: kb.id });
   return c.json({ documents: await listDocuments({ ...c.var.services.search, kbId: kb.id }) });
 });
 
 knowledgeBaseRoutes.get("/:kbId/documents/:docId", async (c) => {
+  await reviveStalledJobs({ ...c.var.services.search, kbId: c.req.param("kbId") });
   const document = await getDocument({
     ...c.var.services.search,
     kbId: c.req.param("kbId"),
@@ -107,30 +114,43 @@ const uploadLimit = bodyLimit({
   onError: () => {
     throw new AppError(
       "payload_too_large",
-      `Uploads are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB per request and ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB per document; send fewer or smaller files.`,
+      `Uploads are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB per request (a PDF to 20 MiB, Word, Excel and CSV to 10, text to 2); send fewer or smaller files.`,
     );
   },
 });
+
+/** The path a queued document's progress is read at. */
+const statusUrl = (kbId: string, documentId: string) => `/api/knowledge-bases/${kbId}/documents/${documentId}`;
+
+// A client that prefers an answer before the work is done (RFC 7240) gets the job for any file.
+const prefersAsync = (header: string | undefined) => /(^|[,;\s])respond-async\b/i.test(header ?? "");
 
 knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"), uploadLimit, async (c) => {
   const { tenantId } = c.var.services.search;
   const kb = await getKnowledgeBase({ ...c.var.services.search, id: c.req.param("kbId") });
   if (kb.type === "faq") throw faqBaseRefusesDocuments();
   const body = await readUploadBody(c, MAX_BODY_BYTES);
+  const preferJob = prefersAsync(c.req.header("Prefer"));
   const ingest = (doc: DocumentUpload) =>
     ingestDocument({
       ...c.var.services.search,
+      preferJob,
       input: {
         tenantId,
         kbId: kb.id,
         filename: doc.filename,
-        content: doc.content,
+        content: uploadContent(doc),
         title: doc.title,
         contentType: doc.content_type,
       },
     });
   if (!isBatchUpload(body)) {
     const outcome = await ingest(parseUpload(DocumentUploadSchema, body));
+    if (outcome.status === "queued") {
+      const url = statusUrl(kb.id, outcome.document.id);
+      c.header("Location", url);
+      return c.json({ ...outcome, status_url: url }, 202);
+    }
     return c.json(outcome, outcome.status === "created" ? 201 : 200);
   }
   // Each document is checked and indexed on its own, atomically, and gets its own status: one bad
@@ -144,7 +164,13 @@ knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"
       continue;
     }
     try {
-      results.push({ index, filename: parsed.data.filename, ...(await ingest(parsed.data)) });
+      const outcome = await ingest(parsed.data);
+      results.push({
+        index,
+        filename: parsed.data.filename,
+        ...outcome,
+        ...(outcome.status === "queued" ? { status_url: statusUrl(kb.id, outcome.document.id) } : {}),
+      });
     } catch (error) {
       if (!(error instanceof AppError)) log("error", "batch_document_failed", { request_id: c.var.requestId, index, error });
       results.push(failed(index, parsed.data.filename, error));
@@ -154,7 +180,7 @@ knowledgeBaseRoutes.post("/:kbId/documents", requirePermission("knowledge:write"
 });
 
 type BatchResult =
-  | ({ index: number; filename: string } & IngestOutcome)
+  | ({ index: number; filename: string; status_url?: string } & IngestOutcome)
   | { index: number; filename: string | null; status: "failed"; error: { code: string; message: string } };
 
 function failed(index: number, filename: string | null, error: unknown): BatchResult {
@@ -177,16 +203,22 @@ knowledgeBaseRoutes.put("/:kbId/documents/:docId", requirePermission("knowledge:
   const body = await readUpload(c, ReplaceDocumentSchema, MAX_BODY_BYTES);
   const outcome = await ingestDocument({
     ...c.var.services.search,
+    preferJob: prefersAsync(c.req.header("Prefer")),
     input: {
       tenantId,
       kbId,
       filename: current.filename,
-      content: body.content,
+      content: uploadContent({ ...body, filename: current.filename }),
       title: body.title,
       contentType: body.content_type ?? current.content_type,
       replaceId: current.id,
     },
   });
+  if (outcome.status === "queued") {
+    const url = statusUrl(kbId, outcome.document.id);
+    c.header("Location", url);
+    return c.json({ ...outcome, status_url: url }, 202);
+  }
   return c.json(outcome);
 });
 

@@ -7,7 +7,8 @@ import { mediaTypeOf, quoteContentType, readJsonBody } from "./json-body.ts";
 
 /**
  * Reads an upload as JSON or as multipart form data, where each `file` field becomes
- * `{ filename, content, content_type }` (several files become `{ documents: [...] }`). Browsers and
+ * `{ filename, bytes, content_type }` (several files become `{ documents: [...] }`): its bytes as
+ * sent, so a PDF stays a PDF and a GBK text file is decoded by what reads it. Browsers and
  * `curl -F file=@guide.md` send the second; scripts usually the first. The result is unchecked:
  * validate it with `parseUpload` or per document.
  */
@@ -51,7 +52,7 @@ async function readMultipart(c: Context<AppEnv>, contentType: string): Promise<u
   const documents = await Promise.all(
     files.map(async (file) => ({
       filename: file.name,
-      content: await file.text(),
+      bytes: new Uint8Array(await file.arrayBuffer()),
       ...(file.type ? { content_type: file.type } : {}),
     })),
   );

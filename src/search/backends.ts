@@ -5,10 +5,12 @@ import type { Embedder } from "./embedder.ts";
 import { LocalEmbedder } from "./local-embedder.ts";
 import { LocalReranker } from "./local-reranker.ts";
 import { type LocalVectorIndex, LocalVectorIndexClient } from "./local-vector-index.ts";
+import { NoOcr, type Ocr } from "./ocr.ts";
 import type { Reranker } from "./reranker.ts";
 import type { VectorIndex } from "./vector-index.ts";
 import { VectorizeVectorIndex } from "./vectorize-index.ts";
 import { WorkersAiEmbedder } from "./workers-ai-embedder.ts";
+import { WorkersAiOcr } from "./workers-ai-ocr.ts";
 import { WorkersAiReranker } from "./workers-ai-reranker.ts";
 
 /** The search pieces a deployment runs on, chosen by configuration alone. */
@@ -16,6 +18,8 @@ export interface SearchBackends {
   embedder: Embedder;
   vectorIndex: VectorIndex;
   reranker: Reranker;
+  /** Text recognition for photos and scans. */
+  ocr: Ocr;
   /** Weight of the keyword score in hybrid mode; the vector score gets the rest. */
   keywordWeight: number;
   /** How raw scores become calibrated ones, for these backends; null serves raw scores (for fitting). */
@@ -54,6 +58,7 @@ export function searchBackends(bindings: SearchBindings, config: Config): Search
     embedder,
     vectorIndex,
     reranker,
+    ocr: backends.ocr === "workers-ai" ? new WorkersAiOcr(bindings.ai as Ai) : new NoOcr(),
     keywordWeight: backends.embeddings === "workers-ai" ? 0.5 : 0.8,
     calibration: config.scoreCalibration ? calibration : null,
   };

@@ -13,6 +13,10 @@ export interface ChunkRecord {
   knowledge_filename: string;
   /** The document's content type: `faq` for an FAQ entry, whose chunks are its questions. */
   content_type: string;
+  /** The PDF page the chunk is on, or null. */
+  page: number | null;
+  /** The spreadsheet's sheet the chunk's rows are from, or null. */
+  sheet: string | null;
 }
 
 /**
@@ -23,7 +27,8 @@ export function chunkRecordColumns(omitted = "0"): string {
   const unless = (column: string, as: string) => `CASE WHEN ${omitted} THEN NULL ELSE ${column} END AS ${as}`;
   return `c.id, ${unless("c.kb_id", "kb_id")}, ${unless("c.document_id", "document_id")}, ${unless("c.position", "position")},
          ${unless("c.heading_path", "heading_path")}, ${unless("c.content", "content")}, ${unless("d.title", "knowledge_title")},
-         ${unless("d.filename", "knowledge_filename")}, ${unless("d.content_type", "content_type")}`;
+         ${unless("d.filename", "knowledge_filename")}, ${unless("d.content_type", "content_type")},
+         ${unless("c.page", "page")}, ${unless("c.sheet", "sheet")}`;
 }
 
 /**

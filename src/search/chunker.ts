@@ -8,11 +8,46 @@ export interface ChunkOptions {
   overlap: number;
 }
 
+/** Where a chunk sits in its file, when the file has places a citation can name. */
+export interface ChunkLocation {
+  /** The PDF page the chunk is on (1-based). */
+  page?: number;
+  /** The spreadsheet's sheet the chunk's rows are from. */
+  sheet?: string;
+}
+
 export interface Chunk {
   position: number;
   headingPath: string[];
   content: string;
+  location: ChunkLocation;
 }
+
+// A line that tells the chunker where the text after it is (a PDF's page, a workbook's sheet). It
+// starts with a form feed, which the text parsers remove from what people upload, so only a file
+// parser writes one.
+const LOCATION_MARK = "\f";
+
+/** The line a file parser writes before the text of a page or a sheet. */
+export function locationLine(location: ChunkLocation): string {
+  return `${LOCATION_MARK}${JSON.stringify(location)}`;
+}
+
+function readLocation(line: string): ChunkLocation {
+  let read: ChunkLocation;
+  try {
+    read = JSON.parse(line.slice(LOCATION_MARK.length)) as ChunkLocation;
+  } catch {
+    return {};
+  }
+  const { page, sheet } = read ?? {};
+  return { ...(typeof page === "number" ? { page } : {}), ...(typeof sheet === "string" ? { sheet } : {}) };
+}
+
+const isTableRow = (line: string | undefined) => line?.trimStart().startsWith("|") === true;
+// `| --- | :-: |`: pipes, dashes, colons and spaces only, one class so the test is linear.
+const isTableSeparator = (line: string | undefined) =>
+  line?.includes("-") === true && line.includes("|") && /^[\s|:-]+$/.test(line);
 
 export const DEFAULT_CHUNKING: ChunkOptions = { size: 600, overlap: 100 };
 
@@ -63,32 +98,82 @@ const SENTENCE_END = /([。！？；!?]+[”’"')）]*|(?<!\.)\.+[”’"')）]
 
 /**
  * Splits markdown-flavoured text into chunks that never cross a heading, break only between
- * sentences (a sentence longer than `size` is cut), and overlap by whole trailing sentences.
+ * sentences (a sentence longer than `size` is cut), and overlap by whole trailing sentences. A
+ * Markdown table is cut between rows, each of its chunks starting with the table's header, so a
+ * row is always read under the names of its columns. A location line (`locationLine`) starts a new
+ * chunk, so each chunk lies on one page or sheet and says which.
  */
 export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNKING): Chunk[] {
   const chunks: Chunk[] = [];
   const stack: { level: number; title: string }[] = [];
+  let location: ChunkLocation = {};
   let body: string[] = [];
+  const push = (content: string) =>
+    chunks.push({ position: chunks.length, headingPath: stack.map((h) => h.title), content, location });
   const flush = () => {
     const section = body.join("\n").trim();
     body = [];
     if (!section) return;
-    for (const content of packSentences(sentencesOf(section, options.size), options)) {
-      chunks.push({ position: chunks.length, headingPath: stack.map((h) => h.title), content });
-    }
+    for (const content of packSentences(sentencesOf(section, options.size), options)) push(content);
   };
-  for (const line of text.split("\n")) {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.startsWith(LOCATION_MARK)) {
+      flush();
+      location = readLocation(line);
+      continue;
+    }
     const heading = line.startsWith("#") ? parseHeading(line) : null;
     if (heading) {
       flush();
       while (stack.length > 0 && (stack.at(-1) as { level: number }).level >= heading.level) stack.pop();
       stack.push(heading);
+    } else if (isTableRow(line) && isTableSeparator(lines[i + 1])) {
+      flush();
+      let end = i + 2;
+      while (isTableRow(lines[end])) end++;
+      countWork(end - i);
+      for (const content of packRows(line.trim(), (lines[i + 1] as string).trim(), lines.slice(i + 2, end), options.size)) {
+        push(content);
+      }
+      i = end - 1;
     } else {
       body.push(line);
     }
   }
   flush();
   return chunks;
+}
+
+/**
+ * A table's rows in chunks of about `size`, each under the header and its separator. A row too long
+ * for a chunk of its own is cut like a long sentence, each piece under the header too.
+ */
+function packRows(header: string, separator: string, rows: string[], size: number): string[] {
+  const head = `${header}\n${separator}`;
+  const headWeight = weight(head);
+  const budget = Math.max(size - headWeight, size / 2);
+  const out: string[] = [];
+  let current: string[] = [];
+  let length = 0;
+  for (const raw of rows) {
+    const row = raw.trim();
+    const rowWeight = weight(row);
+    if (current.length > 0 && length + rowWeight > budget) {
+      out.push(`${head}\n${current.join("\n")}`);
+      current = [];
+      length = 0;
+    }
+    if (rowWeight > budget) {
+      for (const piece of splitLong(row, Math.floor(budget))) out.push(`${head}\n${piece}`);
+      continue;
+    }
+    current.push(row);
+    length += rowWeight;
+  }
+  if (current.length > 0 || out.length === 0) out.push(`${head}\n${current.join("\n")}`.trimEnd());
+  return out;
 }
 
 function sentencesOf(section: string, size: number): string[] {

@@ -3,6 +3,20 @@ import type { SearchBackends } from "./backends.ts";
 import { deleteDocumentTermsStatement, ensureKeywordTable, keywordTable } from "./keyword-index.ts";
 import { removeVectorsQuietly } from "./vector-index.ts";
 
+/**
+ * Where a document stands: its latest upload `queued` for, `parsing` in or `indexing` in the
+ * ingestion job; `processing` in a request; `ready` (searchable) or `failed`. A replacement that
+ * fails leaves the document `ready` with its previous version, and says why in `error`.
+ */
+export type DocumentStatus = "queued" | "parsing" | "indexing" | "processing" | "ready" | "failed";
+
+/** How far the ingestion job has got: pages or rows read, then passages indexed, of the total. */
+export interface DocumentProgress {
+  unit: "pages" | "rows" | "chunks";
+  done: number;
+  total: number | null;
+}
+
 export interface DocumentRow {
   id: string;
   kb_id: string;
@@ -12,17 +26,50 @@ export interface DocumentRow {
   content_type: string;
   content_hash: string | null;
   size_bytes: number;
-  status: "processing" | "ready" | "failed";
+  status: DocumentStatus;
+  /** Why the latest upload was refused, in English; `error_reason` and `error_params` say it for any language. */
   error: string | null;
+  error_reason: string | null;
+  error_params: Record<string, string | number> | null;
+  progress: DocumentProgress | null;
   chunk_count: number;
   generation: number;
   created_at: string;
   updated_at: string;
 }
 
-/** The columns of a `DocumentRow`, for SELECT and RETURNING. */
-export const DOCUMENT_COLUMNS =
-  "id, kb_id, title, filename, source, content_type, content_hash, size_bytes, status, error, chunk_count, generation, created_at, updated_at";
+/** A document row as D1 returns it, before its job's progress and its error's figures are read. */
+type RawDocument = Omit<DocumentRow, "error_params" | "progress"> & {
+  error_params: string | null;
+  unit: DocumentProgress["unit"] | null;
+  done: number | null;
+  total: number | null;
+};
+
+const OWN_COLUMNS =
+  "id, kb_id, title, filename, source, content_type, content_hash, size_bytes, status, error, error_reason, error_params, chunk_count, generation, created_at, updated_at";
+
+/** The columns of a document for RETURNING, where no job can be joined (a write that ends one has none). */
+export const DOCUMENT_COLUMNS = `${OWN_COLUMNS}, NULL AS unit, NULL AS done, NULL AS total`;
+
+// A document with its job, if one is reading its latest upload: the job's status stands for it.
+const SELECT_DOCUMENT = `SELECT d.id, d.kb_id, d.title, d.filename, d.source, d.content_type, d.content_hash, d.size_bytes,
+    COALESCE(j.status, d.status) AS status, d.error, d.error_reason, d.error_params, d.chunk_count, d.generation,
+    d.created_at, d.updated_at, j.unit, j.done, j.total
+  FROM documents d LEFT JOIN document_jobs j ON j.document_id = d.id`;
+
+/** A document as the API shows it, from a row of `SELECT_DOCUMENT` or `RETURNING DOCUMENT_COLUMNS`. */
+export function documentOf(raw: RawDocument | DocumentRow): DocumentRow {
+  if ("progress" in raw) return raw;
+  const { unit, done, total, error_params, ...rest } = raw;
+  let params: Record<string, string | number> | null = null;
+  try {
+    params = error_params ? (JSON.parse(error_params) as Record<string, string | number>) : null;
+  } catch {
+    params = null;
+  }
+  return { ...rest, error_params: params, progress: unit ? { unit, done: done ?? 0, total } : null };
+}
 
 /** The knowledge base's documents, by file name. */
 export async function listDocuments({
@@ -35,10 +82,10 @@ export async function listDocuments({
   kbId: string;
 }): Promise<DocumentRow[]> {
   const { results } = await db
-    .prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 ORDER BY filename`)
+    .prepare(`${SELECT_DOCUMENT} WHERE d.tenant_id = ?1 AND d.kb_id = ?2 ORDER BY d.filename`)
     .bind(tenantId, kbId)
-    .all<DocumentRow>();
-  return results;
+    .all<RawDocument>();
+  return results.map(documentOf);
 }
 
 /** One document of the tenant's knowledge base, or a 404. */
@@ -54,11 +101,11 @@ export async function getDocument({
   documentId: string;
 }): Promise<DocumentRow> {
   const row = await db
-    .prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?1 AND tenant_id = ?2 AND kb_id = ?3`)
+    .prepare(`${SELECT_DOCUMENT} WHERE d.id = ?1 AND d.tenant_id = ?2 AND d.kb_id = ?3`)
     .bind(documentId, tenantId, kbId)
-    .first<DocumentRow>();
+    .first<RawDocument>();
   if (!row) throw notFound(`No document '${documentId}' in this knowledge base.`);
-  return row;
+  return documentOf(row);
 }
 
 /** A document of the knowledge base with this file name or this exact content, if any. */
@@ -75,17 +122,16 @@ export async function findDocument({
   filename: string;
   contentHash: string;
 }): Promise<{ byName: DocumentRow | null; byContent: DocumentRow | null }> {
-  const [byName, byContent] = await db.batch<DocumentRow>([
-    db
-      .prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND filename = ?3`)
-      .bind(tenantId, kbId, filename),
+  const [byName, byContent] = await db.batch<RawDocument>([
+    db.prepare(`${SELECT_DOCUMENT} WHERE d.tenant_id = ?1 AND d.kb_id = ?2 AND d.filename = ?3`).bind(tenantId, kbId, filename),
     db
       .prepare(
-        `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = ?1 AND kb_id = ?2 AND content_hash = ?3 AND status = 'ready' LIMIT 1`,
+        `${SELECT_DOCUMENT} WHERE d.tenant_id = ?1 AND d.kb_id = ?2 AND d.content_hash = ?3 AND d.status = 'ready' LIMIT 1`,
       )
       .bind(tenantId, kbId, contentHash),
   ]);
-  return { byName: byName?.results[0] ?? null, byContent: byContent?.results[0] ?? null };
+  const first = (result: D1Result<RawDocument> | undefined) => (result?.results[0] ? documentOf(result.results[0]) : null);
+  return { byName: first(byName), byContent: first(byContent) };
 }
 
 /**

@@ -1,41 +1,7 @@
 import { AppError } from "../errors.ts";
-
-/**
- * RFC 4180 CSV in one pass (quoted fields may hold commas, quotes doubled, and line breaks), so
- * its cost is linear in the input. A byte-order mark is dropped; CRLF and LF both end a row.
- */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  const endRow = () => {
-    endField();
-    if (row.length > 1 || row[0] !== "") rows.push(row);
-    row = [];
-  };
-  for (; i < text.length; i++) {
-    const char = text[i] as string;
-    if (quoted) {
-      if (char !== '"') field += char;
-      else if (text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (char === '"' && field === "") quoted = true;
-    else if (char === ",") endField();
-    else if (char === "\n") endRow();
-    else if (char !== "\r") field += char;
-  }
-  if (quoted) throw new AppError("invalid_input", "The CSV ends inside a quoted field: a closing quote is missing.");
-  if (field !== "" || row.length > 0) endRow();
-  return rows;
-}
+import { csvDelimiter, parseCsv } from "./csv.ts";
+import { workbookSheets } from "./sheet-text.ts";
+import { checkOfficeZip } from "./zip-guard.ts";
 
 const COLUMNS = new Map<string, "question" | "similar_questions" | "answer">([
   ["question", "question"],
@@ -60,8 +26,13 @@ export interface CsvFaqEntry {
  * `answer` (or 标准问题, 相似问题, 答案). Similar questions are separated by `|` or line breaks.
  */
 export function faqEntriesFromCsv(text: string): CsvFaqEntry[] {
-  const [header, ...rows] = parseCsv(text);
-  if (!header) throw new AppError("invalid_input", "The CSV is empty; its first row must name the columns.");
+  return faqEntriesFromRows(parseCsv(text, csvDelimiter(text)), "CSV");
+}
+
+/** FAQ entries from rows whose first names the columns, as a CSV file or a spreadsheet's first sheet gives them. */
+export function faqEntriesFromRows(table: string[][], source: "CSV" | "sheet"): CsvFaqEntry[] {
+  const [header, ...rows] = table;
+  if (!header) throw new AppError("invalid_input", `The ${source} is empty; its first row must name the columns.`);
   const index = new Map<string, number>();
   header.forEach((name, i) => {
     const column = COLUMNS.get(name.trim().toLowerCase());
@@ -70,7 +41,7 @@ export function faqEntriesFromCsv(text: string): CsvFaqEntry[] {
   if (!index.has("question") || !index.has("answer")) {
     throw new AppError(
       "invalid_input",
-      "The CSV header must name a 'question' and an 'answer' column (similar_questions is optional).",
+      `The ${source}'s header must name a 'question' and an 'answer' column (similar_questions is optional).`,
     );
   }
   const cell = (row: string[], column: string) => {
@@ -85,4 +56,11 @@ export function faqEntriesFromCsv(text: string): CsvFaqEntry[] {
       .filter(Boolean),
     answer: cell(row, "answer").trim(),
   }));
+}
+
+/** FAQ entries from a workbook's first sheet, its first row naming the columns as a CSV file's does. */
+export async function faqEntriesFromWorkbook(bytes: Uint8Array, kind: "xlsx" | "xls"): Promise<CsvFaqEntry[]> {
+  if (kind === "xlsx") checkOfficeZip(bytes, "Excel");
+  const [first] = await workbookSheets(bytes);
+  return faqEntriesFromRows(first?.rows ?? [], "sheet");
 }

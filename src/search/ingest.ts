@@ -1,26 +1,40 @@
-import { AppError, conflict, notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { SearchBackends } from "./backends.ts";
-import { type ChunkOptions, chunkText, DEFAULT_CHUNKING } from "./chunker.ts";
-import { DOCUMENT_COLUMNS, type DocumentRow, findDocument, getDocument } from "./documents.ts";
 import {
-  deleteDocumentTermsStatement,
-  ensureKeywordTable,
-  indexedTerms,
-  insertTermsStatement,
-  keywordTable,
-} from "./keyword-index.ts";
-import { contentTypeOf, parseDocument } from "./parse.ts";
-import { passageText } from "./passage-text.ts";
+  chunkIds,
+  commitChunks,
+  embedChunks,
+  knowledgeBaseGone,
+  overtaken,
+  prepareChunks,
+  recordFailure,
+} from "./chunk-writes.ts";
+import { type ChunkOptions, DEFAULT_CHUNKING } from "./chunker.ts";
+import { type DocumentRow, findDocument, getDocument } from "./documents.ts";
+import { problemOf } from "./file-problem.ts";
+import { checkSize, type FileKind, fileKindOf, isBinaryKind, MAX_BYTES } from "./file-types.ts";
+import type { Ingestion } from "./ingestion.ts";
+import { enqueueJob } from "./ingestion-job.ts";
+import { parseContent, precheckFile } from "./parse-file.ts";
 import { removeVectorsQuietly } from "./vector-index.ts";
 
-export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
+/** The largest Markdown, text or HTML document (other kinds: `MAX_BYTES` in file-types.ts). */
+export const MAX_DOCUMENT_BYTES = MAX_BYTES.markdown;
+
+/**
+ * Files of a binary kind up to this size are read inside the upload's request unless the client
+ * asks for a job (`Prefer: respond-async`); larger ones go to the ingestion job, whose steps each
+ * have their own time and survive a restart. A 256 kB PDF is a few dozen pages.
+ */
+export const INLINE_MAX_BYTES = 256 * 1024;
 
 export interface IngestInput {
   tenantId: string;
   kbId: string;
   filename: string;
-  content: string;
+  /** The document's text, or a file's bytes (any kind: text files are decoded, UTF-8 or GB18030). */
+  content: string | Uint8Array;
   title?: string | undefined;
   contentType?: string | undefined;
   source?: string | undefined;
@@ -28,13 +42,17 @@ export interface IngestInput {
   replaceId?: string | undefined;
 }
 
-export type IngestOutcome = { status: "created" | "replaced" | "unchanged"; document: DocumentRow };
+export type IngestOutcome =
+  | { status: "created" | "replaced" | "unchanged"; document: DocumentRow }
+  /** Handed to the ingestion job: the document says where it stands (`GET …/documents/:id`). */
+  | { status: "queued"; document: DocumentRow };
 
 /**
  * Adds or replaces one document. Everything that can fail (parsing, embedding, the vector index)
  * happens before one D1 batch swaps the old chunks for the new in the chunk table and the keyword
  * index together; search joins vector hits against that table, so no search ever sees half a
- * document. The same content uploaded again changes nothing.
+ * document. The same content uploaded again changes nothing. A large file (or any file, when the
+ * client prefers) goes to the ingestion job instead, which ends in the same one batch.
  *
  * Concurrent writers of one document are told the truth: each notes the generation it started
  * from, and its batch applies only if that is still the document's generation (every statement is
@@ -48,22 +66,29 @@ export async function ingestDocument({
   backends,
   input,
   chunking = DEFAULT_CHUNKING,
+  ingestion,
+  preferJob = false,
 }: {
   db: D1Database;
   backends: SearchBackends;
   input: IngestInput;
   chunking?: ChunkOptions;
+  /** The durable job engine; without one, every file is read in the request. */
+  ingestion?: Ingestion | undefined;
+  /** The client asked for the job whatever the size (`Prefer: respond-async`). */
+  preferJob?: boolean;
 }): Promise<IngestOutcome> {
   const { tenantId, kbId, filename, content } = input;
-  const size = new TextEncoder().encode(content).length;
-  if (size > MAX_DOCUMENT_BYTES) {
+  const kind = fileKindOf(filename, input.contentType);
+  if (typeof content === "string" && isBinaryKind(kind)) {
     throw new AppError(
-      "payload_too_large",
-      `'${filename}' is ${size} bytes; the limit is ${MAX_DOCUMENT_BYTES} bytes per document. Split it.`,
+      "unsupported_media_type",
+      `'${filename}' is a ${kind} file: send its bytes as a multipart file (curl -F file=@${filename}) or as content_base64, not as text.`,
     );
   }
-  const type = contentTypeOf(filename, input.contentType);
-  const contentHash = await sha256Hex(`${type}\n${input.title ?? ""}\n${content}`);
+  const size = typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
+  checkSize(filename, kind, size);
+  const contentHash = await contentHashOf(kind, input.title, content);
   const found = await findDocument({ db, tenantId, kbId, filename, contentHash });
   const existing = input.replaceId ? await getDocument({ db, tenantId, kbId, documentId: input.replaceId }) : found.byName;
   if (existing?.content_hash === contentHash && existing.status === "ready") return { status: "unchanged", document: existing };
@@ -71,73 +96,64 @@ export async function ingestDocument({
 
   const { documentId, base } = existing
     ? { documentId: existing.id, base: existing.generation }
-    : await placeholder({ db, input, type, size });
-  const generation = base + 1;
+    : await placeholder({ db, input, kind, size });
   let newIds: string[] = [];
   try {
-    const parsed = parseDocument(filename, content, type);
-    const title = input.title ?? parsed.title;
-    const chunks = chunkText(parsed.text, chunking);
-    if (chunks.length === 0) throw new AppError("unparseable_document", `'${filename}' has no text to index.`);
-    const texts = chunks.map((c) =>
-      passageText({ knowledge_title: title, heading_path: c.headingPath.join(" > "), content: c.content }),
-    );
-    const vectors = await backends.embedder.embed(texts);
-    // Unique per write, so two writers racing on one generation never share (or delete) a vector.
-    const write = crypto.randomUUID().slice(0, 8);
-    newIds = chunks.map((c) => `${documentId}:${generation}.${write}:${c.position}`);
-    await backends.vectorIndex.upsert(
-      tenantId,
-      newIds.map((id, i) => ({ id, kbId, documentId, values: vectors[i] as number[] })),
-    );
-
-    const table = await keywordTable(tenantId);
-    await ensureKeywordTable(db, table);
-    // Every statement applies only while the document is still at the generation this write began from.
-    const current = "EXISTS (SELECT 1 FROM documents WHERE id = ?1 AND generation = ?2)";
-    const results = await db.batch([
-      deleteDocumentTermsStatement(db, table, documentId, base),
-      db.prepare(`DELETE FROM chunks WHERE document_id = ?1 AND ${current} RETURNING id`).bind(documentId, base),
-      ...insertChunkStatements(
+    // A large file goes to the job once what can be checked without parsing it has been (a 4xx now).
+    if (typeof content !== "string" && isBinaryKind(kind) && ingestion && (preferJob || size > INLINE_MAX_BYTES)) {
+      precheckFile(filename, kind, content);
+      // A photo with no OCR model configured is told so now, not after a job.
+      if (kind === "image") backends.ocr.require("photo");
+      const document = await enqueueJob({
         db,
-        table,
-        chunks.map((chunk, i) => ({
-          id: newIds[i] as string,
-          position: chunk.position,
-          heading_path: chunk.headingPath.join(" > "),
-          content: chunk.content,
-          terms: indexedTerms(texts[i] as string),
-        })),
-        { tenantId, kbId, documentId, generation: base },
-      ),
-      db
-        .prepare(
-          `UPDATE documents SET title = ?3, content_type = ?4, content_hash = ?5, size_bytes = ?6, status = 'ready', error = NULL,
-             chunk_count = ?7, source = ?8, generation = ?2 + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-           WHERE id = ?1 AND generation = ?2 RETURNING ${DOCUMENT_COLUMNS}`,
-        )
-        .bind(documentId, base, title, type, contentHash, size, chunks.length, input.source ?? existing?.source ?? "upload"),
-    ]);
-    const document = results.at(-1)?.results[0] as DocumentRow | undefined;
-    if (!document) throw await overtaken({ db, documentId, filename });
-    const oldIds = ((results[1]?.results ?? []) as { id: string }[]).map((r) => r.id);
-    await removeVectorsQuietly(backends.vectorIndex, tenantId, oldIds, "replaced_chunks");
-    return { status: base === 0 ? "created" : "replaced", document };
+        ingestion,
+        job: { tenantId, kbId, documentId, base, kind, title: input.title, contentHash, bytes: content },
+      });
+      return { status: "queued", document };
+    }
+    const parsed = await parseContent({ filename, kind, content, backends });
+    const prepared = prepareChunks(parsed, input.title ?? parsed.title, chunking);
+    if (prepared.chunks.length === 0) throw new AppError("unparseable_document", `'${filename}' has no text to index.`);
+    newIds = chunkIds(documentId, base + 1, crypto.randomUUID().slice(0, 8), prepared.chunks.length);
+    await embedChunks({ backends, tenantId, kbId, documentId, prepared, ids: newIds });
+    const stored = await commitChunks({
+      db,
+      tenantId,
+      kbId,
+      documentId,
+      base,
+      prepared,
+      ids: newIds,
+      document: { kind, contentHash, size, source: input.source ?? existing?.source ?? "upload" },
+    });
+    if (!stored) throw await overtaken({ db, documentId, filename });
+    await removeVectorsQuietly(backends.vectorIndex, tenantId, stored.replaced, "replaced_chunks");
+    return { status: base === 0 ? "created" : "replaced", document: stored.document };
   } catch (error) {
     await removeVectorsQuietly(backends.vectorIndex, tenantId, newIds, "failed_ingestion");
     if (error instanceof AppError && (error.code === "conflict" || error.code === "not_found")) throw error;
-    const reason = error instanceof AppError ? error.message : "indexing failed unexpectedly";
-    // A new document is kept as failed, with the reason; a replacement leaves the previous
-    // version serving and records why the new one was refused. A later writer's state is kept.
-    await db
-      .prepare(
-        `UPDATE documents SET status = CASE WHEN chunk_count = 0 THEN 'failed' ELSE status END, error = ?3,
-           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND generation = ?2`,
-      )
-      .bind(documentId, base, base === 0 ? reason : `replacement refused: ${reason}`)
-      .run();
+    const message = error instanceof AppError ? error.message : "indexing failed unexpectedly";
+    // A later writer's state is kept: the failure is recorded only at the generation this write began from.
+    await recordFailure({
+      db,
+      documentId,
+      base,
+      message,
+      problem: error instanceof AppError ? problemOf(error.details) : null,
+    }).run();
     throw error;
   }
+}
+
+/** What makes two uploads the same: the kind, the title given, and the text or bytes. */
+async function contentHashOf(kind: FileKind, title: string | undefined, content: string | Uint8Array): Promise<string> {
+  if (typeof content === "string") return sha256Hex(`${kind}\n${title ?? ""}\n${content}`);
+  const head = new TextEncoder().encode(`${kind}\n${title ?? ""}\n`);
+  const all = new Uint8Array(head.length + content.length);
+  all.set(head);
+  all.set(content, head.length);
+  const digest = await crypto.subtle.digest("SHA-256", all);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -147,12 +163,12 @@ export async function ingestDocument({
 async function placeholder({
   db,
   input,
-  type,
+  kind,
   size,
 }: {
   db: D1Database;
   input: IngestInput;
-  type: string;
+  kind: string;
   size: number;
 }): Promise<{ documentId: string; base: number }> {
   const { tenantId, kbId, filename } = input;
@@ -164,7 +180,7 @@ async function placeholder({
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'processing')
          ON CONFLICT (kb_id, filename) DO UPDATE SET generation = generation RETURNING id, generation`,
       )
-      .bind(crypto.randomUUID(), tenantId, kbId, input.title ?? filename, filename, input.source ?? "upload", type, size)
+      .bind(crypto.randomUUID(), tenantId, kbId, input.title ?? filename, filename, input.source ?? "upload", kind, size)
       .first<{ id: string; generation: number }>();
   } catch (error) {
     // The knowledge base was deleted after the route found it (a FOREIGN KEY failure): a 404.
@@ -175,48 +191,9 @@ async function placeholder({
   return { documentId: row.id, base: row.generation };
 }
 
-/** Why a writer's batch applied nothing: the document is gone (404) or another write landed first (409). */
-async function overtaken({ db, documentId, filename }: { db: D1Database; documentId: string; filename: string }) {
-  const row = await db.prepare("SELECT 1 AS ok FROM documents WHERE id = ?1").bind(documentId).first();
-  if (!row) return knowledgeBaseGone();
-  return conflict(
-    `Another upload of '${filename}' was stored while this one was being indexed, so this one was not stored. Check the document and upload again if yours should replace it.`,
-  );
-}
-
 async function knowledgeBaseExists({ db, tenantId, kbId }: { db: D1Database; tenantId: string; kbId: string }) {
   return (
     (await db.prepare("SELECT 1 AS ok FROM knowledge_bases WHERE id = ?1 AND tenant_id = ?2").bind(kbId, tenantId).first()) !==
     null
   );
-}
-
-const knowledgeBaseGone = () =>
-  notFound("The knowledge base or document was deleted while this upload was being indexed; nothing was stored.");
-
-// D1 counts statements, not rows, against a request's query limit: rows go in as JSON, many a statement.
-const ROWS_PER_STATEMENT = 200;
-
-/** Inserts the chunks (and then their terms) only while the document is at `generation`. */
-function insertChunkStatements(
-  db: D1Database,
-  table: string,
-  rows: { id: string; position: number; heading_path: string; content: string; terms: string }[],
-  owner: { tenantId: string; kbId: string; documentId: string; generation: number },
-): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const slice = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT));
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO chunks (id, tenant_id, kb_id, document_id, position, heading_path, content)
-           SELECT value ->> '$.id', ?2, ?3, ?4, value ->> '$.position', value ->> '$.heading_path', value ->> '$.content' FROM json_each(?1)
-            WHERE EXISTS (SELECT 1 FROM documents WHERE id = ?4 AND generation = ?5)`,
-        )
-        .bind(slice, owner.tenantId, owner.kbId, owner.documentId, owner.generation),
-      insertTermsStatement(db, table, slice),
-    );
-  }
-  return statements;
 }

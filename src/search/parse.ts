@@ -2,14 +2,11 @@ import { AppError } from "../errors.ts";
 import { withoutUnprintable } from "../printable.ts";
 import { countWork } from "../work-count.ts";
 import { firstTitle } from "./headings.ts";
+import type { ParsedDocument } from "./parsed-document.ts";
 
 export type ContentType = "markdown" | "text" | "html";
 
-export interface ParsedDocument {
-  title: string;
-  /** Markdown-flavoured text: headings as `#` lines, blocks separated by blank lines. */
-  text: string;
-}
+export type { ParsedDocument } from "./parsed-document.ts";
 
 const BY_EXTENSION = new Map<string, ContentType>([
   ["md", "markdown"],
@@ -44,7 +41,8 @@ export function parseDocument(filename: string, content: string, type: ContentTy
   countWork(content.length);
   if (content.includes("\u0000"))
     throw new AppError("unparseable_document", `'${filename}' looks like a binary file, not ${type} text.`);
-  const text = type === "html" ? htmlToText(content) : content.replace(/\r\n?/g, "\n");
+  // A form feed would read as a location line to the chunker; in text it is a page break, a line's end.
+  const text = (type === "html" ? htmlToText(content) : content).replace(/\r\n?|\f/g, "\n");
   countWork(text.length);
   if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError("unparseable_document", `'${filename}' contains no readable text.`);
   const htmlTitle = type === "html" ? decodeEntities(titleElement(content)).trim() : "";
@@ -115,15 +113,18 @@ const TAG_NAME = /^\/?([a-z][a-z0-9-]*)/i;
 const TAG_START = /[a-z/!?]/i;
 
 /**
- * Keeps the structure search needs (headings, paragraphs, list items) and drops markup and
- * scripts. One forward scan over the tags: regexes with a lazy `[\s\S]*?` per tag, tried from every
- * '<', took quadratic time on many unclosed tags; here each character is visited a bounded number
- * of times. An unclosed comment or script hides the rest of the page, as in a browser.
+ * Keeps the structure search needs (headings, paragraphs, list items, tables as Markdown tables)
+ * and drops markup and scripts. One forward scan over the tags: regexes with a lazy `[\s\S]*?` per
+ * tag, tried from every '<', took quadratic time on many unclosed tags; here each character is
+ * visited a bounded number of times. An unclosed comment or script hides the rest of the page, as
+ * in a browser. A table nested in a cell reads as that cell's text.
  */
 export function htmlToText(html: string): string {
   const out: string[] = [];
   let heading: { level: number; parts: string[] } | null = null;
-  const emit = (text: string) => (heading ? heading.parts.push(text) : out.push(text));
+  const table = new TableWriter();
+  const write = (text: string) => (table.inCell() ? table.text(text) : out.push(text));
+  const emit = (text: string) => (heading ? heading.parts.push(text) : write(text));
   let i = 0;
   while (i < html.length) {
     const lt = html.indexOf("<", i);
@@ -171,18 +172,22 @@ export function htmlToText(html: string): string {
       if (closing && level === heading.level) {
         const title = heading.parts.join("").replace(/\s+/g, " ").trim();
         heading = null;
-        out.push(`\n\n${"#".repeat(level)} ${title}\n\n`);
+        write(table.inCell() ? ` ${title} ` : `\n\n${"#".repeat(level)} ${title}\n\n`);
       }
       continue;
     }
-    if (level > 0 && !closing) heading = { level, parts: [] };
-    else if (name === "li" && !closing) out.push("\n- ");
-    else if (name === "br") out.push("\n");
-    else if (BLOCKS.has(name)) out.push("\n\n");
-    else if (closing && (name === "td" || name === "th")) out.push(" ");
+    if (name === "table" || name === "tr" || name === "td" || name === "th") {
+      const markdown = table.tag(name, closing);
+      if (markdown) out.push(`\n\n${markdown}\n\n`);
+    } else if (level > 0 && !closing) heading = { level, parts: [] };
+    else if (name === "li" && !closing) write(table.inCell() ? " " : "\n- ");
+    else if (name === "br") write(table.inCell() ? " " : "\n");
+    else if (BLOCKS.has(name)) write(table.inCell() ? " " : "\n\n");
   }
   // A heading never closed is kept as plain text, as the tags around it are dropped.
-  if (heading) out.push(heading.parts.join(""));
+  if (heading) write(heading.parts.join(""));
+  const unclosed = table.end();
+  if (unclosed) out.push(`\n\n${unclosed}\n\n`);
   const text = decodeEntities(out.join(""));
   countWork(text.length);
   return text
@@ -190,4 +195,72 @@ export function htmlToText(html: string): string {
     .replace(/\n[ \t]+/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/**
+ * Collects an HTML table's rows and cells and writes it as a Markdown table, its first row the
+ * header. Tables nested in a cell count only their depth: their rows and cells read as the outer
+ * cell's text.
+ */
+class TableWriter {
+  #depth = 0;
+  #rows: string[][] = [];
+  #row: string[] | null = null;
+  #cell: string[] | null = null;
+
+  inCell(): boolean {
+    return this.#cell !== null;
+  }
+
+  text(text: string): void {
+    this.#cell?.push(text);
+  }
+
+  /** Takes a table tag; returns the Markdown of an outermost table as it closes. */
+  tag(name: string, closing: boolean): string | null {
+    if (name === "table") {
+      if (!closing) this.#depth++;
+      else if (this.#depth > 0 && --this.#depth === 0) return this.end();
+      if (this.#depth > 1) this.text(" ");
+      return null;
+    }
+    if (this.#depth !== 1) {
+      this.text(" ");
+      return null;
+    }
+    if (name === "tr") {
+      this.#endCell();
+      if (this.#row) this.#rows.push(this.#row);
+      this.#row = closing ? null : [];
+    } else if (!closing) {
+      this.#endCell();
+      this.#row ??= [];
+      this.#cell = [];
+    } else this.#endCell();
+    return null;
+  }
+
+  /** The table collected so far as Markdown (empty when it has no cells), and a fresh start. */
+  end(): string {
+    this.#endCell();
+    if (this.#row) this.#rows.push(this.#row);
+    const rows = this.#rows.filter((row) => row.some(Boolean));
+    this.#rows = [];
+    this.#row = null;
+    this.#depth = 0;
+    if (rows.length === 0) return "";
+    // A fold, not Math.max(...rows): a spread of 100,000 rows overflows the stack.
+    const width = rows.reduce((most, row) => Math.max(most, row.length), 0);
+    const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => row[i] ?? "").join(" | ")} |`;
+    const [header = [], ...body] = rows;
+    return [line(header), `|${" --- |".repeat(width)}`, ...body.map(line)].join("\n");
+  }
+
+  // Entities are decoded with the whole text, after the table is written.
+  #endCell(): void {
+    if (!this.#cell) return;
+    const text = this.#cell.join("").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+    this.#row?.push(text);
+    this.#cell = null;
+  }
 }

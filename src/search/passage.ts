@@ -19,7 +19,7 @@ export async function readPassage({
 }): Promise<PassageView> {
   const passage = await db
     .prepare(
-      `SELECT c.id, c.kb_id, k.name AS kb_name, c.document_id, d.title AS document_title, d.filename, c.heading_path, c.content
+      `SELECT c.id, c.kb_id, k.name AS kb_name, c.document_id, d.title AS document_title, d.filename, c.heading_path, c.content, c.page, c.sheet
          FROM chunks c
          JOIN documents d ON d.id = c.document_id AND d.tenant_id = c.tenant_id
          JOIN knowledge_bases k ON k.id = c.kb_id AND k.tenant_id = c.tenant_id

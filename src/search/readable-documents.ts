@@ -44,7 +44,7 @@ export async function listReadableDocuments({
  * A ready document of the tenant's knowledge base as Markdown, rebuilt from its chunks: each
  * section under its headings (one `#` a level of the path), the sentences a chunk repeats from the
  * one before (the overlap) said once. Not-found (404) for another tenant's, an unknown, a
- * not-ready or an FAQ document alike.
+ * not-yet-searchable or an FAQ document alike.
  */
 export async function documentMarkdown({
   db,
@@ -58,7 +58,8 @@ export async function documentMarkdown({
   documentId: string;
 }): Promise<{ document: DocumentRow; markdown: string }> {
   const document = await getDocument({ db, tenantId, kbId, documentId });
-  if (document.status !== "ready" || document.content_type === FAQ_CONTENT_TYPE) {
+  // A document being re-read by the ingestion job still serves its previous version: it has chunks.
+  if (document.chunk_count === 0 || document.content_type === FAQ_CONTENT_TYPE) {
     throw notFound(`No document '${documentId}' in this knowledge base.`);
   }
   const { results } = await db

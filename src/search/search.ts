@@ -28,6 +28,10 @@ export interface SearchResult {
   knowledge_base_id: string;
   heading_path: string;
   position: number;
+  /** The PDF page the passage is on (a citation says 第 2 页), or null. */
+  page: number | null;
+  /** The spreadsheet's sheet the passage's rows are from, or null. */
+  sheet: string | null;
 }
 
 /** Defaults shared by both faces: the WeKnora design's, min_score 0.5 included (scores are calibrated). */
@@ -117,6 +121,8 @@ export async function searchKnowledge({
       knowledge_base_id: chunk.kb_id,
       heading_path: chunk.heading_path,
       position: chunk.position,
+      page: chunk.page ?? null,
+      sheet: chunk.sheet ?? null,
     })),
   };
 }

@@ -16,6 +16,8 @@ const ResultSchema = z.object({
   knowledge_base_id: z.string(),
   heading_path: z.string(),
   position: z.number().int(),
+  page: z.number().int().nullable(),
+  sheet: z.string().nullable(),
 });
 
 function markdown(query: string, results: SearchResult[], total: number): string {
@@ -27,7 +29,7 @@ function markdown(query: string, results: SearchResult[], total: number): string
     const where =
       r.knowledge_filename === faqFilename(r.knowledge_id)
         ? ["FAQ", r.heading_path !== r.knowledge_title ? r.heading_path : ""].filter(Boolean).join(" › ")
-        : [r.knowledge_filename, r.heading_path].filter(Boolean).join(" › ");
+        : [r.knowledge_filename, r.page ? `第 ${r.page} 页` : "", r.heading_path].filter(Boolean).join(" › ");
     const excerpt = r.content.length > EXCERPT ? `${r.content.slice(0, EXCERPT)}…` : r.content;
     return `### [${i + 1}] ${r.knowledge_title}\n- **Score:** ${(r.score * 100).toFixed(1)}%\n- **Source:** ${where}\n\n> ${excerpt.replace(/\n/g, "\n> ")}`;
   });

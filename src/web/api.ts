@@ -83,6 +83,19 @@ export interface KnowledgeBase {
   document_count: number;
 }
 
+/** A document of a knowledge base as its list shows it, with where its ingestion stands. */
+export interface KnowledgeDocument {
+  id: string;
+  filename: string;
+  title: string;
+  status: string;
+  chunk_count: number;
+  error: string | null;
+  error_reason: string | null;
+  error_params: Record<string, string | number> | null;
+  progress: { unit: string; done: number; total: number | null } | null;
+}
+
 export interface ModelInfo {
   id: string;
   offline: boolean;
@@ -144,6 +157,21 @@ export const api = {
   logout: () => request<unknown>("POST", "/api/auth/logout"),
   model: () => request<ModelInfo>("GET", "/api/chat/model"),
   knowledgeBases: () => request<{ knowledge_bases: KnowledgeBase[] }>("GET", "/api/knowledge-bases"),
+  documents: (kbId: string) => request<{ documents: KnowledgeDocument[] }>("GET", `/api/knowledge-bases/${enc(kbId)}/documents`),
+  /** Uploads one file as a browser form; the server's job reads it, so the answer comes before the reading ends. */
+  uploadDocument: async (kbId: string, file: File) => {
+    const form = new FormData();
+    form.append("file", file);
+    const res = await fetch(`/api/knowledge-bases/${enc(kbId)}/documents`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json", Prefer: "respond-async" },
+      body: form,
+    });
+    const body: unknown = await res.json().catch(() => undefined);
+    if (!res.ok) throw errorOf(res.status, body, res.headers.get("Retry-After"));
+    return body as { status: string; document: KnowledgeDocument };
+  },
   passage: (kbId: string, chunkId: string) =>
     request<PassageView>("GET", `/api/knowledge-bases/${enc(kbId)}/passages/${enc(chunkId)}`),
   listChats: ({ q, cursor, limit = 30 }: { q?: string; cursor?: string; limit?: number }) => {

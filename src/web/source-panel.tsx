@@ -10,9 +10,28 @@ import type { Lang } from "./i18n.ts";
 import { useI18n } from "./i18n.ts";
 import { CloseIcon } from "./icons.tsx";
 
-const WORDS: Record<Lang, { label: string; kb: string; close: string; failed: string }> = {
-  zh: { label: "引用的原文", kb: "知识库", close: "关闭原文", failed: "没能打开这段原文：" },
-  en: { label: "Cited passage", kb: "Knowledge base", close: "Close the passage", failed: "Could not open this passage: " },
+const WORDS: Record<
+  Lang,
+  { label: string; kb: string; file: string; where: string; page: (n: number) => string; close: string; failed: string }
+> = {
+  zh: {
+    label: "引用的原文",
+    kb: "知识库",
+    file: "文件",
+    where: "位置",
+    page: (n: number) => `第 ${n} 页`,
+    close: "关闭原文",
+    failed: "没能打开这段原文：",
+  },
+  en: {
+    label: "Cited passage",
+    kb: "Knowledge base",
+    file: "File",
+    where: "Where",
+    page: (n: number) => `page ${n}`,
+    close: "Close the passage",
+    failed: "Could not open this passage: ",
+  },
 };
 
 interface Props {
@@ -75,6 +94,14 @@ export default function SourcePanel({ source, quotes, onClose }: Props) {
         <dl className="source-where">
           <dt>{words.kb}</dt>
           <dd>{passage.kb_name}</dd>
+          {(passage.page !== null || passage.sheet !== null) && (
+            <>
+              <dt>{words.file}</dt>
+              <dd>{passage.filename}</dd>
+              <dt>{words.where}</dt>
+              <dd>{passage.page !== null ? words.page(passage.page) : passage.sheet}</dd>
+            </>
+          )}
         </dl>
       )}
       {passage?.heading_path && passage.heading_path !== passage.document_title && (

@@ -1,13 +1,14 @@
 import type { User } from "./api.ts";
+import { KnowledgeFiles } from "./knowledge-files.tsx";
 import { McpServers } from "./mcp-servers.tsx";
 import { PeopleSettings } from "./people-settings.tsx";
 import { RecentWrites } from "./recent-writes.tsx";
 import type { SignInReturn } from "./sign-in-return.ts";
 
 /**
- * The settings only a boss or an admin has: the workshop's people, its recent writes and its
- * external MCP servers. A chunk of its own, so that staff, whose settings hold only what is
- * theirs, never download it.
+ * The settings only a boss or an admin has: the workshop's people, its knowledge files, its recent
+ * writes and its external MCP servers. A chunk of its own, so that staff, whose settings hold only
+ * what is theirs, never download it.
  */
 export function WorkshopSettings({
   user,
@@ -21,6 +22,7 @@ export function WorkshopSettings({
   return (
     <>
       <PeopleSettings user={user} onUnauthorized={onUnauthorized} />
+      <KnowledgeFiles onUnauthorized={onUnauthorized} />
       <RecentWrites onUnauthorized={onUnauthorized} />
       <McpServers onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
     </>

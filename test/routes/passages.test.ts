@@ -56,6 +56,8 @@ describe("GET /api/knowledge-bases/:kbId/passages/:chunkId", () => {
       filename: "guide.md",
       heading_path: "车间手册 > 跳针处理",
       content: hit.content,
+      page: null,
+      sheet: null,
     });
     expect(hit.content).toContain("缝纫机跳针时先换针。");
   });

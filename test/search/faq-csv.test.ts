@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { faqEntriesFromCsv, parseCsv } from "../../src/search/faq-csv.ts";
+import { parseCsv } from "../../src/search/csv.ts";
+import { faqEntriesFromCsv } from "../../src/search/faq-csv.ts";
 
 describe("CSV parsing", () => {
   it("reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, and drops a BOM", () => {

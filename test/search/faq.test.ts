@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
+import { fileBytes } from "./workshop-files.ts";
 
 interface Entry {
   id: string;
@@ -130,6 +130,19 @@ describe("FAQ entries over REST", () => {
     expect(hit).toMatchObject({ knowledge_title: ORDER.question, content: '新答案：在订单页面点"新建订单"。' });
   });
 
+  it("imports an Excel file with the same columns, made by SheetJS, as a boss keeps a FAQ list", async () => {
+    const kb = await newKb("常见问题-表格", "faq");
+    const form = new FormData();
+    form.set("file", new File([fileBytes("常见问题.xlsx")], "常见问题.xlsx"));
+    const res = await call(`/api/knowledge-bases/${kb}/faq/import`, { method: "POST", key: keys.boss, body: form });
+    expect(await res.json()).toMatchObject({ created: 2, failed: 0 });
+    const [hit] = await search({ question: "针断了怎么处理", knowledge_base_ids: [kb] });
+    expect(hit).toMatchObject({
+      knowledge_title: "断针了怎么办",
+      content: "立即停机，找齐断针的所有碎片交给组长登记，再换新针。",
+    });
+  });
+
   it("answers a file of another kind with 415 and a body that is not JSON with invalid_json", async () => {
     const kb = await newKb("常见问题-导入格式", "faq");
     const form = new FormData();
@@ -164,7 +177,8 @@ describe("deleting an FAQ knowledge base", () => {
     const unique = { question: "锅炉房几点开门", similar_questions: [], answer: "锅炉房早上六点开门。" };
     await addEntry(kb, unique);
     expect((await call(`/api/knowledge-bases/${kb}`, { method: "DELETE", key: keys.boss })).status).toBe(200);
-    const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM faq_entries WHERE kb_id = ?1")
+    const { n } = (await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(*) AS n FROM faq_entries WHERE kb_id = ?1")
       .bind(kb)
       .first<{ n: number }>()) ?? {
       n: -1,

@@ -4,6 +4,7 @@ import { chunkText } from "../../src/search/chunker.ts";
 import { firstTitle, parseHeading } from "../../src/search/headings.ts";
 import { htmlToText, parseDocument } from "../../src/search/parse.ts";
 import { queryTerms, terms } from "../../src/search/segment.ts";
+import { csvSheet, sheetsToDocument } from "../../src/search/sheet-text.ts";
 import { workCount } from "../../src/work-count.ts";
 
 const KB = 1024;
@@ -37,6 +38,15 @@ const INPUTS: Record<string, (bytes: number) => string> = {
   "long character reference": (n) => `&#x${fill("1", n)};字`,
   "many character references": (n) => fill("&#x110000;&amp", n),
   "spaces before a word": (n) => fill(" ", n, "x or y"),
+  "markdown table": (n) => `| 工序 | 单价 |\n| --- | --- |\n${fill("| 锁眼 | 0.23 |\n", n)}`,
+  "a table row of pipes": (n) => `| a |\n| --- |\n${fill("|", n)}`,
+  "a table row without breaks": (n) => `| a |\n| --- |\n| ${fill("裁剪缝纫熨烫包装", n)} |`,
+  "table cells": (n) => `<table>${fill("<tr><td>字", n)}`,
+  "nested tables": (n) => fill("<table><tr><td>", n),
+  "csv commas": (n) => `a,b\n${fill(",", n)}`,
+  "csv quotes": (n) => `a,b\n${fill('"', n)}`,
+  "csv short rows": (n) => `工序,单价\n${fill("锁眼,0.23\n", n)}`,
+  "csv one long cell": (n) => `工序,说明\n锁眼,${fill("裁剪缝纫熨烫包装", n)}`,
 };
 
 /** The work counted while `run` processes `input`, plus whatever size `run` itself reports. */
@@ -47,6 +57,9 @@ function workOf(run: (input: string) => number | undefined, input: string): numb
 }
 
 const MARKDOWN = [
+  "markdown table",
+  "a table row of pipes",
+  "a table row without breaks",
   "heading line of spaces",
   "heading line of spaces, no title",
   "heading line with a long run of inner spaces",
@@ -59,6 +72,8 @@ const MARKDOWN = [
   "blank paragraphs",
 ];
 const HTML = [
+  "table cells",
+  "nested tables",
   "unclosed tags",
   "unclosed comments",
   "unclosed scripts",
@@ -91,6 +106,19 @@ const PARSERS: Record<string, { run: (input: string) => number | undefined; shap
   "parseDocument (text)": { run: (input) => void parseDocument("a.txt", `字${input}`, "text"), shapes: ["newline then spaces"] },
   "parseDocument (html)": { run: (input) => void parseDocument("a.html", `字${input}`, "html"), shapes: HTML },
   htmlToText: { run: (input) => void htmlToText(input), shapes: HTML },
+  // The CSV reader has no counter of its own: the input read, and the rows' text it hands on, measure it.
+  "csvSheet + sheetsToDocument": {
+    run: (input) => {
+      const sheet = csvSheet("t", new TextEncoder().encode(input));
+      try {
+        return sheetsToDocument("t", [sheet]).text.length + input.length;
+      } catch {
+        // More rows than a sheet may hold: refused after reading, in bounded work.
+        return input.length;
+      }
+    },
+    shapes: ["csv commas", "csv quotes", "csv short rows", "csv one long cell"],
+  },
   parseHeading: { run: (input) => void parseHeading(input), shapes: HEADINGS },
   firstTitle: { run: (input) => void firstTitle(input), shapes: HEADINGS },
   // segment.ts has no counter of its own: the terms it returns, with the input read, measure its work.

@@ -874,6 +874,18 @@ describe("the tool registry", () => {
                     ],
                     "type": "string",
                   },
+                  "page": {
+                    "anyOf": [
+                      {
+                        "maximum": 9007199254740991,
+                        "minimum": -9007199254740991,
+                        "type": "integer",
+                      },
+                      {
+                        "type": "null",
+                      },
+                    ],
+                  },
                   "position": {
                     "maximum": 9007199254740991,
                     "minimum": -9007199254740991,
@@ -881,6 +893,12 @@ describe("the tool registry", () => {
                   },
                   "score": {
                     "type": "number",
+                  },
+                  "sheet": {
+                    "type": [
+                      "string",
+                      "null",
+                    ],
                   },
                 },
                 "required": [
@@ -894,6 +912,8 @@ describe("the tool registry", () => {
                   "knowledge_base_id",
                   "heading_path",
                   "position",
+                  "page",
+                  "sheet",
                 ],
                 "type": "object",
               },
