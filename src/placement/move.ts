@@ -3,7 +3,7 @@ import { createKeywordTableStatements, insertTermsStatement } from "../search/ke
 import { sha256Hex } from "../sha256.ts";
 import { PRIMARY_SHARD as PRIMARY } from "../workshop-db.ts";
 import { deleteWorkshopRows } from "./rows.ts";
-import { keywordTableOf, type TableLayout, tableLayouts } from "./tables.ts";
+import { keywordTableOf, PAGE_ROWS, type TableLayout, tableLayouts } from "./tables.ts";
 
 /**
  * How long a move waits after fencing a workshop before copying it: past the longest request that
@@ -13,8 +13,6 @@ import { keywordTableOf, type TableLayout, tableLayouts } from "./tables.ts";
 export const FENCE_SETTLE_MS = 150_000;
 /** How long the old shard's rows stay after the switch, for reads routed before it to finish. */
 export const CLEANUP_AFTER_MS = 150_000;
-/** Rows copied or checked per step, so one step is a bounded amount of work. */
-export const PAGE_ROWS = 400;
 
 export type MoveState = "fenced" | "copying" | "verifying" | "switched";
 
@@ -199,7 +197,8 @@ async function copyPage(context: MoveContext, row: MoveRow): Promise<MoveReport>
       await saveProgress(context.directory, row.id, "copying", "verifying", { table: 0, after: null, rows: 0, checked: {} });
       return { workshop: row.id, from: row.shard, to, state: "verifying", next: "continue" };
     }
-    const { results } = await pageOf(source, table, row.id, progress.after, budget);
+    const limit = Math.min(budget, table.pageRows);
+    const { results } = await pageOf(source, table, row.id, progress.after, limit);
     await target.batch([
       ...copyStatements(target, table, results),
       ...(table.name === "chunks" && results.length > 0 ? await keywordRows(source, target, row.id, results) : []),
@@ -208,10 +207,11 @@ async function copyPage(context: MoveContext, row: MoveRow): Promise<MoveReport>
     ]);
     const last = results[results.length - 1];
     progress =
-      results.length < budget
+      results.length < limit
         ? { table: progress.table + 1, after: null, rows: 0 }
         : { table: progress.table, after: table.key.map((c) => last?.[c] ?? null), rows: progress.rows + results.length };
-    budget -= Math.max(1, results.length);
+    // A page of large values takes the rest of the step.
+    budget = table.pageRows === PAGE_ROWS ? budget - Math.max(1, results.length) : 0;
   }
   await saveProgress(context.directory, row.id, "copying", "copying", progress);
   const table = layouts[progress.table];
@@ -282,9 +282,10 @@ async function verifyPage(context: MoveContext, row: MoveRow, now: Date): Promis
       await checkKeywordRows(context, row, source, target);
       return switchOver(context, row, now, checked);
     }
+    const limit = Math.min(budget, table.pageRows);
     const [mine, theirs] = await Promise.all([
-      pageOf(source, table, row.id, progress.after, budget),
-      pageOf(target, table, row.id, progress.after, budget),
+      pageOf(source, table, row.id, progress.after, limit),
+      pageOf(target, table, row.id, progress.after, limit),
     ]);
     const [a, b] = await Promise.all([
       sha256Hex(canonical(mine.results, table.columns)),
@@ -300,10 +301,10 @@ async function verifyPage(context: MoveContext, row: MoveRow, now: Date): Promis
     const rows = progress.rows + mine.results.length;
     const last = mine.results[mine.results.length - 1];
     progress =
-      mine.results.length < budget
+      mine.results.length < limit
         ? { table: progress.table + 1, after: null, rows: 0, checked: { ...checked, [table.name]: rows } }
         : { table: progress.table, after: table.key.map((c) => last?.[c] ?? null), rows, checked };
-    budget -= Math.max(1, mine.results.length);
+    budget = table.pageRows === PAGE_ROWS ? budget - Math.max(1, mine.results.length) : 0;
   }
   await saveProgress(context.directory, row.id, "verifying", "verifying", progress);
   const table = layouts[progress.table];

@@ -29,6 +29,11 @@ export const WORKSHOP_TABLES: Readonly<Record<string, string>> = {
   document_job_parts: "job_id IN (SELECT job_id FROM document_jobs WHERE tenant_id = ?1)",
 };
 
+/** Rows copied or checked per step of a move, so one step is a bounded amount of work. */
+export const PAGE_ROWS = 400;
+/** …and of a table of large values (a file's parts, 1 MiB each), a page that is a step's whole work. */
+const LARGE_PAGE_ROWS = 4;
+
 /** The directory's tables (people and credentials), and D1's and SQLite's own: never moved. */
 export const DIRECTORY_TABLES: ReadonlySet<string> = new Set([
   "users",
@@ -61,6 +66,8 @@ export interface TableLayout {
   columns: string[];
   /** A key that orders the rows the same on both shards (the primary key, or every column). */
   key: string[];
+  /** The most rows a step reads at once: few for a table of large values (a file's parts, 1 MiB each). */
+  pageRows: number;
 }
 
 // The schema does not change under a running isolate (migrations come with a deploy or a restart).
@@ -104,7 +111,8 @@ async function readLayouts(db: D1Database): Promise<TableLayout[]> {
       .map((c) => c.name);
     // A table keyed by a rowid alias (chunks) is paged by its unique id instead.
     const key = primary.length > 0 ? primary : columns.includes("id") ? ["id"] : columns;
-    layouts.set(name, { name, where: WORKSHOP_TABLES[name] as string, columns, key, parents });
+    const pageRows = info.some((c) => c.type.toUpperCase() === "BLOB") ? LARGE_PAGE_ROWS : PAGE_ROWS;
+    layouts.set(name, { name, where: WORKSHOP_TABLES[name] as string, columns, key, pageRows, parents });
   });
   const ordered: TableLayout[] = [];
   const placed = new Set<string>();
