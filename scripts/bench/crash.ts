@@ -133,11 +133,14 @@ async function client(baseUrl: string, n: number, round: number, kbId: string, l
   }
 }
 
-/** Reads rows from the stopped server's local D1, as `wrangler d1 execute --json` gives them. */
+/**
+ * Reads rows from the stopped server's local D1, as `wrangler d1 execute --json` gives them: from
+ * SHARD_1, where a fresh state places the demo workshop whose writes the run makes.
+ */
 function query<T>(stateDir: string, sql: string): T[] {
   const result = spawnSync(
     join(ROOT, "node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql],
+    ["d1", "execute", "SHARD_1", "--local", "--persist-to", stateDir, "--json", "--command", sql],
     { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
   if (result.status !== 0) throw new Error(`query failed:\n${result.stdout}${result.stderr}`);

@@ -25,18 +25,18 @@ afterEach(async () => {
   expect(violations).toEqual([]);
 });
 
-/** Runs `sql` on the dev server's D1 database, as the ingestion job would have written it. */
+/** Runs `sql` on the D1 database of the demo workshop's shard, as the ingestion job would have written it. */
 function onDatabase<T>(run: (db: DatabaseSync) => T): T {
   const folder = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
   for (const file of readdirSync(folder).filter((f) => f.endsWith(".sqlite"))) {
     const db = new DatabaseSync(join(folder, file));
     try {
-      if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'document_jobs'").get()) return run(db);
+      if (db.prepare("SELECT 1 FROM documents WHERE tenant_id = 't-jinxiu' LIMIT 1").get()) return run(db);
     } finally {
       db.close();
     }
   }
-  throw new Error("no D1 database with document_jobs");
+  throw new Error("no D1 database with the demo workshop's documents");
 }
 
 const BOSS = { Authorization: "Bearer dev-boss-key" };
