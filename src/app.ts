@@ -15,6 +15,7 @@ import { chatHistoryRoutes } from "./routes/chats.ts";
 import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
+import { icon } from "./routes/icons.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
 import { mcpOAuthRoutes } from "./routes/mcp-oauth.ts";
@@ -53,6 +54,7 @@ app.use(async function accessLog(c, next) {
 });
 
 app.get("/healthz", health);
+app.get("/icons/:file", icon);
 // The confirm page is the browser UI's, at its own address: the UI reads the action from the path.
 app.get("/actions/:id", (c) => c.env.ASSETS.fetch(new Request(new URL("/", c.req.url), { headers: c.req.raw.headers })));
 app.route("/mcp", mcpRoutes);

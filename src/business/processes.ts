@@ -1,5 +1,5 @@
 import { decodeCursor, page } from "../cursor.ts";
-import { yuan } from "./money.ts";
+import { money, yuan } from "./money.ts";
 import type { Named } from "./name-match.ts";
 import type { BusinessService } from "./service.ts";
 import { Where } from "./where.ts";
@@ -8,8 +8,8 @@ export interface ProcessRow {
   id: string;
   name: string;
   style: { id: string; code: string; name: string };
-  unit_price_cents: number;
-  unit_price_yuan: string;
+  /** The price per piece now, in cents and yuan, as every amount is given. */
+  unit_price: { cents: number; yuan: string };
   active: boolean;
 }
 
@@ -122,8 +122,7 @@ export async function listProcesses({
       id: String(r.id),
       name: String(r.name),
       style: { id: String(r.style_id), code: String(r.code), name: String(r.style_name) },
-      unit_price_cents: Number(r.unit_price_cents),
-      unit_price_yuan: yuan(Number(r.unit_price_cents)),
+      unit_price: money(Number(r.unit_price_cents)),
       active: r.active === 1,
     },
     sort: Number(r.sort_order),

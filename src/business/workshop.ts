@@ -37,6 +37,15 @@ export async function callerOf({ business, user }: { business: BusinessService; 
   };
 }
 
+/** The workshop's time zone, for the times its people are told (when a prepared write expires). */
+export async function workshopTimeZoneOf({ business }: { business: BusinessService }): Promise<string> {
+  const row = await business.db
+    .prepare("SELECT time_zone FROM tenants WHERE id = ?1")
+    .bind(business.tenantId)
+    .first<{ time_zone: string | null }>();
+  return workshopTimeZone(row?.time_zone);
+}
+
 /**
  * The employee a staff caller is limited to. Staff without a linked employee row see nothing and
  * may write nothing, rather than everything.

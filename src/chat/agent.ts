@@ -29,7 +29,7 @@ import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from ".
 import { chatInstructions } from "./instructions.ts";
 import { modelTools } from "./model-tools.ts";
 import type { Passage } from "./passages.ts";
-import { afterStart, searchResultsOf, sourcesPart } from "./sources.ts";
+import { afterStart, retrievedSources, sourcesPart, toolSources } from "./sources.ts";
 import { chatTitle } from "./title.ts";
 import { workshopProfile } from "./workshop.ts";
 
@@ -180,8 +180,8 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           tools,
           ctx,
           onPending: (action) => writer.write(confirmCardPart(action)),
-          onResult: (name, output) => {
-            const found = sourcesPart(searchResultsOf(name, output));
+          onResult: (_name, output) => {
+            const found = sourcesPart(toolSources(output));
             if (found) writer.write(found);
           },
           onForm: (toolCallId, form) => writer.write({ type: "data-tool-form", id: `form-${toolCallId}`, data: form }),
@@ -196,7 +196,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           redactToolErrors: false,
         })
           // What the reply may cite, so the browser can open a cited passage beside the conversation.
-          .pipeThrough(afterStart(sourcesPart(retrieved)))
+          .pipeThrough(afterStart(sourcesPart(retrievedSources(retrieved))))
           .pipeThrough(timeoutAsError({ signal, timeoutMs, requestId }, describe)),
       );
     },

@@ -1,13 +1,10 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { convertToFunctionSchema } from "../federation/function-schema.ts";
 import type { JsonSchema, PendingAction, ToolFormData } from "../shapes.ts";
+import { pendingActionResult } from "../tools/action-results.ts";
 import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
-import { pendingActionPayload, type Tool, type ToolContext } from "../tools/tool.ts";
-
-// A write is confirmed or cancelled by the user's click on its card, never by the model, so the
-// chat does not offer these tools to the model at all.
-const USER_ONLY = new Set(["confirm_action", "cancel_action"]);
+import type { Tool, ToolContext } from "../tools/tool.ts";
 
 const schemas = new WeakMap<Tool, JsonSchema>();
 
@@ -29,10 +26,14 @@ function inputSchemaOf(t: Tool): JsonSchema {
   return schema;
 }
 
-/** What the model reads after preparing a write: what will happen, and that the user decides. */
-export function pendingForModel(action: PendingAction, confirmUrl: string) {
+/**
+ * What the model reads after preparing a write: what will happen, and that the user decides on the
+ * card (in the chat the card is how a person says yes, whatever the credential would allow elsewhere).
+ */
+export async function pendingForModel(ctx: ToolContext, action: PendingAction, tool: string) {
+  const { confirm_url, confirm_by, next_step, tell_user, ...result } = await pendingActionResult(ctx, action, { tool });
   return {
-    ...pendingActionPayload(action, confirmUrl),
+    ...result,
     note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
   };
 }
@@ -80,8 +81,10 @@ export function modelTools({
   onResult?: (toolName: string, output: unknown) => void;
   onForm?: (toolCallId: string, form: ToolFormData) => void;
 }): ToolSet {
+  // A write is confirmed or cancelled by the person's click on its card, never by the model, so the
+  // chat does not offer the tools that decide one to the model at all.
   const entries = tools
-    .filter((t) => !USER_ONLY.has(t.name))
+    .filter((t) => !t.decidesAction)
     .map((t) => [
       t.name,
       tool({
@@ -98,7 +101,7 @@ export function modelTools({
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);
           if (outcome.kind === "pending_action") {
             onPending(outcome.action);
-            return pendingForModel(outcome.action, ctx.confirmUrl(outcome.action.actionId));
+            return pendingForModel(ctx, outcome.action, t.name);
           }
           onResult?.(t.name, outcome.structured);
           return outcome.structured;

@@ -11,6 +11,7 @@ import { cancelAction, confirmAction, getAction, pendingResult } from "../action
 import { AppError } from "../errors.ts";
 import { printable } from "../printable.ts";
 import type { ActionView, Ambiguity, PendingAction } from "../shapes.ts";
+import { actionViewResult, workshopMinute } from "../tools/action-results.ts";
 import type { ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 import { argumentsDigest, type ConfirmState, confirmStateCodec } from "./request-state.ts";
@@ -68,7 +69,10 @@ export async function askToConfirm(
   };
   const request =
     asking.mode === "form"
-      ? inputRequired.elicit({ message: formMessage(action), requestedSchema: choicesSchema(action.ambiguities) })
+      ? inputRequired.elicit({
+          message: formMessage(action, await workshopMinute(ctx, action.expiresAt)),
+          requestedSchema: choicesSchema(action.ambiguities),
+        })
       : inputRequired.elicitUrl({
           message: `${action.summary}\n请在 Weft 的确认页上查看并确认（确认后才会保存）。`,
           url: ctx.confirmUrl(action.actionId),
@@ -111,7 +115,7 @@ export async function answerRound({
   }
   const actions = ctx.services.actions;
   const view = await getAction({ actions, user: ctx.user, actionId: state.actionId });
-  if (state.mode === "url") return { outcome: urlOutcome(view) };
+  if (state.mode === "url") return { outcome: await urlOutcome(view, ctx) };
   if (view.status === "expired") throw expired(view);
   if (view.status !== "pending") throw alreadyUsed(view);
 
@@ -125,14 +129,8 @@ export async function answerRound({
   }
   if (answer.action !== "accept") {
     const cancelled = await cancelAction({ actions, user: ctx.user, actionId: view.action_id, once: true });
-    return {
-      outcome: {
-        ok: true,
-        kind: "result",
-        structured: { ...cancelled },
-        text: `The user declined: nothing was written (${cancelled.summary}).`,
-      },
-    };
+    const structured = await actionViewResult(ctx, cancelled);
+    return { outcome: { ok: true, kind: "result", structured, text: `The user declined. ${structured.summary}` } };
   }
   if (view.ambiguities.length > 0) {
     const choices = chosen(view.ambiguities, answer.content);
@@ -150,14 +148,8 @@ export async function answerRound({
     confirmation: { via: "elicitation" },
     once: true,
   });
-  return {
-    outcome: {
-      ok: true,
-      kind: "result",
-      structured: { ...confirmed },
-      text: `Confirmed by the user and done: ${confirmed.summary}`,
-    },
-  };
+  const structured = await actionViewResult(ctx, confirmed);
+  return { outcome: { ok: true, kind: "result", structured, text: `Confirmed by the user. ${structured.summary}` } };
 }
 
 async function verified(codec: RequestStateCodec<ConfirmState>, wire: string, mcp: ServerContext): Promise<ConfirmState> {
@@ -192,9 +184,10 @@ function alreadyUsed(view: ActionView): AppError {
 }
 
 /** A URL elicitation came back: what the person did on the confirm page, or the link again. */
-function urlOutcome(view: ActionView): ToolOutcome {
+async function urlOutcome(view: ActionView, ctx: ToolContext): Promise<ToolOutcome> {
   if (view.status === "pending") return { ok: true, kind: "pending_action", action: pendingResult(view) };
-  return { ok: true, kind: "result", structured: { ...view }, text: `The action is ${view.status}: ${view.summary}` };
+  const structured = await actionViewResult(ctx, view);
+  return { ok: true, kind: "result", structured, text: structured.summary };
 }
 
 const FIELD_TITLES = new Map([
@@ -205,13 +198,13 @@ const FIELD_TITLES = new Map([
 ]);
 
 /** The preview as one message; every line is Weft's, since no value can start a line of its own. */
-function formMessage(action: PendingAction): string {
+function formMessage(action: PendingAction, expires: string): string {
   return [
     "请确认这项写入（确认后才会保存）：",
     printable(action.summary),
     ...action.preview.map((field) => `${printable(field.label)}：${printable(field.value)}`),
     ...(action.ambiguities.length ? ["", "还需要您选择下面的项目；选好后会再给您看一次完整的预览。"] : []),
-    `有效期至 ${action.expiresAt.slice(0, 16).replace("T", " ")} (UTC)`,
+    `有效期至 ${expires}`,
   ].join("\n");
 }
 

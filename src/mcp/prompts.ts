@@ -6,9 +6,11 @@ import {
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import { loadCatalog } from "../consult/tree-store.ts";
+import { confirmationAdvice } from "../tools/action-results.ts";
 import type { Toolset } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
-import { ICONS } from "./icons.ts";
+import type { IconName } from "../tools/tool-icons.ts";
+import { iconsFor } from "./icons.ts";
 
 /** Prompt names: a consultation is `consult.{tree id}`, a task `task.{name}`, so the two never collide. */
 const CONSULT_PREFIX = "consult.";
@@ -16,9 +18,10 @@ const MAX_ARGUMENT = 2000;
 
 interface TaskPrompt {
   prompt: Prompt;
+  icon: IconName;
   /** The tools the task combines: offered only to a caller who has them all. */
   tools: string[];
-  message(args: Record<string, string>): string;
+  message(args: Record<string, string>, ctx: ToolContext): string;
 }
 
 /** Two tasks that show how the tools combine; their words are the workshop's (Chinese). */
@@ -29,35 +32,38 @@ const TASKS: TaskPrompt[] = [
       title: "登记计件",
       description:
         "Record pieces an employee finished: prepare the record, show the preview, and write it only after the user says yes.",
-      icons: ICONS.write,
       arguments: [
         { name: "employee", description: "Who did the work: name, 工号 or id (员工).", required: true },
         { name: "process", description: "The process done, as the workshop names it (工序), e.g. 上领子.", required: true },
         { name: "quantity", description: "How many pieces, a whole number (件数).", required: true },
       ],
     },
-    tools: ["prepare_piece_record", "confirm_action", "cancel_action"],
-    message: ({ employee, process, quantity }) =>
+    icon: "write",
+    tools: ["prepare_piece_record", "cancel_action"],
+    // What the agent does after the preview follows what this credential allows.
+    message: ({ employee, process, quantity }, ctx) =>
       `请给${employee}登记计件：工序「${process}」，${quantity}件。\n` +
-      "先调用 prepare_piece_record 准备这条记录，把预览（员工、工序、件数、单价、金额）给我看；" +
-      "有不明确的地方先问我。我说“确认”之后再调用 confirm_action，我说不要就调用 cancel_action。",
+      "先调用 prepare_piece_record 准备这条记录，把预览（员工、工序、件数、单价、金额）给我看；有不明确的地方先问我。" +
+      (confirmationAdvice(ctx).confirm_by === "agent"
+        ? "我说“确认”之后再调用 confirm_action，我说不要就调用 cancel_action。"
+        : "然后把确认链接（confirm_url）给我，我自己在 Weft 里确认；我说不要就调用 cancel_action。"),
   },
   {
     prompt: {
       name: "task.monthly-payroll",
       title: "本月工资汇总",
       description: "Sum up this month's pay per employee and check it against the pieces recorded.",
-      icons: ICONS.records,
       arguments: [
         { name: "employee", description: "Only this employee (name, 工号 or id); leave empty for everyone you may see." },
       ],
     },
+    icon: "records",
     tools: ["query_payroll", "query_piece_records"],
     message: ({ employee }) =>
       `请汇总本月工资${employee ? `（只看${employee}）` : ""}。\n` +
-      `先调用 query_payroll${employee ? `（employee: ${employee}）` : ""} 取本月每个人的计件工资和应发工资，` +
+      `先调用 query_payroll${employee ? `（employee: ${employee}）` : ""} 取本月每个人的计件工资、补贴、扣款和实发工资，` +
       `再调用 query_piece_records（period: this_month, group_by: employee${employee ? `, employee: ${employee}` : ""}）核对件数。` +
-      "用表格列出每个人的件数、计件工资和应发工资，最后给出合计。",
+      "先说清楚统计的是哪个月、这个月是否还没结束，再用表格列出每个人的件数、计件工资和实发工资，最后给出合计。",
   },
 ];
 
@@ -84,7 +90,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
         name: `${CONSULT_PREFIX}${id}`,
         title: tree?.title,
         description: tree?.description || `Start the guided consultation '${tree?.title ?? id}'.`,
-        icons: ICONS.consult,
+        icons: iconsFor(ctx.origin, "consult"),
         arguments: [
           {
             name: "question",
@@ -93,7 +99,9 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
         ],
       };
     });
-    return { prompts: [...consultations, ...tasks.map((task) => task.prompt)] };
+    return {
+      prompts: [...consultations, ...tasks.map((task) => ({ ...task.prompt, icons: iconsFor(ctx.origin, task.icon) }))],
+    };
   });
 
   server.setRequestHandler("prompts/get", async (request): Promise<GetPromptResult> => {
@@ -105,7 +113,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
       if (missing.length > 0) throw invalid(`Prompt '${name}' needs ${missing.join(", ")}.`);
       return {
         description: task.prompt.description,
-        messages: [{ role: "user", content: { type: "text", text: task.message(args) } }],
+        messages: [{ role: "user", content: { type: "text", text: task.message(args, ctx) } }],
       };
     }
     const tree = name.startsWith(CONSULT_PREFIX) ? (await trees())?.trees.get(name.slice(CONSULT_PREFIX.length)) : undefined;

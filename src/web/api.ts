@@ -1,6 +1,15 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
-import type { ActionStatus, ActionView, ApiKeySummary, AuditEntry, PassageView, Role, ServerView } from "../shapes.ts";
+import type {
+  ActionStatus,
+  ActionView,
+  ApiKeySummary,
+  AuditEntry,
+  PassageView,
+  Role,
+  ServerView,
+  ToolWordsView,
+} from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
@@ -92,6 +101,7 @@ export const api = {
   login: (username: string, password: string) => request<{ user: User }>("POST", "/api/auth/login", { username, password }),
   logout: () => request<unknown>("POST", "/api/auth/logout"),
   model: () => request<ModelInfo>("GET", "/api/chat/model"),
+  toolWords: () => request<{ tools: ToolWordsView[] }>("GET", "/api/chat/tools"),
   knowledgeBases: () => request<{ knowledge_bases: KnowledgeBase[] }>("GET", "/api/knowledge-bases"),
   passage: (kbId: string, chunkId: string) =>
     request<PassageView>("GET", `/api/knowledge-bases/${enc(kbId)}/passages/${enc(chunkId)}`),

@@ -5,10 +5,12 @@ import { z } from "zod";
 import type { ExternalServerTools, ExternalTool } from "../../src/federation/external-tools.ts";
 import { upstreamError } from "../../src/federation/upstream-error.ts";
 import { buildMcpServer, ERROR_META, LEFT_OUT_META } from "../../src/mcp/server.ts";
+import { ActionResultSchema } from "../../src/tools/action-results.ts";
 import { type Toolset, toolsFor, WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
 import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 import { EXTERNAL_TOOL_PREFIX, externalToolName } from "../../src/tools/tool-names.ts";
+import { said } from "../../src/tools/words.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { testContext } from "../fixtures.ts";
 
@@ -30,7 +32,7 @@ const names = (toolset: Toolset) => toolset.tools.map((t) => t.name);
 
 const echoTool = defineTool({
   name: "echo_number",
-  title: "Echo",
+  words: { title: said("回声", "Echo"), icon: "records" },
   description: "Echoes a number back, for the runtime's tests only; never served.",
   inputSchema: z.object({ n: z.number().describe("A number.") }),
   outputSchema: z.object({ n: z.number() }),
@@ -43,9 +45,10 @@ const echoTool = defineTool({
 
 const prepareTool = defineTool({
   name: "prepare_test_write",
-  title: "Prepare a test write",
+  words: { title: said("准备测试写入", "Prepare a test write"), icon: "write" },
   description: "Prepares a write that needs the user's confirmation, for the runtime's tests only.",
   inputSchema: z.object({ pieces: z.number().int().describe("How many pieces.") }),
+  outputSchema: ActionResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false },
   async run(_ctx, input) {
     return {
@@ -186,7 +189,7 @@ describe("the MCP adapter", () => {
   async function connect(toolset: Toolset | Tool[], ctx: ToolContext): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const served = Array.isArray(toolset) ? { tools: toolset, unavailable: [], notes: [] } : toolset;
-    await buildMcpServer(served, ctx).connect(serverSide);
+    await buildMcpServer(served, ctx, { readsStructuredContent: true }).connect(serverSide);
     const client = new Client({ name: "runtime-test", version: "1.0.0" });
     await client.connect(clientSide);
     return client;
