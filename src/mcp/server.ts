@@ -206,6 +206,5 @@ async function render(outcome: ToolOutcome, tool: Tool, ctx: ToolContext, client
 
 async function pendingOutcome(action: PendingAction, tool: Tool, ctx: ToolContext) {
   const structured = await pendingActionResult(ctx, action, { tool: tool.name });
-  // The sentence and what to do next; the preview and what to tell the person are in the structure.
-  return { structured, text: `${structured.summary}\n${structured.next_step ?? ""}` };
+  return { structured, text: structured.summary };
 }

@@ -16,10 +16,10 @@ export const ActionResultSchema = z.object({
   status: z.enum(["pending_confirmation", "confirmed", "cancelled", "expired", "failed"]),
   action_id: z.string(),
   kind: z.string().optional(),
-  preview: z.array(z.object({ label: z.string(), value: z.string() })),
-  ambiguities: z.array(
-    z.object({ field: z.string(), message: z.string(), candidates: z.array(z.object({ id: z.string(), label: z.string() })) }),
-  ),
+  preview: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
+  ambiguities: z
+    .array(z.object({ field: z.string(), message: z.string(), candidates: z.array(z.object({ id: z.string(), label: z.string() })) }))
+    .optional(),
   expires_at: z.string().describe("Workshop-local, YYYY-MM-DD HH:MM."),
   time_zone: z.string(),
   expires_in_minutes: z.number().int().optional(),
@@ -31,8 +31,13 @@ export const ActionResultSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
-/** A write already decided, as confirm_action and cancel_action answer it: no advice, nothing left to do. */
+/**
+ * A write already decided, as confirm_action and cancel_action answer it: what was written (or
+ * why not) instead of the preview the person saw, and no advice, since nothing is left to do.
+ */
 export const DecidedActionSchema = ActionResultSchema.omit({
+  preview: true,
+  ambiguities: true,
   expires_in_minutes: true,
   confirm_url: true,
   confirm_by: true,
@@ -150,7 +155,11 @@ export async function actionViewResult(
 ): Promise<ActionResult> {
   const timeZone = await timeZoneOf(ctx);
   const again = before !== undefined && before === view.status;
-  const orderNo = typeof view.result?.order_no === "string" ? `订单号 ${view.result.order_no}。` : "";
+  // The order a write made (a new order's number) or went to (a piece record's), said in the sentence.
+  const orderNo =
+    typeof view.result?.order_no === "string"
+      ? `${view.kind === "order" ? "新订单号" : "记在订单"} ${view.result.order_no}。`
+      : "";
   const summary =
     view.status === "confirmed"
       ? again
@@ -170,8 +179,6 @@ export async function actionViewResult(
     status: STATUS_OF[view.status],
     action_id: view.action_id,
     kind: view.kind,
-    preview: view.preview,
-    ambiguities: view.ambiguities,
     expires_at: localMinute(new Date(view.expires_at), timeZone),
     time_zone: timeZone,
     ...(view.result ? { result: view.result } : {}),

@@ -109,7 +109,9 @@ export function monthPeriod({
 }): { month: string; period: AppliedPeriod } {
   const chosen = month ?? (period === "last_month" ? addMonths(today, -1) : today.slice(0, 7));
   const range = monthRange(chosen);
-  return { month: chosen, period: periodOf({ period, month, range, of: "month", today }) };
+  // No month said is this month, and named so.
+  const named = period ?? (month ? undefined : "this_month");
+  return { month: chosen, period: periodOf({ period: named, month, range, of: "month", today }) };
 }
 
 /** A count in words: 2,752. */

@@ -18,7 +18,7 @@ export const monthField = z
 export const DEFAULT_ROWS = 10;
 
 export const pageFields = {
-  limit: z.number().int().min(1).max(100).default(DEFAULT_ROWS),
+  limit: z.number().int().min(1).max(100).default(DEFAULT_ROWS).describe("Rows a page."),
   // Its length is checked where it is read (`decodeCursor`), like everything else about it.
   cursor: z.string().optional().describe("next_cursor, for the next page."),
 };
