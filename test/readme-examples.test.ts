@@ -128,6 +128,9 @@ describe("the README's first MCP call", () => {
     });
     expect(status).toBe(200);
     const texts = (body.result.content as { type: string; text?: string }[]).filter((c) => c.type === "text");
-    expect(texts.map((c) => c.text)).toEqual([body.result.structuredContent.summary, JSON.stringify(body.result.structuredContent)]);
+    expect(texts.map((c) => c.text)).toEqual([
+      body.result.structuredContent.summary,
+      JSON.stringify(body.result.structuredContent),
+    ]);
   });
 });

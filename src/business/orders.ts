@@ -23,7 +23,8 @@ export interface OrderRow {
   id: string;
   order_no: string;
   customer: string;
-  style: { id: string; code: string; name: string };
+  /** Its style by code and name, as people and the filters name it. */
+  style: { code: string; name: string };
   quantity: number;
   due_date: string;
   /** The workshop-local day the order was placed (created in Weft). */
@@ -147,7 +148,7 @@ export async function listOrders({
   const [rows, totals] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT o.id, o.order_no, o.customer, o.quantity, o.due_date, o.created_at, o.status, o.note, s.id AS style_id, s.code, s.name AS style_name
+        `SELECT o.id, o.order_no, o.customer, o.quantity, o.due_date, o.created_at, o.status, o.note, s.code, s.name AS style_name
            FROM orders o JOIN styles s ON s.id = o.style_id AND s.tenant_id = o.tenant_id
           WHERE ${p.sql} ORDER BY o.due_date, o.id LIMIT ${limit + 1}`,
       )
@@ -169,7 +170,7 @@ export async function listOrders({
       id: String(r.id),
       order_no: String(r.order_no),
       customer: String(r.customer),
-      style: { id: String(r.style_id), code: String(r.code), name: String(r.style_name) },
+      style: { code: String(r.code), name: String(r.style_name) },
       quantity,
       due_date: String(r.due_date),
       created_on: localDate(new Date(String(r.created_at)), timeZone),

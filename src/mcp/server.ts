@@ -206,5 +206,7 @@ async function render(outcome: ToolOutcome, tool: Tool, ctx: ToolContext, client
 
 async function pendingOutcome(action: PendingAction, tool: Tool, ctx: ToolContext) {
   const structured = await pendingActionResult(ctx, action, { tool: tool.name });
-  return { structured, text: structured.summary };
+  // What the agent must do next reaches a client that reads only the text too: the next step, and
+  // the words (with the link, where the person confirms) to pass on.
+  return { structured, text: [structured.summary, structured.next_step, structured.tell_user].join("\n") };
 }

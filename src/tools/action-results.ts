@@ -18,7 +18,9 @@ export const ActionResultSchema = z.object({
   kind: z.string().optional(),
   preview: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
   ambiguities: z
-    .array(z.object({ field: z.string(), message: z.string(), candidates: z.array(z.object({ id: z.string(), label: z.string() })) }))
+    .array(
+      z.object({ field: z.string(), message: z.string(), candidates: z.array(z.object({ id: z.string(), label: z.string() })) }),
+    )
     .optional(),
   expires_at: z.string().describe("Workshop-local, YYYY-MM-DD HH:MM."),
   time_zone: z.string(),
@@ -124,12 +126,12 @@ export async function pendingActionResult(
     ...(confirm_by === "agent"
       ? {
           next_step:
-            "Show the preview and ask the user. Only after they say yes, call confirm_action with this action_id; if they say no, call cancel_action. Never confirm on your own initiative.",
-          tell_user: `请核对：${action.summary}。说“确认”我就写入，说“不要”就取消；${time}。`,
+            "Show the preview and ask. Only after the user says yes, call confirm_action (or they confirm at confirm_url); if no, cancel_action. Never confirm on your own initiative.",
+          tell_user: `说“确认”我就写入，说“不要”就取消；${time}。`,
         }
       : {
           next_step:
-            "Show the preview and give the user confirm_url: they confirm there, signed in to Weft. This credential may not confirm (confirm_action would refuse). If they say no, call cancel_action.",
+            "Show the preview and give the user confirm_url: they confirm there, signed in to Weft; this credential may not confirm. If no, cancel_action.",
           tell_user: `请打开 ${confirmUrl} 核对后点“确认”；${time}。确认之前不会写入。`,
         }),
   };

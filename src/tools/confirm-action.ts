@@ -14,7 +14,7 @@ export const confirmActionTool = defineTool({
   name: "confirm_action",
   words: { title: said("确认写入", "Confirm a prepared write"), icon: "write", results: pick("order_no") },
   description:
-    "Execute a prepared write ONLY after the user saw its preview and said yes; never on your own initiative. Only " +
+    "Execute a prepared write ONLY after the user saw its preview and explicitly said yes; never on your own initiative. Only " +
     "where the prepare result said confirm_by agent (else confirmation_required with confirm_url for the user). " +
     "Refused if choices are open, or it expired, was cancelled or changed since: tell the user, prepare again.",
   inputSchema: z.object({ action_id: actionIdField }),

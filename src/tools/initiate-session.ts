@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { beginConsultation } from "../consult/sessions.ts";
 import { WRITES } from "./business-fields.ts";
-import { SessionStateSchema } from "./consultation-state.ts";
+import { SessionStateSchema, stepText } from "./consultation-state.ts";
 import { defineTool } from "./tool.ts";
 import { pick, said } from "./words.ts";
 
@@ -28,6 +28,6 @@ export const initiateSessionTool = defineTool({
       user: ctx.user,
       userQuery: input.user_query,
     });
-    return { kind: "result", structured: state, text: state.response };
+    return { kind: "result", structured: state, text: stepText(state) };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { continueConsultation } from "../consult/sessions.ts";
 import { WRITES } from "./business-fields.ts";
-import { SessionStateSchema } from "./consultation-state.ts";
+import { SessionStateSchema, stepText } from "./consultation-state.ts";
 import { defineTool } from "./tool.ts";
 import { said } from "./words.ts";
 
@@ -32,6 +32,6 @@ export const navigateSessionTool = defineTool({
       optionId: input.selected_option_id,
       userInput: input.user_input,
     });
-    return { kind: "result", structured: state, text: state.response };
+    return { kind: "result", structured: state, text: stepText(state) };
   },
 });

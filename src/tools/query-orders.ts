@@ -89,7 +89,7 @@ export const queryOrdersTool = defineTool({
         id: z.string(),
         order_no: z.string(),
         customer: z.string(),
-        style: z.object({ id: z.string(), code: z.string(), name: z.string() }),
+        style: z.object({ code: z.string(), name: z.string() }),
         quantity: z.number().int(),
         due_date: z.string(),
         created_on: z.string(),

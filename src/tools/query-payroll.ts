@@ -109,7 +109,7 @@ export const queryPayrollTool = defineTool({
       ...(input.period || input.month ? [] : ["没有说月份，按本月计算"]),
     ];
     const when = periodWords(period, caller.today);
-    const summary = `${filterWords(filters, FIELD_WORDS) || "全车间"}，${when}：${paySentence(result.items, result.totals)}`;
+    const summary = `${filterWords(filters, FIELD_WORDS) || "全车间"}，${when}：${paySentence(result.items, result.totals, !employee)}`;
     const structured = {
       summary,
       period,
@@ -127,13 +127,14 @@ export const queryPayrollTool = defineTool({
   },
 });
 
-// One person: 实发 and how it adds up; several: how many, the sum, and the first listed.
-function paySentence(slips: Payslip[], totals: { employees: number; net_pay: { cents: number } }): string {
+// One person: 实发 and how it adds up (by name unless the filter named them); several: how many,
+// the sum, and the first listed.
+function paySentence(slips: Payslip[], totals: { employees: number; net_pay: { cents: number } }, named: boolean): string {
   const [first] = slips;
   if (totals.employees === 0 || !first) return "没有计件记录，也没有补贴或扣款。";
   if (totals.employees === 1) {
     return (
-      `${first.employee.name} 实发 ${money(first.net_pay.cents)}（计件 ${count(first.pieces)} 件 ${money(first.piece_wage.cents)}` +
+      `${named ? `${first.employee.name} ` : ""}实发 ${money(first.net_pay.cents)}（计件 ${count(first.pieces)} 件 ${money(first.piece_wage.cents)}` +
       ` + 补贴 ${money(first.allowances.cents)} − 扣款 ${money(first.deductions.cents)}）。`
     );
   }

@@ -36,7 +36,7 @@ export const queryProcessesTool = defineTool({
       z.object({
         id: z.string(),
         name: z.string(),
-        style: z.object({ id: z.string(), code: z.string(), name: z.string() }),
+        style: z.object({ code: z.string(), name: z.string() }),
         unit_price: MoneySchema,
         active: z.boolean(),
       }),

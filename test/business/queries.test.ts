@@ -180,7 +180,13 @@ describe("query_piece_records", () => {
       { employee: "周梅", period: "last_month", limit: 100 },
       now,
     );
-    expect(lastMonth.period).toEqual({ name: "last_month", of: "work_date", from: "2026-03-01", to: "2026-03-31", in_progress: false });
+    expect(lastMonth.period).toEqual({
+      name: "last_month",
+      of: "work_date",
+      from: "2026-03-01",
+      to: "2026-03-31",
+      in_progress: false,
+    });
     expect(lastMonth.records.map((r) => r.id)).not.toContain("pr-tz-test");
   });
 });

@@ -38,7 +38,8 @@ function choose(tools: Listed[], words: string[]): string {
     return { name: tool.name, score: words.filter((word) => said.includes(word.toLowerCase())).length };
   });
   scored.sort((a, b) => b.score - a.score);
-  if (scored[0]?.score === scored[1]?.score) throw new Error(`no one tool for ${words.join(", ")}: ${JSON.stringify(scored.slice(0, 3))}`);
+  if (scored[0]?.score === scored[1]?.score)
+    throw new Error(`no one tool for ${words.join(", ")}: ${JSON.stringify(scored.slice(0, 3))}`);
   return scored[0]?.name ?? "";
 }
 
@@ -243,7 +244,9 @@ describe("nine everyday tasks, as an agent does them over /mcp", () => {
     await client.close();
     const before = sizes.reduce((n, s) => n + s.before, 0);
     const after = sizes.reduce((n, s) => n + s.after, 0);
-    const rows = sizes.map((s) => `  ${s.tool.padEnd(22)} ${String(s.before).padStart(6)} → ${String(s.after).padStart(5)}  ${s.asked}`);
+    const rows = sizes.map(
+      (s) => `  ${s.tool.padEnd(22)} ${String(s.before).padStart(6)} → ${String(s.after).padStart(5)}  ${s.asked}`,
+    );
     console.info(
       [
         `tools/list for the boss: ${TOOLS_LIST_BEFORE} → ${listSize} characters`,

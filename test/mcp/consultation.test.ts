@@ -15,9 +15,11 @@ async function tool(client: Client, name: string, args: Record<string, unknown>)
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as { text: string }[])[0]!.text;
   if (result.isError) throw new Error(text);
-  // Agents that read only the text get the same state as those that read structuredContent.
-  expect(JSON.parse(text)).toEqual(result.structuredContent);
-  return result.structuredContent as unknown as State;
+  const state = result.structuredContent as unknown as State;
+  // Agents that read only the text get what to say and every option's id, to go on with.
+  expect(text.startsWith(state.response)).toBe(true);
+  for (const option of state.options) expect(text).toContain(`- ${option.id}: ${option.description}`);
+  return state;
 }
 
 async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
@@ -33,8 +35,8 @@ describe("a consultation over MCP", () => {
     for (const name of ["initiate_session", "navigate_session"]) {
       const found = tools.find((t) => t.name === name)!;
       expect(found.outputSchema?.properties).toHaveProperty("session_id");
-      expect(found.description).toContain("provide_more_info");
     }
+    expect(tools.find((t) => t.name === "navigate_session")?.description).toContain("provide_more_info");
   });
 
   it("runs in Chinese from a vague question to a leaf, going back and giving free text on the way", async () => {

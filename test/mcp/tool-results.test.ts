@@ -77,7 +77,10 @@ describe("every tool's result and its output schema", () => {
       const texts = (result.content as { type: string; text?: string }[]).filter((c) => c.type === "text").map((c) => c.text);
       expect(texts[0]?.startsWith(said ?? ""), name).toBe(true);
       // The data once: no text block repeats the JSON.
-      expect(texts.some((text) => text?.startsWith("{")), name).toBe(false);
+      expect(
+        texts.some((text) => text?.startsWith("{")),
+        name,
+      ).toBe(false);
     }
   });
 

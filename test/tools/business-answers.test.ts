@@ -94,7 +94,11 @@ describe("asking query_piece_records for less", () => {
     expect(top.groups?.[0]).toEqual(all.groups?.[0]);
     expect(top.next_cursor).toBeNull();
     expect(top.summary).toContain(`${top.groups?.[0]?.label} ${top.groups?.[0]?.pieces.toLocaleString("en")} 件`);
-    const byAmount = await ok<Pieces>(BOSS, "query_piece_records", { period: "this_month", group_by: "process", sort_by: "amount" });
+    const byAmount = await ok<Pieces>(BOSS, "query_piece_records", {
+      period: "this_month",
+      group_by: "process",
+      sort_by: "amount",
+    });
     const amounts = byAmount.groups?.map((g) => g.amount.cents) ?? [];
     expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
   });
@@ -190,7 +194,10 @@ describe("what query_orders works out for each order", () => {
     const open = await ok<Orders>(BOSS, "query_orders", { status: "open", limit: 100 });
     for (const words of ["还没完成", "没做完", "在做的", "未完成"]) {
       const read = await ok<Orders>(BOSS, "query_orders", { status: words, limit: 100 });
-      expect(read.orders.map((o) => o.order_no), words).toEqual(open.orders.map((o) => o.order_no));
+      expect(
+        read.orders.map((o) => o.order_no),
+        words,
+      ).toEqual(open.orders.map((o) => o.order_no));
       expect(read.filters.status).toBe("未完成（待生产、生产中）");
     }
     expect(open.orders.every((o) => o.status === "pending" || o.status === "in_production")).toBe(true);

@@ -538,10 +538,6 @@ describe("the tool registry", () => {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
             "error": {
               "description": "{code, message}",
               "type": "object",
@@ -552,10 +548,6 @@ describe("the tool registry", () => {
             },
             "kind": {
               "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
             },
             "result": {
               "type": "object",
@@ -584,10 +576,6 @@ describe("the tool registry", () => {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
             "error": {
               "description": "{code, message}",
               "type": "object",
@@ -598,10 +586,6 @@ describe("the tool registry", () => {
             },
             "kind": {
               "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
             },
             "result": {
               "type": "object",
@@ -888,7 +872,7 @@ describe("the tool registry", () => {
               ],
             },
             "orders": {
-              "description": "[{id, order_no, customer, style{id, code, name}, quantity, due_date, created_on, status, note, days_left, overdue, remaining_pieces, progress{processes[{name, pieces}], percent}}]",
+              "description": "[{id, order_no, customer, style{code, name}, quantity, due_date, created_on, status, note, days_left, overdue, remaining_pieces, progress{processes[{name, pieces}], percent}}]",
               "type": "array",
             },
             "period": {
@@ -1036,7 +1020,7 @@ describe("the tool registry", () => {
               "type": "object",
             },
             "processes": {
-              "description": "[{id, name, style{id, code, name}, unit_price(money), active}]",
+              "description": "[{id, name, style{code, name}, unit_price(money), active}]",
               "type": "array",
             },
             "summary": {

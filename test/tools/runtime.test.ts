@@ -207,20 +207,25 @@ describe("the MCP adapter", () => {
         { label: "员工", value: "张三" },
         { label: "数量", value: "50" },
       ],
-      expires_at: "2026-11-26T10:00:00.000Z",
+      // The workshop's time, not UTC's: 10:00 UTC is 18:00 in Shanghai.
+      expires_at: "2026-11-26 18:00",
+      time_zone: "Asia/Shanghai",
+      confirm_by: "agent",
     });
     const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("nothing has been written yet");
-    expect(text).toContain('confirm_action with action_id "act-123"');
+    expect(text).toContain("尚未写入");
+    expect(text).toContain("call confirm_action");
     expect(text).toMatch(/Never confirm on your own initiative/);
+    expect(text).toContain("说“确认”我就写入");
   });
 
   it("tells an agent whose key may not confirm to give the user the confirm page's link instead", async () => {
     const client = await connect([prepareTool as unknown as Tool], contextFor(boss));
     const result = await client.callTool({ name: "prepare_test_write", arguments: { pieces: 50 } });
-    expect(result.structuredContent).toMatchObject({ confirm_url: "http://weft.test/actions/act-123" });
+    expect(result.structuredContent).toMatchObject({ confirm_url: "http://weft.test/actions/act-123", confirm_by: "weft" });
     const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("give them this link to confirm it, signed in to Weft: http://weft.test/actions/act-123");
+    expect(text).toContain("this credential may not confirm");
+    expect(text).toContain("请打开 http://weft.test/actions/act-123 核对后点“确认”");
     expect(text).not.toContain("call confirm_action");
   });
 
