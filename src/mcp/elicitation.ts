@@ -71,7 +71,7 @@ export async function askToConfirm(
     asking.mode === "form"
       ? inputRequired.elicit({
           message: formMessage(action, await workshopMinute(ctx, action.expiresAt)),
-          requestedSchema: choicesSchema(action.ambiguities),
+          requestedSchema: choicesSchema(action.ambiguities, tool),
         })
       : inputRequired.elicitUrl({
           message: `${action.summary}\n请在 Weft 的确认页上查看并确认（确认后才会保存）。`,
@@ -190,13 +190,6 @@ async function urlOutcome(view: ActionView, ctx: ToolContext): Promise<ToolOutco
   return { ok: true, kind: "result", structured, text: structured.summary };
 }
 
-const FIELD_TITLES = new Map([
-  ["employee", "员工"],
-  ["process", "工序"],
-  ["order", "订单"],
-  ["style", "款式"],
-]);
-
 /** The preview as one message; every line is Weft's, since no value can start a line of its own. */
 function formMessage(action: PendingAction, expires: string): string {
   return [
@@ -208,13 +201,17 @@ function formMessage(action: PendingAction, expires: string): string {
   ].join("\n");
 }
 
-/** Each open question as a single choice among its candidates; no fields when nothing is open. */
-function choicesSchema(ambiguities: readonly Ambiguity[]): ElicitRequestFormParams["requestedSchema"] {
+/**
+ * Each open question as a single choice among its candidates, titled in the tool's words for the
+ * field (员工, 工序, 订单); no fields when nothing is open.
+ */
+function choicesSchema(ambiguities: readonly Ambiguity[], tool: Tool): ElicitRequestFormParams["requestedSchema"] {
+  const fields = tool.kind === "weft" ? (tool.words.fields ?? {}) : {};
   const properties: Record<string, { type: "string"; title: string; oneOf: { const: string; title: string }[] }> = {};
   for (const ambiguity of ambiguities) {
     properties[ambiguity.field] = {
       type: "string",
-      title: FIELD_TITLES.get(ambiguity.field) ?? ambiguity.field,
+      title: Object.hasOwn(fields, ambiguity.field) ? (fields[ambiguity.field]?.zh ?? ambiguity.field) : ambiguity.field,
       oneOf: ambiguity.candidates.map((candidate) => ({ const: candidate.id, title: candidate.label })),
     };
   }

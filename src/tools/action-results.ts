@@ -8,8 +8,13 @@ import { pick } from "./words.ts";
 /**
  * A prepared write as every tool that touches one answers it: prepare tools (and an external tool
  * that needs a yes), `confirm_action` and `cancel_action`, and an elicitation's outcome. One
- * shape, whose first field is the sentence to tell the person; while it waits, what the
- * credential allows and what to say.
+ * shape: `summary`, the sentence to tell the person; the status, the action and its kind; the
+ * preview and what is still open; when it lapses, in the workshop's local time to the minute
+ * (`expires_at`, `time_zone`, `expires_in_minutes`); while it waits, where the person confirms
+ * (`confirm_url`), who may say yes with this credential (`confirm_by`), what the agent does next
+ * (`next_step`) and what to tell the person (`tell_user`); once decided, what was written
+ * (`result`) or why not (`error`). The server's instructions and docs/mcp.md say so once, rather
+ * than every tool's schema.
  */
 export const ActionResultSchema = z.object({
   summary: z.string(),
@@ -52,7 +57,8 @@ export type ActionResult = z.output<typeof ActionResultSchema>;
 /**
  * Who may say yes to a write prepared with this credential, under today's rule: an agent whose
  * key's owner allowed it, else the person on Weft's own confirm page (or card). The one place the
- * rule is read for what a result tells an agent.
+ * rule is read for what a result tells an agent (and the record-pieces prompt), so a credential's
+ * own choice of who confirms (issue 39) changes only this function's inside.
  */
 export function confirmationAdvice(ctx: ToolContext): { confirm_by: "weft" | "agent" } {
   return { confirm_by: ctx.agentConfirm ? "agent" : "weft" };

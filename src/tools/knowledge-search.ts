@@ -91,18 +91,12 @@ export const knowledgeSearchTool = defineTool({
   }),
   annotations: READ_ONLY,
   async run(ctx, input) {
-    const bases = await listKnowledgeBases(ctx.services.search);
-    const byId = new Map(bases.map((kb) => [kb.id, kb]));
-    // A source narrows the bases asked for (or all of them) to those of its type; an unknown id is
-    // kept, for the search to refuse it by name.
-    const kbIds =
-      input.source === "all"
-        ? input.kb_ids
-        : (input.kb_ids ?? bases.map((kb) => kb.id)).filter((id) => !byId.has(id) || byId.get(id)?.type === input.source);
-    const { results, total_count } =
+    // The bases name each hit; read beside the search, unless a source must narrow it first.
+    const listing = listKnowledgeBases(ctx.services.search);
+    const search = (kbIds: string[] | undefined) =>
       kbIds && kbIds.length === 0
-        ? { results: [], total_count: 0 }
-        : await searchKnowledge({
+        ? Promise.resolve({ results: [], total_count: 0 })
+        : searchKnowledge({
             ...ctx.services.search,
             request: {
               query: input.query,
@@ -113,6 +107,19 @@ export const knowledgeSearchTool = defineTool({
               rerank: input.rerank,
             },
           });
+    let found: Awaited<ReturnType<typeof search>>;
+    let bases: KnowledgeBase[];
+    if (input.source === "all") [found, bases] = await Promise.all([search(input.kb_ids), listing]);
+    else {
+      bases = await listing;
+      const types = new Map(bases.map((kb) => [kb.id, kb.type]));
+      // Only the bases of the source's type; an unknown id is kept, for the search to refuse it by name.
+      found = await search(
+        (input.kb_ids ?? bases.map((kb) => kb.id)).filter((id) => !types.has(id) || types.get(id) === input.source),
+      );
+    }
+    const { results, total_count } = found;
+    const byId = new Map(bases.map((kb) => [kb.id, kb]));
     const hits = results.map((result) => hitOf(result, byId.get(result.knowledge_base_id)));
     const where = input.source === "all" ? "" : input.source === "faq" ? "（只搜 FAQ）" : "（只搜文档）";
     const summary =

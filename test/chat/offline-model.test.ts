@@ -85,6 +85,10 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     },
   ],
   ["生产中的订单有哪些", "query_orders", { status: "in_production" }],
+  // Words for the orders still to do are the open statuses, read as the tool reads them (issue 38).
+  ["哪些订单还没完成", "query_orders", { status: "open" }],
+  ["没做完的订单有哪些", "query_orders", { status: "open" }],
+  ["在做的订单", "query_orders", { status: "open" }],
   [
     "给华美服饰下一个订单，款号A-102，500件，12月20日交货",
     "prepare_order",

@@ -28,6 +28,11 @@ export function namesList(toolName: string, key: string): boolean {
   return lists === undefined || Object.hasOwn(lists, key);
 }
 
+/** What a tool is called; its name when it is not one of Weft's. */
+export function toolTitle(toolName: string, chinese: boolean): string {
+  return WORDS.get(toolName)?.title[chinese ? "zh" : "en"] ?? toolName;
+}
+
 /** What a tool offers, for the offline model's list of what it can do; `own` for staff. */
 export function offerOf(toolName: string, chinese: boolean, own: boolean): string | null {
   const offer = WORDS.get(toolName)?.offer;

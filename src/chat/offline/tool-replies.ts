@@ -7,7 +7,7 @@ import { externalText } from "./external-tools.ts";
 import { placedHeading } from "./placed-dates.ts";
 import { refusalWords } from "./questions.ts";
 import { type Cell, grouped, markdownTable } from "./tables.ts";
-import { fieldLabel, listLabel, namesList } from "./tool-labels.ts";
+import { fieldLabel, listLabel, namesList, toolTitle } from "./tool-labels.ts";
 
 const MAX_ITEMS = 10;
 // Fields for programs, not for people: ids, paging, the clock the tools report, and what the lead
@@ -103,8 +103,8 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
       const ask = ASKS_ZH.get(String(a.field)) ?? scalar(a.message ?? null);
       return `- ${ask}？${choices.length ? `可选：${choices.join("；")}` : ""}`;
     });
-    // A new order is not a piece record: neither "登记" nor an order number fits it.
-    const what = toolName === "prepare_order" ? "新建订单" : "登记";
+    // What the write is, in the tool's own words (准备新建订单 → 新建订单): an order is not "登记".
+    const what = toolTitle(toolName, true).replace(/^准备/, "");
     const example = SETTLE_ZH.get(String(open[0]?.field));
     return `还不能${what}，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次${example ? `（${example}）` : ""}，我再准备一张确认卡片。`;
   }
