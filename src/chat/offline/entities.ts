@@ -219,6 +219,8 @@ export function findOrderCustomer(text: string): string | null {
   const match = /([\u4e00-\u9fffA-Za-z&]{2,12})(?:的|那[几些]?张?)(?:订单|单子)/.exec(text);
   const name = match?.[1]?.replace(/^(?:查一?下|看一?下|查|看|帮我|给我|列出|显示)/, "");
   if (!name || name.length < 2 || NOT_CUSTOMER.test(name) || STYLE_CODE.test(name) || GARMENTS.test(name)) return null;
+  // Words for which orders ("在做的订单", "没做完的单子") are a status, not a customer.
+  if (orderStatusOfWords(name) !== null) return null;
   return name;
 }
 
