@@ -4,6 +4,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addMonths } from "../../src/business/local-time.ts";
+import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { BOSS, fails, ok, STAFF, shanghaiToday } from "../business/run.ts";
 
 type Money = { cents: number; yuan: string };
@@ -204,5 +205,21 @@ describe("what query_orders works out for each order", () => {
     const done = await ok<Orders>(BOSS, "query_orders", { status: "已完成" });
     expect(done.orders.every((o) => o.status === "completed")).toBe(true);
     expect((await fails(BOSS, "query_orders", { status: "明天" })).code).toBe("invalid_input");
+  });
+});
+
+describe("the size a list tool's description promises", () => {
+  // The widest default answers the demo gives: every record, every payslip, every order.
+  it.each([
+    ["query_piece_records", {}],
+    ["query_piece_records", { period: "this_month", group_by: "date" }],
+    ["query_payroll", {}],
+    ["query_orders", {}],
+  ])("keeps %s %j within it by default", async (name, input) => {
+    const tool = WEFT_TOOLS.find((t) => t.name === name);
+    const stated = /At most about ([\d,]+) characters by default/.exec(tool?.description ?? "")?.[1];
+    expect(stated, `${name} states its size`).toBeDefined();
+    const result = await ok<Applied>(BOSS, name, input);
+    expect(JSON.stringify(result).length).toBeLessThanOrEqual(Number(stated?.replace(",", "")));
   });
 });
