@@ -4,8 +4,8 @@ import { demoBusinessStatements } from "./demo-business.ts";
 import { sqlQuote as quote } from "./sql.ts";
 
 /**
- * Demo workshops, people and fixed development keys for local use only. `npm run dev` loads them
- * with `wrangler d1 execute --local`; tests load the same rows.
+ * Demo workshops, people and fixed development keys for local use only, and the deployment's
+ * operator key. `npm run dev` loads them with `wrangler d1 execute --local`; tests load the same rows.
  */
 export const DEMO = {
   tenants: [
@@ -64,6 +64,8 @@ export const DEMO = {
       password: "boss123",
     },
   ],
+  /** The deployment's operator (`/api/admin`): a credential outside every workshop. */
+  operators: [{ id: "op-dev", name: "development operator", key: "dev-operator-key" }],
 } as const;
 
 /**
@@ -85,6 +87,11 @@ export async function demoSeedStatements(): Promise<string[]> {
     );
     statements.push(
       `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, agent_confirm) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))}, ${u.agentConfirm ? 1 : 0});`,
+    );
+  }
+  for (const o of DEMO.operators) {
+    statements.push(
+      `INSERT OR IGNORE INTO operator_keys (id, name, prefix, key_hash) VALUES (${quote(o.id)}, ${quote(o.name)}, ${quote(visiblePrefix(o.key))}, ${quote(await hashApiKey(o.key))});`,
     );
   }
   statements.push(...demoBusinessStatements());

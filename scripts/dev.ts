@@ -59,6 +59,9 @@ Weft is running at http://localhost:${port}
   Health:        http://localhost:${port}/healthz
   Decision trees (shipped): ${trees.join(", ") || "none"}
   Knowledge bases (the boss's workshop): ${knowledgeBases.join(", ") || "none"}
+  Sign up a workshop: http://localhost:${port}/sign-up
   Development keys:
 ${demo.users.map((u) => `    ${u.key.padEnd(20)} ${u.role.padEnd(6)} ${u.name} (${demo.tenants.find((t) => t.id === u.tenantId)?.name})`).join("\n")}
+  Operator key (the deployment's, outside every workshop; /api/admin):
+${demo.operators.map((o) => `    ${o.key}`).join("\n")}
 `);

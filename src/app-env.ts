@@ -1,5 +1,6 @@
 import type { Credential } from "./auth/credential.ts";
 import type { Directory } from "./auth/directory.ts";
+import type { Operator } from "./auth/operator-keys.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./services.ts";
 import type { UserContext } from "./user-context.ts";
@@ -17,5 +18,7 @@ export interface AppEnv {
     user: UserContext;
     /** What the request signed in with (set with `user`). */
     credential: Credential;
+    /** The deployment's operator, on the admin routes only (`operatorAuth`); never with `user` or `services`. */
+    operator: Operator;
   };
 }

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env.ts";
@@ -8,6 +8,7 @@ import { AppError, type ErrorBody, GENERIC_MESSAGE } from "./errors.ts";
 import { log } from "./log.ts";
 import { mcpRoutes } from "./mcp/route.ts";
 import { actionRoutes } from "./routes/actions.ts";
+import { adminRoutes } from "./routes/admin.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -23,8 +24,10 @@ import { mcpProxyRoutes } from "./routes/mcp-proxy.ts";
 import { mcpServerRoutes } from "./routes/mcp-servers.ts";
 import { oauthRoutes } from "./routes/oauth-authorize.ts";
 import { oauthConnectionRoutes } from "./routes/oauth-connections.ts";
+import { peopleRoutes } from "./routes/people.ts";
 import { synonymRoutes } from "./routes/synonyms.ts";
 import { workshopRoutes } from "./routes/workshop.ts";
+import { workshopSignUpRoutes } from "./routes/workshops.ts";
 import { directoryFor } from "./services.ts";
 
 /** The Worker's HTTP surface: both faces, the REST routes, and the one place errors become responses. */
@@ -55,8 +58,13 @@ app.use(async function accessLog(c, next) {
 
 app.get("/healthz", health);
 app.get("/icons/:file", icon);
-// The confirm page is the browser UI's, at its own address: the UI reads the action from the path.
-app.get("/actions/:id", (c) => c.env.ASSETS.fetch(new Request(new URL("/", c.req.url), { headers: c.req.raw.headers })));
+// The confirm, sign-up and set-password pages are the browser UI's, at addresses of their own: the
+// UI reads which from the path (and a link's token or invite code from the fragment, which no
+// server or log ever sees).
+const uiPage = (c: Context<AppEnv>) => c.env.ASSETS.fetch(new Request(new URL("/", c.req.url), { headers: c.req.raw.headers }));
+app.get("/actions/:id", uiPage);
+app.get("/sign-up", uiPage);
+app.get("/set-password", uiPage);
 app.route("/mcp", mcpRoutes);
 app.route("/api/auth", authRoutes);
 app.route("/api/chat", chatRoutes);
@@ -68,6 +76,9 @@ app.route("/api/synonyms", synonymRoutes);
 app.route("/api/consult/trees", consultTreeRoutes);
 app.route("/api/consultations", consultationRoutes);
 app.route("/api/workshop", workshopRoutes);
+app.route("/api/workshops", workshopSignUpRoutes);
+app.route("/api/people", peopleRoutes);
+app.route("/api/admin", adminRoutes);
 app.route("/api/actions", actionRoutes);
 app.route("/api/audit", auditRoutes);
 app.route("/api/mcp/servers", mcpServerRoutes);

@@ -30,9 +30,14 @@ const ConfigSchema = z.object({
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   MCP_SECRETS_KEY: z.string().optional(),
   TRUST_CLIENT_IP_HEADER: z.enum(["true", "false"]).default("false"),
+  // Unset, nobody signs up: a deployment opens itself on purpose.
+  SIGNUP: z.enum(["open", "invite", "closed"]).default("closed"),
   // "off" serves raw scores, for scripts/fit-calibration.ts; never set in wrangler.toml.
   SCORE_CALIBRATION: z.enum(["on", "off"]).default("on"),
 });
+
+/** Who may sign a new workshop up (`SIGNUP`). */
+export type SignupMode = "open" | "invite" | "closed";
 
 /** A Workers AI model with function calling, used when `CHAT_MODEL_NAME` names none. */
 const DEFAULT_WORKERS_AI_CHAT_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
@@ -83,6 +88,11 @@ export interface Config {
    * Otherwise a client may have written it, and no client address is known.
    */
   trustClientIpHeader: boolean;
+  /**
+   * `SIGNUP`: who may create a workshop with `POST /api/workshops`: anyone (`open`), whoever holds
+   * a one-time code from the deployment's operator (`invite`), or nobody (`closed`).
+   */
+  signup: SignupMode;
   /** Whether search scores are calibrated (always, except to collect raw scores for fitting). */
   scoreCalibration: boolean;
 }
@@ -134,6 +144,7 @@ export function readConfig(env: Env): Config {
       secretsKey: vars.MCP_SECRETS_KEY || undefined,
     },
     trustClientIpHeader: vars.TRUST_CLIENT_IP_HEADER === "true",
+    signup: vars.SIGNUP,
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
 }

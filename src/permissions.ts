@@ -29,6 +29,11 @@ export const LEAST_ROLE = {
   "audit:read": "boss",
   /** Register, change, test, sign in to and delete the workshop's external MCP servers. */
   "servers:manage": "boss",
+  /**
+   * List the workshop's people; add them, change their name, role and employee record, deactivate
+   * and reactivate them, and give them a one-time link to set their password (`mayManagePerson`).
+   */
+  "people:manage": "boss",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof LEAST_ROLE;
@@ -83,6 +88,33 @@ export function mayManageKeyOf(actor: UserContext, owner: KeyOwner): boolean {
  */
 export function mayManageServerOf(actor: UserContext, tenantId: string): boolean {
   return actor.tenantId === tenantId && can(actor, "servers:manage");
+}
+
+/** A person of a workshop as the people routes meet them. */
+export interface PersonRef {
+  userId: string;
+  tenantId: string;
+  role: Role;
+}
+
+/**
+ * Whether `actor` may manage `person` (rename, deactivate, reset their password, change their
+ * role or employee record): someone of their own workshop whose role is at most theirs, so a boss
+ * manages staff and bosses but never an admin. Changing one's own role or deactivating oneself is
+ * refused apart (`mayChangeRoleOf`), so nobody locks their workshop out by mistake.
+ */
+export function mayManagePerson(actor: UserContext, person: PersonRef): boolean {
+  return person.tenantId === actor.tenantId && can(actor, "people:manage") && roleAllows(actor.role, person.role);
+}
+
+/** Whether `actor` may give someone `role`: never a role above their own, so a boss gives staff and boss, never admin. */
+export function mayGiveRole(actor: UserContext, role: Role): boolean {
+  return can(actor, "people:manage") && roleAllows(actor.role, role);
+}
+
+/** Whether `actor` may change `person`'s role or whether they are active: never their own. */
+export function mayChangeRoleOf(actor: UserContext, person: PersonRef): boolean {
+  return mayManagePerson(actor, person) && person.userId !== actor.userId;
 }
 
 /** Whether `actor` sees every key of the workshop in lists, rather than only their own. */

@@ -22,8 +22,11 @@ export interface ApiKeySummary {
   agent_confirm: boolean;
 }
 
-/** The ways a person says yes to a prepared write, as the audit records them. */
-export type ConfirmationPath = "card" | "elicitation" | "confirm_page" | "agent_key";
+/**
+ * The ways a person says yes to a write, as the audit records them: a prepared write's card,
+ * elicitation, confirm page or agent key, or a settings form the person submitted (`settings`).
+ */
+export type ConfirmationPath = "card" | "elicitation" | "confirm_page" | "agent_key" | "settings";
 
 /** An executed write as the audit (`GET /api/audit`) lists it. */
 export interface AuditEntry {
@@ -41,6 +44,48 @@ export interface AuditEntry {
   /** The visible prefix of the key that confirmed it, for `agent_key`. */
   confirmed_key_prefix: string | null;
   created_at: string;
+}
+
+/** A person of the workshop as `GET /api/people` lists them for a boss. */
+export interface PersonView {
+  id: string;
+  name: string;
+  /** What they sign in with; null for someone who only has API keys (made by `npm run keys:create-admin`). */
+  username: string | null;
+  role: Role;
+  /** False once deactivated: no sign-in, no credential, records kept. */
+  active: boolean;
+  /** Whether they have set a password (or were given one). */
+  has_password: boolean;
+  /** Whether a one-time set-password link of theirs is still unused and valid. */
+  password_link_pending: boolean;
+  /** The employee record whose piece records and pay are theirs, if linked. */
+  employee_id: string | null;
+  employee_name: string | null;
+  created_at: string;
+  deactivated_at: string | null;
+}
+
+/** An employee record a person may be linked to, as `GET /api/people` offers them. */
+export interface EmployeeOption {
+  id: string;
+  name: string;
+  employee_no: string;
+  status: "active" | "left";
+  /** The person linked to it, if any: an employee belongs to one person at most. */
+  person_id: string | null;
+}
+
+/**
+ * Why a password was refused, as `error.details.reason` says it (with `details.field`): too short or
+ * long, one of the most common passwords, the username, unchanged, or (the current password) wrong.
+ */
+export type PasswordRefusal = "too_short" | "too_long" | "common" | "username" | "unchanged" | "wrong_current";
+
+/** A one-time link that lets a person set their password: shown once, to send them by WeChat or SMS. */
+export interface PasswordLinkView {
+  url: string;
+  expires_at: string;
 }
 
 /** A JSON Schema object, as external MCP servers describe their tools' input and output. */

@@ -41,6 +41,14 @@ describe("configuration", () => {
     expect(() => readConfig({ ...production, VECTORIZE: {} as VectorizeIndex } as Env)).toThrow(/AI binding/);
   });
 
+  it("takes sign-ups as SIGNUP says: open under wrangler dev and the tests, closed when unset, nothing else", () => {
+    expect(readConfig(env).signup).toBe("open");
+    expect(readConfig({ ...env, SIGNUP: "invite" } as unknown as Env).signup).toBe("invite");
+    const { SIGNUP: _, ...unset } = env;
+    expect(readConfig(unset as unknown as Env).signup).toBe("closed");
+    expect(() => readConfig({ ...env, SIGNUP: "everyone" } as unknown as Env)).toThrow(/SIGNUP/);
+  });
+
   it("refuses an unknown backend name", () => {
     expect(() => readConfig({ ...env, VECTOR_INDEX: "pinecone" } as unknown as Env)).toThrow();
   });

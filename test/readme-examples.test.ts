@@ -5,11 +5,11 @@ import { env } from "cloudflare:workers";
 import type { UIMessage } from "ai";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sendChat } from "./chat/chat-api.ts";
-import { browserCall, signIn } from "./chat/sign-in.ts";
+import { browserCall, ORIGIN, signIn } from "./chat/sign-in.ts";
 import { assembled, readChunks, textOf } from "./chat/stream.ts";
 import { loadDemoKnowledge } from "./demo-knowledge.ts";
 import { keys, logins } from "./fixtures.ts";
-import { callJson, mcpClient } from "./helpers.ts";
+import { call, callJson, mcpClient } from "./helpers.ts";
 
 type ToolPart = { type: string; state: string; input: Record<string, unknown>; output: Record<string, unknown> };
 
@@ -88,6 +88,52 @@ describe("the README's first five minutes in the browser", () => {
     const answer = textOf(message);
     expect(answer).toContain("新建订单");
     expect(answer).toMatch(/\[1\]/);
+  });
+});
+
+describe("the README's own workshop", () => {
+  it("signs a workshop up, whose guide and empty records answer, and whose boss adds a staff member who sees her own", async () => {
+    expect(readme).toContain("http://localhost:8787/sign-up");
+    for (const words of [
+      "怎么给员工开账号",
+      "这个月的计件",
+      "设置 → 人员",
+      "新建员工档案",
+      "我这个月做了多少件",
+      "设置 → 密码",
+    ]) {
+      expect(readme).toContain(words);
+    }
+    const signedUp = await call("/api/workshops", {
+      method: "POST",
+      headers: { Origin: ORIGIN },
+      body: JSON.stringify({ workshop_name: "新星服装厂", name: "刘老板", username: "readme-liu", password: "new-star-2026" }),
+    });
+    expect(signedUp.status).toBe(201);
+    const boss = (signedUp.headers.get("Set-Cookie") ?? "").split(";")[0] as string;
+    const guide = textOf((await ask(boss, "怎么给员工开账号")).message);
+    expect(guide).toContain("添加人员");
+    expect(guide).toMatch(/\[1\]/);
+    expect(textOf((await ask(boss, "这个月的计件")).message)).toMatch(
+      /^全车间本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 0 件/,
+    );
+
+    const added = await browserCall("/api/people", boss, {
+      method: "POST",
+      body: JSON.stringify({ name: "李娟", username: "readme-lijuan", role: "staff", new_employee: true }),
+    });
+    const { set_password_link } = await added.json<{ set_password_link: { url: string } }>();
+    const token = set_password_link.url.split("#token=")[1];
+    const set = await call("/api/auth/set-password", {
+      method: "POST",
+      headers: { Origin: ORIGIN },
+      body: JSON.stringify({ token, password: "lijuan-pass-1" }),
+    });
+    expect(set.status).toBe(200);
+    const staff = await signIn("readme-lijuan", "lijuan-pass-1");
+    const { message } = await ask(staff, "我这个月做了多少件");
+    expect(toolPart(message, "query_piece_records").output).toMatchObject({ scope: "own", totals: { pieces: 0 } });
+    expect(textOf(message)).toMatch(/^你本月（.*）做了 0 件/);
   });
 });
 

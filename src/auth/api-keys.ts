@@ -5,6 +5,7 @@ import { sha256Hex } from "../sha256.ts";
 import type { ApiKeySummary } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import { apiKeyCache, type VerifiedKey } from "./key-cache.ts";
+import { randomKey } from "./random-token.ts";
 
 const KEY_PREFIX = "wft_";
 const VISIBLE_PREFIX_LENGTH = 12;
@@ -25,12 +26,7 @@ export function visiblePrefix(key: string): string {
 
 /** A fresh random key: `wft_` and 32 URL-safe characters (192 bits). */
 export function generateApiKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  const body = btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-  return `${KEY_PREFIX}${body}`;
+  return randomKey(KEY_PREFIX);
 }
 
 // The owner's name and role are read in subqueries so the same columns serve a SELECT and the
@@ -42,7 +38,7 @@ type SummaryRow = Omit<ApiKeySummary, "agent_confirm"> & { agent_confirm: number
 const summaryOf = (row: SummaryRow): ApiKeySummary => ({ ...row, agent_confirm: row.agent_confirm === 1 });
 
 /**
- * Resolves a presented key to its caller; `null` for unknown or revoked keys. A key verified in
+ * Resolves a presented key to its caller; `null` for unknown or revoked keys and deactivated owners. A key verified in
  * the last 30 s (`KEY_CACHE_TTL_MS`) is answered from the isolate's cache without D1; `fresh`
  * tells whether D1 was asked.
  */
@@ -60,7 +56,7 @@ export async function findUserByApiKey({
     .prepare(
       `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role
          FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
-        WHERE k.key_hash = ?1 AND k.revoked_at IS NULL`,
+        WHERE k.key_hash = ?1 AND k.revoked_at IS NULL AND u.deactivated_at IS NULL`,
     )
     .bind(hash)
     .first<{ key_id: string; prefix: string; agent_confirm: number; user_id: string; tenant_id: string; role: Role }>();
@@ -84,7 +80,7 @@ export function touchApiKey({ db, keyId }: { db: D1Database; keyId: string }): P
 
 async function findOwner({ db, tenantId, userId }: { db: D1Database; tenantId: string; userId: string }) {
   const row = await db
-    .prepare(`SELECT id, role FROM users WHERE id = ?1 AND tenant_id = ?2`)
+    .prepare(`SELECT id, role FROM users WHERE id = ?1 AND tenant_id = ?2 AND deactivated_at IS NULL`)
     .bind(userId, tenantId)
     .first<{ id: string; role: Role }>();
   return row ? ({ userId: row.id, tenantId, role: row.role } satisfies KeyOwner) : null;
@@ -108,7 +104,7 @@ export async function createApiKey({
 }): Promise<{ key: string; summary: ApiKeySummary }> {
   const tenantId = actor.tenantId;
   const owner = await findOwner({ db, tenantId, userId });
-  if (!owner) throw notFound(`No user '${userId.slice(0, 100)}' in your workshop.`);
+  if (!owner) throw notFound(`No active user '${userId.slice(0, 100)}' in your workshop.`);
   if (!mayManageKeyOf(actor, owner)) {
     throw forbidden(
       actor.role === "admin"

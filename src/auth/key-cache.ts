@@ -59,6 +59,11 @@ export class KeyCache {
     for (const [hash, entry] of this.#entries) if (entry.key.keyId === keyId) this.#entries.delete(hash);
   }
 
+  /** Forgets every key of a person (deactivated, or given another role), so this isolate reads them again at once. */
+  forgetUser(userId: string): void {
+    for (const [hash, entry] of this.#entries) if (entry.key.userId === userId) this.#entries.delete(hash);
+  }
+
   /** Forgets every key of a workshop (when it is deleted), so this isolate refuses them at once. */
   forgetTenant(tenantId: string): void {
     for (const [hash, entry] of this.#entries) if (entry.key.tenantId === tenantId) this.#entries.delete(hash);

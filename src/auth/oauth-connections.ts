@@ -52,14 +52,14 @@ export async function recordConnection({
 
 /**
  * The caller a verified OAuth grant acts as, with their role as it is now; `null` when the
- * connection was revoked or has ended, or the person is gone. D1 answers, not KV, so a revocation
+ * connection was revoked or has ended, or the person is gone or deactivated. D1 answers, not KV, so a revocation
  * holds from the next request on.
  */
 export async function connectionUser({ db, props }: { db: D1Database; props: OAuthProps }): Promise<UserContext | null> {
   const row = await db
     .prepare(
       `SELECT u.role FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
-        WHERE c.id = ?1 AND c.user_id = ?2 AND c.tenant_id = ?3 AND c.revoked_at IS NULL
+        WHERE c.id = ?1 AND c.user_id = ?2 AND c.tenant_id = ?3 AND c.revoked_at IS NULL AND u.deactivated_at IS NULL
           AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(props.connectionId, props.userId, props.tenantId)
@@ -111,11 +111,30 @@ export async function revokeConnection({
     .bind(id, actor.tenantId, everyone ? 1 : 0, actor.userId)
     .first<{ user_id: string }>();
   if (!row) throw notFound("No such connected client.");
+  await revokeGrantsOf({ oauth, userId: row.user_id, connectionIds: [id] });
+}
+
+/**
+ * Revokes at the OAuth provider (in KV) the grants, and so the tokens, of connections already ended
+ * in D1: one revoked in the settings, or every one of a person who was deactivated.
+ */
+export async function revokeGrantsOf({
+  oauth,
+  userId,
+  connectionIds,
+}: {
+  oauth: OAuthHelpers;
+  userId: string;
+  connectionIds: readonly string[];
+}): Promise<void> {
+  if (connectionIds.length === 0) return;
+  const ended = new Set(connectionIds);
   let cursor: string | undefined;
   do {
-    const page = await oauth.listUserGrants(row.user_id, { cursor, limit: 100 });
+    const page = await oauth.listUserGrants(userId, { cursor, limit: 100 });
     for (const grant of page.items) {
-      if (grant.metadata?.connectionId === id) await oauth.revokeGrant(grant.id, row.user_id);
+      const connectionId = grant.metadata?.connectionId;
+      if (typeof connectionId === "string" && ended.has(connectionId)) await oauth.revokeGrant(grant.id, userId);
     }
     cursor = page.cursor;
   } while (cursor);

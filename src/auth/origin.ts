@@ -76,3 +76,20 @@ export function checkHostAndOrigin() {
     await next();
   });
 }
+
+/**
+ * Refuses (403) a POST whose `Origin` is present and not allowed (`originAllowed`): the routes that
+ * sign someone in or up before any cookie exists, where a form posted from another site could sign
+ * the victim into the attacker's account. Requests without `Origin` (scripts, curl) pass.
+ *
+ * @example authRoutes.use(refuseForeignOrigin("Sign-in"))
+ */
+export function refuseForeignOrigin(what: string) {
+  return createMiddleware<AppEnv>(async function refuseForeignOriginMiddleware(c, next) {
+    const origin = c.req.header("Origin");
+    if (c.req.method === "POST" && origin !== undefined && !originAllowed(origin, c.req.url, c.var.config.allowedOrigins)) {
+      throw forbidden(`${what} from origin '${origin.slice(0, 100)}' is not allowed.`);
+    }
+    await next();
+  });
+}

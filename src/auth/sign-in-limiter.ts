@@ -44,19 +44,22 @@ export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSec
 /**
  * Counts one sign-in attempt against each subject (`user:<name>`, `addr:<ip>`, …) before the password
  * is checked, atomically in one batch, so concurrent guesses each use up a slot and none slips
- * past the limit. A fresh window starts once the old one has passed.
+ * past the limit. A fresh window starts once the old one has passed. Sign-up and one-time password
+ * links count their attempts the same way, under subjects of their own and their own window.
  */
 export async function countSignInAttempt({
   db,
   subjects,
   now = Date.now(),
+  windowSeconds = SIGN_IN_LIMITS.windowSeconds,
 }: {
   db: D1Database;
   subjects: { key: string; limit: number }[];
   now?: number;
+  windowSeconds?: number;
 }): Promise<AttemptVerdict> {
   const nowSeconds = Math.floor(now / 1000);
-  const windowStart = nowSeconds - SIGN_IN_LIMITS.windowSeconds;
+  const windowStart = nowSeconds - windowSeconds;
   const results = await db.batch<{ window_started_at: number; attempts: number }>(
     subjects.map(({ key }) =>
       db
@@ -74,7 +77,7 @@ export async function countSignInAttempt({
   subjects.forEach(({ limit }, i) => {
     const row = results[i]?.results[0];
     if (row && row.attempts > limit) {
-      retryAfterSeconds = Math.max(retryAfterSeconds, row.window_started_at + SIGN_IN_LIMITS.windowSeconds - nowSeconds);
+      retryAfterSeconds = Math.max(retryAfterSeconds, row.window_started_at + windowSeconds - nowSeconds);
     }
   });
   return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) } : { allowed: true };

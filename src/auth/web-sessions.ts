@@ -1,5 +1,6 @@
 import { sha256Hex } from "../sha256.ts";
 import type { Role, UserContext } from "../user-context.ts";
+import { randomToken } from "./random-token.ts";
 
 /** How long a browser stays signed in without signing in again. */
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -13,33 +14,28 @@ export interface WebUser {
   tenant_name: string;
 }
 
-function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-/** The user a username names, with their password hash; `null` when nobody has that username. */
+/**
+ * The user a username (in its canonical form, `canonicalUsername`) names, with their password hash
+ * and whether they were deactivated; `null` when nobody has that username.
+ */
 export async function findUserByUsername({
   db,
   username,
 }: {
   db: D1Database;
   username: string;
-}): Promise<(WebUser & { password_hash: string | null }) | null> {
+}): Promise<(WebUser & { password_hash: string | null; deactivated_at: string | null }) | null> {
   return db
     .prepare(
-      `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name, u.password_hash
+      `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name, u.password_hash, u.deactivated_at
          FROM users u JOIN tenants t ON t.id = u.tenant_id
         WHERE u.username = ?1`,
     )
     .bind(username)
-    .first<WebUser & { password_hash: string | null }>();
+    .first<WebUser & { password_hash: string | null; deactivated_at: string | null }>();
 }
 
-/** A user of a workshop as the browser sees them; `null` when there is none. */
+/** An active user of a workshop as the browser sees them; `null` when there is none. */
 export async function findWebUser({
   db,
   userId,
@@ -53,7 +49,7 @@ export async function findWebUser({
     .prepare(
       `SELECT u.id, u.name, u.role, u.tenant_id, t.name AS tenant_name
          FROM users u JOIN tenants t ON t.id = u.tenant_id
-        WHERE u.id = ?1 AND u.tenant_id = ?2`,
+        WHERE u.id = ?1 AND u.tenant_id = ?2 AND u.deactivated_at IS NULL`,
     )
     .bind(userId, tenantId)
     .first<WebUser>();
@@ -64,7 +60,7 @@ export async function findWebUser({
  * stored. The user's expired sessions are cleared in the same batch.
  */
 export async function createWebSession({ db, user }: { db: D1Database; user: WebUser }): Promise<string> {
-  const token = newToken();
+  const token = randomToken();
   const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString();
   await db.batch([
     db
@@ -77,7 +73,7 @@ export async function createWebSession({ db, user }: { db: D1Database; user: Web
   return token;
 }
 
-/** The signed-in user of a cookie token; `null` for unknown, ended or expired sessions. */
+/** The signed-in user of a cookie token; `null` for unknown, ended or expired sessions, and deactivated people. */
 export async function findWebSession({
   db,
   token,
@@ -91,7 +87,7 @@ export async function findWebSession({
          FROM web_sessions s
          JOIN users u ON u.id = s.user_id AND u.tenant_id = s.tenant_id
          JOIN tenants t ON t.id = u.tenant_id
-        WHERE s.token_hash = ?1 AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+        WHERE s.token_hash = ?1 AND s.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AND u.deactivated_at IS NULL`,
     )
     .bind(await sha256Hex(token))
     .first<WebUser>();

@@ -46,16 +46,15 @@ export async function workshopTimeZoneOf({ business }: { business: BusinessServi
   return workshopTimeZone(row?.time_zone);
 }
 
+/** What a staff member whose account is linked to no employee record is told, in the chat's words too (`refusalWords`). */
+export const NOT_LINKED_MESSAGE =
+  "Your account is not linked to an employee yet, so Weft cannot tell which piece records and pay are yours. Ask your boss to link it (Settings → People).";
+
 /**
- * The employee a staff caller is limited to. Staff without a linked employee row see nothing and
- * may write nothing, rather than everything.
+ * The employee a staff caller is limited to. Staff without a linked employee row are told so,
+ * rather than shown nothing (as if they had no records) or everything.
  */
 export function ownEmployeeId(caller: Caller): string {
-  if (!caller.employeeId) {
-    throw new AppError(
-      "forbidden",
-      "Your account is not linked to an employee of this workshop, so there are no records of yours. Ask your boss to link it.",
-    );
-  }
+  if (!caller.employeeId) throw new AppError("forbidden", NOT_LINKED_MESSAGE);
   return caller.employeeId;
 }

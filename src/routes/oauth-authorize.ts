@@ -106,7 +106,8 @@ oauthRoutes.post("/sign-in", async (c) => {
     const { token } = await signInWithPassword({ db: c.var.directory.db, username, password, address });
     setSessionCookie(c, token);
   } catch (error) {
-    if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error;
+    // Wrong credentials, too many tries, or a deactivated account: said on the page, in the form's place.
+    if (!(error instanceof AppError) || ![401, 403, 429].includes(error.status)) throw error;
     return c.html(signInPage({ lang: lang(c), next, error: error.message }), error.status);
   }
   // Back to the same authorize request, on this origin only: `next` is a query, never a URL.

@@ -109,7 +109,9 @@ export const queryPayrollTool = defineTool({
       ...(input.period || input.month ? [] : ["没有说月份，按本月计算"]),
     ];
     const when = periodWords(period, caller.today);
-    const summary = `${filterWords(filters, FIELD_WORDS) || "全车间"}，${when}：${paySentence(result.items, result.totals, !employee)}`;
+    // Staff ask about themselves, so their answer is said to them (你); the filter names them still.
+    const who = caller.seesAll ? filterWords(filters, FIELD_WORDS) || "全车间" : "你";
+    const summary = `${who}，${when}：${paySentence(result.items, result.totals, caller.seesAll && !employee)}`;
     const structured = {
       summary,
       period,
@@ -131,7 +133,7 @@ export const queryPayrollTool = defineTool({
 // the sum, and the first listed.
 function paySentence(slips: Payslip[], totals: { employees: number; net_pay: { cents: number } }, named: boolean): string {
   const [first] = slips;
-  if (totals.employees === 0 || !first) return "没有计件记录，也没有补贴或扣款。";
+  if (totals.employees === 0 || !first) return "没有计件记录，也没有补贴或扣款，实发 0.00 元。";
   if (totals.employees === 1) {
     return (
       `${named ? `${first.employee.name} ` : ""}实发 ${money(first.net_pay.cents)}（计件 ${count(first.pieces)} 件 ${money(first.piece_wage.cents)}` +

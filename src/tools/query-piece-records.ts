@@ -126,7 +126,10 @@ export const queryPieceRecordsTool = defineTool({
     ];
     const scope = caller.seesAll ? ("workshop" as const) : ("own" as const);
     const { totals } = result;
-    const who = filterWords(filters, FIELD_WORDS) || "全车间";
+    // Staff ask about themselves, so their answer is said to them (你); the filters name them still.
+    const who = caller.seesAll
+      ? filterWords(filters, FIELD_WORDS) || "全车间"
+      : ["你", filterWords(rest(filters), FIELD_WORDS)].filter(Boolean).join("，");
     const grouping = input.group_by ? groupSentence(input.group_by, result.groups ?? [], totals.groups ?? 0) : "";
     const summary =
       `${who}，${periodWords(period, caller.today)}：共 ${count(totals.pieces)} 件，计 ${money(totals.amount.cents)}` +
@@ -147,6 +150,12 @@ export const queryPieceRecordsTool = defineTool({
     return { kind: "result", structured, text: summary };
   },
 });
+
+/** The filters but the employee: a staff member's own, said as 你. */
+function rest(filters: Record<string, string>): Record<string, string> {
+  const { employee: _, ...others } = filters;
+  return others;
+}
 
 // "按员工分组，共 5 组；最多的是 张三 1,234 件（¥...）、李娟 …" for the groups listed first.
 function groupSentence(by: (typeof GROUPINGS)[number], groups: PieceGroup[], all: number): string {

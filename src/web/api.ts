@@ -5,7 +5,10 @@ import type {
   ActionView,
   ApiKeySummary,
   AuditEntry,
+  EmployeeOption,
   PassageView,
+  PasswordLinkView,
+  PersonView,
   Role,
   ServerView,
   ToolWordsView,
@@ -13,7 +16,46 @@ import type {
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
-export type { AuditEntry, Role };
+export type { AuditEntry, EmployeeOption, PasswordLinkView, PersonView, Role };
+
+/** Who may create a workshop on this Weft (`SIGNUP`). */
+export type SignupMode = "open" | "invite" | "closed";
+
+/** A new workshop and its boss, as the sign-up page sends them. */
+export interface NewWorkshop {
+  workshop_name: string;
+  name: string;
+  username: string;
+  password: string;
+  invite_code?: string;
+}
+
+/** A new person, as the people settings send them. */
+export interface NewPerson {
+  name: string;
+  username: string;
+  role: Role;
+  password?: string;
+  employee_id?: string;
+  new_employee?: true;
+}
+
+/** What a boss changes of a person. */
+export interface PersonChanges {
+  name?: string;
+  role?: Role;
+  active?: boolean;
+  employee_id?: string | null;
+  new_employee?: true;
+}
+
+/** Whose password a one-time link sets, as the set-password page greets them. */
+export interface PasswordLinkHolder {
+  name: string;
+  username: string;
+  workshop_name: string;
+  expires_at: string;
+}
 export { ApiError };
 
 export interface User {
@@ -139,6 +181,20 @@ export const api = {
   setKeyAgentConfirm: (id: string, allowed: boolean) =>
     request<ApiKey>("PATCH", `/api/keys/${enc(id)}`, { agent_confirm: allowed }),
   recentWrites: (limit: number) => request<{ entries: AuditEntry[] }>("GET", `/api/audit?limit=${limit}`),
+  signupMode: () => request<{ signup: SignupMode }>("GET", "/api/workshops/signup"),
+  signUp: (workshop: NewWorkshop) => request<{ user: User }>("POST", "/api/workshops", workshop),
+  changePassword: (current_password: string, new_password: string) =>
+    request<{ changed: true; ended_sessions: number }>("POST", "/api/auth/password", { current_password, new_password }),
+  checkPasswordLink: (token: string) => request<PasswordLinkHolder>("POST", "/api/auth/set-password/check", { token }),
+  setPassword: (token: string, password: string) =>
+    request<{ password_set: true; username: string }>("POST", "/api/auth/set-password", { token, password }),
+  listPeople: () => request<{ people: PersonView[]; employees: EmployeeOption[] }>("GET", "/api/people"),
+  addPerson: (person: NewPerson) =>
+    request<{ person: PersonView; set_password_link?: PasswordLinkView }>("POST", "/api/people", person),
+  updatePerson: (id: string, changes: PersonChanges) =>
+    request<{ person: PersonView }>("PATCH", `/api/people/${enc(id)}`, changes),
+  resetPassword: (id: string) =>
+    request<{ set_password_link: PasswordLinkView }>("POST", `/api/people/${enc(id)}/reset-password`),
   testMcpServer: (id: string) =>
     request<{ server: McpServer; latency_ms: number; tools: { name: string }[] }>("POST", `/api/mcp/servers/${enc(id)}/refresh`),
 };

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { accountPageOfPath } from "./account-page-path.ts";
 import { api, type User } from "./api.ts";
 import { ConfirmPage } from "./confirm-page.tsx";
 import { actionIdOfPath } from "./confirm-page-path.ts";
@@ -13,9 +14,16 @@ import { readSignInReturn, signInReturnText } from "./sign-in-return.ts";
 const loadChatShell = () => import("./chat-shell.tsx");
 const ChatShell = lazy(() => loadChatShell().then((m) => ({ default: m.ChatShell })));
 
+// The sign-up page and the page a one-time set-password link opens: each its own chunk, fetched only there.
+const SignUpPage = lazy(() => import("./sign-up.tsx").then((m) => ({ default: m.SignUpPage })));
+const SetPasswordPage = lazy(() => import("./set-password.tsx").then((m) => ({ default: m.SetPasswordPage })));
+
 const Checking = () => <p className="muted center">…</p>;
 
-type Auth = { state: "checking" } | { state: "signed-out"; expired?: boolean } | { state: "signed-in"; user: User };
+type Auth =
+  | { state: "checking" }
+  | { state: "signed-out"; expired?: boolean; notice?: string; username?: string }
+  | { state: "signed-in"; user: User };
 
 /** The whole UI: the language, and who is signed in (asked of the server once, then kept in state). */
 export function App() {
@@ -25,6 +33,13 @@ export function App() {
   const [signInReturn, setSignInReturn] = useState(() => readSignInReturn(location.search));
   // A confirm page's link (`/actions/:id`) shows that action, after sign-in, instead of the chat.
   const [pageActionId] = useState(() => actionIdOfPath(location.pathname));
+  // `/sign-up` and `/set-password` are shown whoever is signed in; once done, the address becomes `/`.
+  const [accountPage, setAccountPage] = useState(() => accountPageOfPath(location.pathname));
+  const leaveAccountPage = useCallback((next: Auth) => {
+    history.replaceState(null, "", "/");
+    setAccountPage(null);
+    setAuth(next);
+  }, []);
 
   const setLang = useCallback((next: Lang) => {
     applyLang(next);
@@ -59,12 +74,32 @@ export function App() {
     }
   }, []);
 
+  if (accountPage) {
+    return (
+      <I18nContext.Provider value={i18n}>
+        <LoadBoundary>
+          <Suspense fallback={<Checking />}>
+            {accountPage === "sign-up" ? (
+              <SignUpPage onSignedIn={(user) => leaveAccountPage({ state: "signed-in", user })} />
+            ) : (
+              <SetPasswordPage onDone={(username, notice) => leaveAccountPage({ state: "signed-out", username, notice })} />
+            )}
+          </Suspense>
+        </LoadBoundary>
+      </I18nContext.Provider>
+    );
+  }
+
   return (
     <I18nContext.Provider value={i18n}>
       {auth.state === "checking" && <Checking />}
       {auth.state === "signed-out" && (
         <SignIn
-          notice={auth.expired ? i18n.t.sessionExpired : signInReturn ? signInReturnText(i18n.t, signInReturn) : undefined}
+          notice={
+            auth.notice ??
+            (auth.expired ? i18n.t.sessionExpired : signInReturn ? signInReturnText(i18n.t, signInReturn) : undefined)
+          }
+          initialUsername={auth.username}
           onSignedIn={(user) => setAuth({ state: "signed-in", user })}
         />
       )}

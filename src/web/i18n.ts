@@ -10,9 +10,11 @@ const zh = {
   signIn: "登录",
   signingIn: "正在登录…",
   badCredentials: "用户名或密码不正确。",
+  deactivated: "这个账号已停用，请找老板重新启用。",
   rateLimited: (seconds: number) =>
     `尝试次数过多，已暂时锁定。请 ${Math.max(1, Math.ceil(seconds / 60))} 分钟后再试；忘记密码请找老板重置。`,
   unreachable: "无法连接服务器，请稍后再试。",
+  createWorkshop: "还没有工作坊？创建一个",
   signOut: "退出登录",
   switchLanguage: "English",
   switchLanguageLabel: "Switch to English",
@@ -163,9 +165,11 @@ const en: Messages = {
   signIn: "Sign in",
   signingIn: "Signing in…",
   badCredentials: "Wrong username or password.",
+  deactivated: "This account has been deactivated. Ask your boss to turn it on again.",
   rateLimited: (seconds: number) =>
     `Too many attempts, so sign-in is locked for now. Try again in ${Math.max(1, Math.ceil(seconds / 60))} min; if you forgot the password, ask the boss to reset it.`,
   unreachable: "Cannot reach the server. Try again later.",
+  createWorkshop: "No workshop yet? Create one",
   signOut: "Sign out",
   switchLanguage: "中文",
   switchLanguageLabel: "切换到中文",

@@ -4,6 +4,7 @@ import { ApiKeys } from "./api-keys.tsx";
 import { ConnectedClients } from "./connected-clients.tsx";
 import { useI18n } from "./i18n.ts";
 import { LoadBoundary } from "./load-failed.tsx";
+import { PasswordSettings } from "./password-settings.tsx";
 import "./settings.css";
 import type { SignInReturn } from "./sign-in-return.ts";
 
@@ -11,9 +12,9 @@ import type { SignInReturn } from "./sign-in-return.ts";
 const WorkshopSettings = lazy(() => import("./workshop-settings.tsx").then((m) => ({ default: m.WorkshopSettings })));
 
 /**
- * The settings view, for everyone signed in: what is theirs (connected apps, API keys; an admin's
- * lists hold the workshop's) and, for a boss or an admin, the workshop's recent writes and
- * external MCP servers.
+ * The settings view, for everyone signed in: what is theirs (their password, connected apps, API
+ * keys; an admin's lists hold the workshop's) and, for a boss or an admin, the workshop's people,
+ * recent writes and external MCP servers.
  */
 export function Settings({
   user,
@@ -53,10 +54,11 @@ export function Settings({
       {canConfigure && (
         <LoadBoundary>
           <Suspense fallback={<p className="muted">{t.loading}</p>}>
-            <WorkshopSettings onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+            <WorkshopSettings user={user} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
           </Suspense>
         </LoadBoundary>
       )}
+      <PasswordSettings onUnauthorized={onUnauthorized} />
       <ConnectedClients onUnauthorized={onUnauthorized} />
       <ApiKeys user={user} onUnauthorized={onUnauthorized} />
     </section>

@@ -1,11 +1,34 @@
-import { type FormEvent, useState } from "react";
-import { ApiError, api, type User } from "./api.ts";
+import { type FormEvent, useEffect, useState } from "react";
+import { ApiError, api, type SignupMode, type User } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 
-/** The sign-in form: username and password; the server answers with the user and sets the session cookie. */
-export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (user: User) => void }) {
+/** Whether a refused sign-in is that of a deactivated person (the server says so only once the password was right). */
+function deactivated(failure: ApiError): boolean {
+  return (failure.body as { error?: { details?: { reason?: unknown } } } | undefined)?.error?.details?.reason === "deactivated";
+}
+
+/**
+ * The sign-in form: username and password; the server answers with the user and sets the session
+ * cookie. Where this Weft takes sign-ups, it links to the sign-up page.
+ */
+export function SignIn({
+  notice,
+  initialUsername,
+  onSignedIn,
+}: {
+  notice?: string | undefined;
+  initialUsername?: string | undefined;
+  onSignedIn: (user: User) => void;
+}) {
   const { t, lang, setLang } = useI18n();
-  const [username, setUsername] = useState("");
+  const [username, setUsername] = useState(initialUsername ?? "");
+  const [signup, setSignup] = useState<SignupMode>("closed");
+  useEffect(() => {
+    api.signupMode().then(
+      (r) => setSignup(r.signup),
+      () => undefined,
+    );
+  }, []);
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -19,6 +42,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
       onSignedIn(user);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) setError(t.badCredentials);
+      else if (failure instanceof ApiError && deactivated(failure)) setError(t.deactivated);
       else if (failure instanceof ApiError && failure.status === 429) setError(t.rateLimited(failure.retryAfterSeconds ?? 60));
       else if (failure instanceof ApiError) setError(failure.message);
       else setError(t.unreachable);
@@ -42,7 +66,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
           <input
             name="username"
             // biome-ignore lint/a11y/noAutofocus: the sign-in screen has one task, and keyboard users start typing at once.
-            autoFocus
+            autoFocus={!initialUsername}
             autoComplete="username"
             required
             value={username}
@@ -55,6 +79,8 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
             name="password"
             type="password"
             autoComplete="current-password"
+            // biome-ignore lint/a11y/noAutofocus: after setting a password the username is filled in, so the password is next.
+            autoFocus={Boolean(initialUsername)}
             required
             value={password}
             onChange={(event) => setPassword(event.target.value)}
@@ -68,6 +94,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (u
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t.signingIn : t.signIn}
         </button>
+        {signup !== "closed" && <a href="/sign-up">{t.createWorkshop}</a>}
         <button
           type="button"
           className="link"

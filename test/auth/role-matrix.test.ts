@@ -90,6 +90,19 @@ async function bossAction(): Promise<string> {
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
 
+/** A fresh staff member of jinxiu, added by its boss. */
+async function jinxiuPerson(): Promise<string> {
+  const res = await call("/api/people", {
+    key: devKeys.boss,
+    ...json("POST", { name: "矩阵", username: unique("matrix-person"), role: "staff", password: "matrix-pass-1" }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json<{ person: { id: string } }>()).person.id;
+}
+
+/** A token of the right shape that no link has (a fresh one each time: each link's uses are counted). */
+const unknownToken = () => unique("t").padEnd(43, "A");
+
 type Cell = number | string;
 interface Row {
   name: string;
@@ -102,6 +115,15 @@ const status =
   (path: string, init: RequestInit = {}) =>
   async (caller: Caller) =>
     (await call(path, { ...init, key: caller.key })).status;
+
+/** A request refused for want of the right credential: 401, or 429 once its key's prefix has failed too often. */
+const refused =
+  (path: string, init: RequestInit = {}) =>
+  async (caller: Caller) => {
+    const code = (await call(path, { ...init, key: caller.key })).status;
+    return code === 401 || code === 429 ? "refused" : code;
+  };
+const REFUSED_EVERYWHERE: Row["expected"] = ["refused", "refused", "refused", "refused", "refused", "refused"];
 
 const ROUTES: Row[] = [
   { name: "GET /healthz", expected: [200, 200, 200, 200, 200, 200], run: async () => (await call("/healthz")).status },
@@ -291,6 +313,74 @@ const ROUTES: Row[] = [
   },
   { name: "GET /api/audit", expected: [200, 200, 403, 200, 200, 403], run: status("/api/audit") },
   { name: "GET /api/mcp/servers", expected: [200, 200, 403, 200, 200, 403], run: status("/api/mcp/servers") },
+  { name: "GET /api/people", expected: [200, 200, 403, 200, 200, 403], run: status("/api/people") },
+  {
+    name: "POST /api/people of a staff member (in the caller's own workshop)",
+    expected: [201, 201, 403, 201, 201, 403],
+    run: (c) => status("/api/people", json("POST", { name: "新人", username: unique("matrix-new"), role: "staff" }))(c),
+  },
+  {
+    name: "POST /api/people of an admin (in the caller's own workshop)",
+    expected: [201, 403, 403, 201, 403, 403],
+    run: (c) => status("/api/people", json("POST", { name: "新管理员", username: unique("matrix-admin"), role: "admin" }))(c),
+  },
+  {
+    name: "PATCH /api/people/:id of a jinxiu staff member",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: async (c) => status(`/api/people/${await jinxiuPerson()}`, json("PATCH", { name: unique("改名") }))(c),
+  },
+  {
+    name: "PATCH /api/people/:id deactivating a jinxiu staff member",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: async (c) => status(`/api/people/${await jinxiuPerson()}`, json("PATCH", { active: false }))(c),
+  },
+  {
+    name: "PATCH /api/people/:id deactivating jinxiu's admin",
+    expected: [403, 403, 403, 404, 404, 403],
+    run: (c) => status("/api/people/u-admin", json("PATCH", { active: false }))(c),
+  },
+  {
+    name: "POST /api/people/:id/reset-password of a jinxiu staff member",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: async (c) => status(`/api/people/${await jinxiuPerson()}/reset-password`, { method: "POST" })(c),
+  },
+  {
+    // A password is changed from the browser only (test/auth/people.test.ts).
+    name: "POST /api/auth/password with an API key",
+    expected: [403, 403, 403, 403, 403, 403],
+    run: (c) => status("/api/auth/password", json("POST", { current_password: "x", new_password: "matrix-pass-2" }))(c),
+  },
+  {
+    name: "POST /api/auth/set-password/check of a token no link has",
+    expected: [404, 404, 404, 404, 404, 404],
+    run: (c) => status("/api/auth/set-password/check", json("POST", { token: unknownToken() }))(c),
+  },
+  {
+    name: "POST /api/auth/set-password of a token no link has",
+    expected: [404, 404, 404, 404, 404, 404],
+    run: (c) => status("/api/auth/set-password", json("POST", { token: unknownToken(), password: "matrix-pass-2" }))(c),
+  },
+  { name: "GET /api/workshops/signup", expected: [200, 200, 200, 200, 200, 200], run: status("/api/workshops/signup") },
+  {
+    // Sign-up takes no credential: a key sent along names nobody and changes nothing.
+    name: "POST /api/workshops",
+    expected: [201, 201, 201, 201, 201, 201],
+    run: (c) =>
+      status(
+        "/api/workshops",
+        json("POST", { workshop_name: "矩阵", name: "老板", username: unique("matrix-signup"), password: "matrix-pass-2" }),
+      )(c),
+  },
+  // The operator's routes take an operator key, never a workshop's (test/auth/operator.test.ts): each
+  // such try is a failed authentication, 401, or 429 once the key's prefix has failed ten times.
+  { name: "GET /api/admin/workshops", expected: REFUSED_EVERYWHERE, run: refused("/api/admin/workshops") },
+  { name: "GET /api/admin/invites", expected: REFUSED_EVERYWHERE, run: refused("/api/admin/invites") },
+  { name: "POST /api/admin/invites", expected: REFUSED_EVERYWHERE, run: refused("/api/admin/invites", json("POST", {})) },
+  {
+    name: "DELETE /api/admin/invites/:id",
+    expected: REFUSED_EVERYWHERE,
+    run: refused("/api/admin/invites/x", { method: "DELETE" }),
+  },
 ];
 
 const clients = new Map<string, Client>();
@@ -440,6 +530,7 @@ describe("role matrix", () => {
       "orders:write": "boss",
       "audit:read": "boss",
       "servers:manage": "boss",
+      "people:manage": "boss",
     });
   });
 

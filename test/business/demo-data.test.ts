@@ -20,6 +20,16 @@ describe("the demo data", () => {
     }
   });
 
+  it("links each demo staff account to its employee record, and nobody else's", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT user_id, id, name FROM employees WHERE user_id IS NOT NULL ORDER BY user_id",
+    ).all();
+    expect(results).toEqual([
+      { user_id: "u-staff", id: "e-jx-lijuan", name: "李娟" },
+      { user_id: "u-staff2", id: "e-jx-zhangmin", name: "张敏" },
+    ]);
+  });
+
   it("loads again without changing or deleting anything a user added or edited", async () => {
     await env.DB.batch([
       env.DB.prepare(

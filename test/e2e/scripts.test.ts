@@ -26,6 +26,20 @@ describe("npm run keys:create-admin", () => {
   });
 });
 
+describe("npm run operator:create", () => {
+  it("creates an operator key, shown once, that lists the workshops and is refused anywhere else", async () => {
+    const result = run("scripts/create-operator.ts", ["--name", "e2e operator"], { WEFT_STATE_DIR: stateDir });
+    expect(result.status, result.stderr).toBe(0);
+    const key = /Operator key \(shown once, store it now\): (wop_[A-Za-z0-9_-]{32})/.exec(result.stdout)?.[1];
+    expect(key).toBeDefined();
+    const res = await fetch(`${baseUrl}/api/admin/workshops`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const { workshops } = (await res.json()) as { workshops: { name: string; people: number }[] };
+    expect(workshops.find((w) => w.name === "锦绣制衣")?.people).toBeGreaterThanOrEqual(4);
+    expect((await fetch(`${baseUrl}/api/keys`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401);
+  });
+});
+
 describe("npm run knowledge:push", () => {
   it("uploads the trees in knowledge/trees to a running Weft with an admin key", () => {
     const result = run("scripts/knowledge-push.ts", [], { WEFT_URL: baseUrl, WEFT_ADMIN_KEY: "dev-admin-key" });

@@ -44,6 +44,11 @@ export function isQuestionBack(text: string): boolean {
 // A tool's refusals as a person should read them, by code and the words of the agent-facing
 // message; `$1` is the name or value the message quotes. The first row that matches speaks.
 const REFUSALS: [code: string, pattern: RegExp, zh: string][] = [
+  [
+    "forbidden",
+    /not linked to an employee/,
+    "你的账号还没有关联员工档案，所以还不知道哪些计件和工资是你的。请找老板在“设置 → 人员”里关联。",
+  ],
   ["forbidden", /see only their own/, "员工只能查看自己的记录。可以问自己的，例如“我这个月做了多少件”。"],
   ["forbidden", /record pieces only for themselves/, "员工只能给自己登记计件：不用说名字，例如“我今天上领子80件，帮我登记”。"],
   ["forbidden", /Only a boss can create orders/, "只有老板可以新建订单。需要新订单的话请告诉老板。"],

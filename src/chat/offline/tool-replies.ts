@@ -251,6 +251,9 @@ function leadLine(toolName: string, input: unknown, output: Record<string, Json>
     const going = isRecord(output.period) && output.period.in_progress === true ? " (month in progress)" : "";
     const one = slips.length === 1 && isRecord(slips[0]?.employee) ? String(slips[0].employee.name) : null;
     if (one) return `${one}'s net pay for ${output.month}${going}: ${yuan(totals.net_pay)}.`;
+    // A staff member's own payroll, with nothing in it yet: said as theirs, not as "0 people".
+    if (output.scope === "own" && slips.length === 0)
+      return `You have no pieces, allowances or deductions in ${output.month}${going}: net pay ${yuan(totals.net_pay)}.`;
     const people = typeof totals.employees === "number" ? totals.employees : slips.length;
     return `${output.month}${going}: ${people} people, net pay in all ${yuan(totals.net_pay)}.`;
   }
