@@ -115,7 +115,7 @@ describe("the README's own workshop", () => {
     expect(guide).toContain("添加人员");
     expect(guide).toMatch(/\[1\]/);
     expect(textOf((await ask(boss, "这个月的计件")).message)).toMatch(
-      /^全车间本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 0 件/,
+      /^全车间，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：共 0 件，计 0\.00 元（0 条记录）。/,
     );
 
     const added = await browserCall("/api/people", boss, {
@@ -133,7 +133,7 @@ describe("the README's own workshop", () => {
     const staff = await signIn("readme-lijuan", "lijuan-pass-1");
     const { message } = await ask(staff, "我这个月做了多少件");
     expect(toolPart(message, "query_piece_records").output).toMatchObject({ scope: "own", totals: { pieces: 0 } });
-    expect(textOf(message)).toMatch(/^你本月（.*）做了 0 件/);
+    expect(textOf(message)).toMatch(/^你，本月（.*，进行中）：共 0 件，计 0\.00 元（0 条记录）。/);
   });
 });
 
