@@ -4,15 +4,23 @@
 import { benchBusiness } from "./bench/business.ts";
 import { benchChat } from "./bench/chat.ts";
 import { benchConsult } from "./bench/consult.ts";
+import { crashUnderLoad, printCrashReport } from "./bench/crash.ts";
 import { benchFederation } from "./bench/federation.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSearch } from "./bench/search.ts";
 import { startDevServer } from "./dev-server.ts";
 
+const only = process.argv[2];
+// `npm run bench crash [kills] [clients] [seconds]`: kills and restarts a server of its own, so it runs alone.
+if (only === "crash") {
+  const [kills = 7, clients = 12, seconds = 8] = process.argv.slice(3).map(Number);
+  printCrashReport(await crashUnderLoad({ kills, clients, seconds }));
+  process.exit(0);
+}
+
 const server = await startDevServer();
 try {
   console.log(`Benchmarking ${server.baseUrl} (Node ${process.version}, ${new Date().toISOString()})`);
-  const only = process.argv[2];
   if (!only || only === "mcp") await benchMcp(server.baseUrl);
   if (!only || only === "consult") await benchConsult(server.baseUrl);
   if (!only || only === "search") await benchSearch(server.baseUrl);

@@ -19,7 +19,7 @@ export const DEMO = {
       name: "平台管理员",
       role: "admin",
       key: "dev-admin-key",
-      agentConfirm: true,
+      confirmBy: "agent",
       username: "admin",
       password: "admin123",
     },
@@ -29,7 +29,7 @@ export const DEMO = {
       name: "王老板",
       role: "boss",
       key: "dev-boss-key",
-      agentConfirm: true,
+      confirmBy: "agent",
       username: "boss",
       password: "boss123",
     },
@@ -39,7 +39,7 @@ export const DEMO = {
       name: "李娟",
       role: "staff",
       key: "dev-staff-key",
-      agentConfirm: false,
+      confirmBy: "weft",
       username: "staff",
       password: "staff123",
     },
@@ -49,7 +49,7 @@ export const DEMO = {
       name: "张敏",
       role: "staff",
       key: "dev-staff2-key",
-      agentConfirm: false,
+      confirmBy: "weft",
       username: "staff2",
       password: "staff123",
     },
@@ -59,7 +59,7 @@ export const DEMO = {
       name: "陈老板",
       role: "boss",
       key: "dev-other-boss-key",
-      agentConfirm: false,
+      confirmBy: "weft",
       username: "otherboss",
       password: "boss123",
     },
@@ -86,7 +86,7 @@ export async function demoSeedStatements(): Promise<string[]> {
       `INSERT INTO users (id, tenant_id, name, role, username, password_hash) VALUES (${quote(u.id)}, ${quote(u.tenantId)}, ${quote(u.name)}, ${quote(u.role)}, ${quote(u.username)}, ${quote(await hashPassword(u.password))}) ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, username = COALESCE(users.username, excluded.username), password_hash = COALESCE(users.password_hash, excluded.password_hash);`,
     );
     statements.push(
-      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, agent_confirm) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))}, ${u.agentConfirm ? 1 : 0});`,
+      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, confirm_by) VALUES (${quote(`k-${u.id}`)}, ${quote(u.tenantId)}, ${quote(u.id)}, 'development key', ${quote(visiblePrefix(u.key))}, ${quote(await hashApiKey(u.key))}, ${quote(u.confirmBy)});`,
     );
   }
   for (const o of DEMO.operators) {

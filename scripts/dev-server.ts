@@ -15,6 +15,8 @@ export interface DevServer {
   /** Everything the server printed until it was ready (stdout and stderr). */
   startOutput: string;
   stop(): Promise<void>;
+  /** Kills the server at once (SIGKILL to its process group), as a crash would, leaving its state as it is. */
+  kill(): Promise<void>;
 }
 
 /** A port nothing listens on right now. */
@@ -56,18 +58,22 @@ export async function startDevServer({
   };
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
-  const stop = async () => {
+  const end = async (signal: NodeJS.Signals) => {
     if (child.pid && child.exitCode === null) {
       try {
-        process.kill(-child.pid, "SIGTERM");
+        process.kill(-child.pid, signal);
       } catch {
         // Already stopped.
       }
       await new Promise((resolve) => child.once("exit", resolve));
     }
+  };
+  const stop = async () => {
+    await end("SIGTERM");
     removed = true;
     if (!givenStateDir) rmSync(stateDir, { recursive: true, force: true });
   };
+  const kill = () => end("SIGKILL");
   let output = "";
   try {
     await new Promise<void>((resolve, reject) => {
@@ -90,5 +96,5 @@ export async function startDevServer({
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, startOutput: output, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, startOutput: output, stop, kill };
 }

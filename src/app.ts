@@ -98,8 +98,9 @@ app.onError(function handleError(error, c) {
   const request_id = c.var.requestId;
   if (error instanceof AppError) {
     const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Bearer realm="weft"' } : {};
+    // Past a limit (429), or a write in progress (409): when to ask again.
     const retryAfter = error.details?.retry_after_seconds;
-    if (error.status === 429 && typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
+    if (typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
     const body: ErrorBody = {
       error: { code: error.code, message: error.message, request_id, ...(error.details ? { details: error.details } : {}) },
     };

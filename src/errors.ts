@@ -24,6 +24,7 @@ const STATUS = {
   ambiguous_name: 409,
   action_not_confirmable: 409,
   action_stale: 409,
+  action_in_progress: 409,
   session_complete: 409,
   gone: 410,
   session_expired: 410,
@@ -79,11 +80,13 @@ export class AppError extends Error {
   }
 
   /**
-   * Server-side failures (5xx) may succeed when tried again; a client's mistake will not. An
-   * upstream's failure says for itself (a server that refuses Weft's credentials will go on refusing).
+   * Server-side failures (5xx) may succeed when tried again, and so may an answer that says when
+   * to ask again (`retry_after_seconds`: past a limit, a write in progress); a client's mistake
+   * will not. An upstream's failure says for itself (a server that refuses Weft's credentials will
+   * go on refusing).
    */
   get retryable(): boolean {
-    return this.#retryable ?? (this.status >= 500 || this.status === 429);
+    return this.#retryable ?? (this.status >= 500 || this.status === 429 || this.details?.retry_after_seconds !== undefined);
   }
 }
 

@@ -1,5 +1,6 @@
 import { executorRegistry } from "./actions/types.ts";
 import type { Directory } from "./auth/directory.ts";
+import { directoryPeople } from "./auth/directory-people.ts";
 import { orderExecutor, pieceRecordExecutor } from "./business/executors.ts";
 import type { BusinessService } from "./business/service.ts";
 import { chatModel } from "./chat/models.ts";
@@ -30,6 +31,20 @@ export interface WorkshopRef {
   id: string;
 }
 
+/** What the services are wired for besides the workshop (each has a default). */
+export interface WiringOptions {
+  /** `/mcp` re-exposes only servers marked `expose_on_mcp`. */
+  face?: Face;
+  /** The request came through a Weft federation client, and reaches no external server in turn. */
+  relayed?: boolean;
+  /**
+   * The origin the request came to, for links people follow (the confirm page); a configured
+   * `PUBLIC_URL` wins over it. Without either the links are relative (`/actions/<id>`), for wiring
+   * that gives nobody a link.
+   */
+  origin?: string;
+}
+
 /**
  * The directory: workshops, people, credentials, web sessions and OAuth connections, which are
  * read before anyone's workshop is known (to learn it). Built for every request by the app's first
@@ -47,17 +62,15 @@ export function searchBindingsOf(env: Env): SearchBindings {
 /**
  * Wires every domain service for one workshop, after authentication has named it: the only way
  * any face (MCP, chat, REST) reaches a workshop's data, and the only code that reads the bindings
- * that hold it. `relayed` marks a request that came through a Weft federation client, which
- * reaches no external server in turn. The executors of every kind of pending write are registered
- * here, and only here.
+ * that hold it. The executors of every kind of pending write are registered here, and only here.
  *
- * @example c.set("services", servicesFor(c.env, c.var.config, { id: user.tenantId }))
+ * @example c.set("services", servicesFor(c.env, c.var.config, { id: user.tenantId }, { origin: new URL(c.req.url).origin }))
  */
 export function servicesFor(
   env: Env,
   config: Config,
   workshop: WorkshopRef,
-  { face = "chat", relayed = false }: { face?: Face; relayed?: boolean } = {},
+  { face = "chat", relayed = false, origin = "" }: WiringOptions = {},
 ): Services {
   const store: WorkshopDb = { db: env.DB, tenantId: workshop.id };
   const federation: FederationService = {
@@ -79,6 +92,8 @@ export function servicesFor(
       objects: env.PENDING_ACTION,
       ttlSeconds: config.pendingActionTtlSeconds,
       executors: executorRegistry([pieceRecordExecutor(business), orderExecutor(business), externalCallExecutor(federation)]),
+      people: directoryPeople(directoryFor(env).db, workshop.id),
+      origin: config.publicUrl ?? origin,
     },
     federation,
     external: registryToolProvider(federation, face),

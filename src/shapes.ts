@@ -2,9 +2,10 @@
 // Types only, so the browser bundle can import this module and gain nothing but compile-time checks;
 // dependency-cruiser holds the browser to this one module (.dependency-cruiser.cjs).
 
+import type { ActionStatus } from "./status-words.ts";
 import type { Role } from "./user-context.ts";
 
-export type { Role };
+export type { ActionStatus, Role };
 
 /** An API key as its lists show it (`/api/keys`): never the secret, which only its creation returns. */
 export interface ApiKeySummary {
@@ -18,32 +19,71 @@ export interface ApiKeySummary {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
-  /** Whether agents may confirm prepared writes with this key (off until its owner, or an admin, turns it on). */
+  /** Who says yes to a write prepared with this key (`weft` for a new key; set by a person signed in, never with a key). */
+  confirm_by: ConfirmBy;
+  /** `confirm_by == "agent"`, kept readable for one release (it was the setting before `confirm_by`). */
   agent_confirm: boolean;
 }
 
-/**
- * The ways a person says yes to a write, as the audit records them: a prepared write's card,
- * elicitation, confirm page or agent key, or a settings form the person submitted (`settings`).
- */
-export type ConfirmationPath = "card" | "elicitation" | "confirm_page" | "agent_key" | "settings";
-
-/** An executed write as the audit (`GET /api/audit`) lists it. */
-export interface AuditEntry {
+/** A client a person allowed to act for them at `/mcp` over OAuth, as the settings list it (`/api/oauth/connections`). */
+export interface OAuthConnection {
   id: string;
   user_id: string;
+  user_name: string;
+  client_id: string;
+  client_name: string;
+  redirect_host: string;
+  access: "read" | "write";
+  /** Who may say yes to a write the app prepares (chosen on the consent page, `weft` unless changed). */
+  confirm_by: ConfirmBy;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
+ * Who may say yes to a write prepared with a credential, its owner's choice per API key and per
+ * OAuth connection: `weft` (the default), only Weft's own surfaces (the chat's card, the confirm
+ * page, an MCP URL elicitation that opens it); `client`, also the person's MCP client asking them
+ * (a form elicitation); `agent`, also the agent itself (`confirm_action`). Each allows what the
+ * ones before it allow.
+ */
+export type ConfirmBy = "weft" | "client" | "agent";
+
+/**
+ * The ways a write is said yes to, as the audit records them: a prepared write's card, confirm
+ * page (opened by a person or by a URL elicitation), form elicitation or agent, or a settings form
+ * the person submitted (`settings`).
+ */
+export type ConfirmationPath = "card" | "confirm_page" | "url_elicitation" | "form_elicitation" | "agent_key" | "settings";
+
+/** An executed write as the audit (`GET /api/audit`) lists it; append-only. */
+export interface AuditEntry {
+  id: string;
+  /** Who said yes: always the person who prepared it. */
+  user_id: string;
+  /** Their name as it was when they said yes (read from the directory for entries older than that). */
   user_name: string | null;
   action_id: string;
   kind: string;
   entity_id: string;
+  /** What was executed: the written values, or an external tool's arguments. */
   values: unknown;
   /** What was written, in the words its person confirmed (计件登记：张三 上领子 50 件); null for writes before this was kept. */
   summary: string | null;
   /** How it was confirmed; null for writes before this was recorded. */
   confirmed_via: ConfirmationPath | null;
-  /** The visible prefix of the key that confirmed it, for `agent_key`. */
+  /** The credential it was confirmed with: an API key's visible prefix or an OAuth app's name; null in a browser session. */
+  credential: string | null;
+  /** `credential` when a key confirmed (`agent_key`), kept readable for one release. */
   confirmed_key_prefix: string | null;
+  /** SHA-256 (hex) of the exact preview text the person was shown (`AuditRecord.shown_text`); null for older entries. */
+  shown_sha256: string | null;
   created_at: string;
+}
+
+/** One audit entry with the preview text its person was shown (`GET /api/audit/:id`), to check against its digest. */
+export interface AuditRecord extends AuditEntry {
+  shown_text: string | null;
 }
 
 /** A person of the workshop as `GET /api/people` lists them for a boss. */
@@ -105,16 +145,27 @@ export interface Ambiguity {
 }
 
 /**
- * A write that has been prepared and checked but not done: the user confirms it (or not) by its
- * `actionId`, never the model on its own.
+ * A prepared write on the wire, in whatever state it is: the one shape MCP results, the REST
+ * routes (`/api/actions/:id`), the chat's confirm card and the confirm page all carry. Its person
+ * confirms it (or not) by `action_id`, never a model on its own.
  */
 export interface PendingAction {
-  actionId: string;
+  action_id: string;
+  /** The kind of write, one of the executors' kinds (`piece_record`, `order`, `external_call`, ...). */
+  kind: string;
+  status: ActionStatus;
   /** One sentence saying what will happen, in the user's language. */
   summary: string;
   preview: PreviewField[];
   ambiguities: Ambiguity[];
-  expiresAt: string;
+  created_at: string;
+  expires_at: string;
+  /** Where its person confirms it in the browser, signed in: the confirm page. */
+  confirm_url: string;
+  /** What was written, once confirmed. */
+  result?: Record<string, unknown>;
+  /** Why a confirm was refused for good (status `failed`). */
+  error?: { code: string; message: string };
 }
 
 /**
@@ -126,29 +177,9 @@ export type ToolOutput<O = Record<string, unknown>> =
   | { kind: "result"; structured: O; text?: string }
   | { kind: "pending_action"; action: PendingAction };
 
-export type ActionStatus = "pending" | "confirmed" | "cancelled" | "expired" | "failed";
-
-/** An action as the REST routes and the tools show it (snake_case JSON). */
-export interface ActionView {
-  action_id: string;
-  /** The kind of write, one of the executors' kinds (`piece_record`, `order`, `external_call`, ...). */
-  kind: string;
-  status: ActionStatus;
-  summary: string;
-  preview: PreviewField[];
-  ambiguities: Ambiguity[];
-  created_at: string;
-  expires_at: string;
-  /** What was written, once confirmed. */
-  result?: Record<string, unknown>;
-  /** Why a confirm was refused for good (status `failed`). */
-  error?: { code: string; message: string };
-}
-
-/** The `data` of a chat's `data-confirm-card` part: the pending action, where it stands, and its outcome. */
+/** The `data` of a chat's `data-confirm-card` part: the action, and once decided the line saying what became of it. */
 export interface ConfirmCardData extends PendingAction {
-  status: ActionStatus;
-  result?: string;
+  outcome?: string;
 }
 
 /**

@@ -18,14 +18,22 @@ export const ORDER_STATUS_WORDS = {
 /** Orders still to deliver (the `open` filter of `query_orders`). */
 export const OPEN_ORDERS_WORDS: Words = { zh: "未完成", en: "open" };
 
+/**
+ * Where a prepared write stands, declared once: `confirming` while a confirm is writing it (a
+ * confirm that meets it is told "in progress" rather than made to wait), the last three final.
+ */
+export const ACTION_STATUSES = ["pending", "confirming", "confirmed", "cancelled", "expired", "failed"] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
 /** A pending write's status (a confirm card's badge). */
 export const ACTION_STATUS_WORDS = {
   pending: { zh: "待确认", en: "pending" },
+  confirming: { zh: "正在写入", en: "being written" },
   confirmed: { zh: "已确认", en: "confirmed" },
   cancelled: { zh: "已取消", en: "cancelled" },
   expired: { zh: "已过期", en: "expired" },
   failed: { zh: "失败", en: "failed" },
-} as const satisfies Record<string, Words>;
+} as const satisfies Record<ActionStatus, Words>;
 
 // What became of a decided write, where the reply had asked to decide it.
 const DECIDED_WORDS: Record<string, Words> = {

@@ -170,14 +170,8 @@ describe("docs/development.md", () => {
       const workshop = DEMO.tenants.find((t) => t.id === user.tenantId)?.name ?? "";
       const row = rowWith(`\`${user.key}\``, user.role, user.name, workshop);
       expect(row).toBeDefined();
-      // Whether agents may confirm writes with the key, as the seed sets it.
-      expect(
-        row
-          ?.split("|")[5]
-          ?.trim()
-          .startsWith(user.agentConfirm ? "yes" : "no"),
-        user.key,
-      ).toBe(true);
+      // Who says yes to the key's writes, as the seed sets it.
+      expect(row?.split("|")[5]?.trim().startsWith(`\`${user.confirmBy}\``), user.key).toBe(true);
       expect(rowWith(`\`${user.username}\``, `\`${user.password}\``, user.name, workshop)).toBeDefined();
     }
   });

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { DEMO } from "../scripts/demo-data.ts";
+import type { Confirmation } from "../src/actions/types.ts";
 import { configFor } from "../src/config.ts";
+import { cardText } from "../src/preview-text.ts";
 import { type Services, servicesFor } from "../src/services.ts";
 import { toolContext } from "../src/tools/context.ts";
-import type { ToolContext } from "../src/tools/tool.ts";
+import type { Confirming, ToolContext } from "../src/tools/tool.ts";
 import type { UserContext } from "../src/user-context.ts";
 
 // The demo people every test file starts with (scripts/demo-data.ts), by name: their callers,
@@ -48,7 +50,7 @@ export const logins = {
 
 /** The services a request for `tenantId`'s workshop gets, wired the way authentication wires them. */
 export function testServices(tenantId: string = users.boss.tenantId): Services {
-  return servicesFor(env, configFor(env), { id: tenantId });
+  return servicesFor(env, configFor(env), { id: tenantId }, { origin: "http://weft.test" });
 }
 
 /** A tool context for `user`, as a face builds it, over freshly wired services. */
@@ -57,8 +59,8 @@ export function testContext(
   {
     services = testServices(user.tenantId),
     requestId = "test",
-    agentConfirm = null,
-  }: { services?: Services; requestId?: string; agentConfirm?: ToolContext["agentConfirm"] } = {},
+    confirming,
+  }: { services?: Services; requestId?: string; confirming?: Confirming } = {},
 ): ToolContext {
   return toolContext({
     user,
@@ -66,7 +68,9 @@ export function testContext(
     signal: new AbortController().signal,
     config: configFor(env),
     services,
-    origin: "http://weft.test",
-    agentConfirm,
+    ...(confirming ? { confirming } : {}),
   });
 }
+
+/** A person's yes on the chat's confirm card, its preview shown in Chinese: the confirmation most tests give. */
+export const onTheCard: Confirmation = { via: "card", credential: null, shown: (action) => cardText(action, "zh") };

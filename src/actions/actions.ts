@@ -1,22 +1,43 @@
-import { AppError } from "../errors.ts";
+import { AppError, forbidden } from "../errors.ts";
 import { log } from "../log.ts";
+import { roleAllows } from "../permissions.ts";
 import { type RpcResult, unwrap } from "../rpc-result.ts";
-import type { ActionView, PendingAction } from "../shapes.ts";
+import { sha256Hex } from "../sha256.ts";
+import type { PendingAction } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
-import type { Claim, Settlement } from "./pending-action.ts";
+import type { ActionState, Claim, Look, Settlement } from "./pending-action.ts";
 import type { ActionService } from "./service.ts";
-import type { ActionOwner, Confirmation, Prepared } from "./types.ts";
+import type { ActionOwner, Approval, Confirmation, Executor, Prepared } from "./types.ts";
 
 const ACTION_ID = /^[0-9a-f]{64}$/;
 
 /**
- * How long a claimed write may run before another confirm may take it over: well past the longest
- * call an executor makes (an external tool call's limit is 20 s by default).
+ * How long a confirm's claim on a write holds before another confirm may take it over (a kind
+ * whose write is recognisable by its action id) or settle it as failed (any other). A write into
+ * D1 is done in seconds or has failed; a call to another server may run its whole time limit (20 s
+ * by default, at most 120 s).
  */
-export const CLAIM_LEASE_MS = 120_000;
+export const CLAIM_LEASE_MS = { recognisable: 30_000, other: 120_000 } as const;
 
 function ownerOf(actions: ActionService, user: UserContext): ActionOwner {
   return { tenantId: actions.tenantId, userId: user.userId };
+}
+
+/** The confirm page of an action, where its owner says yes in the browser (served at `/actions/:id`). */
+export function confirmPageUrl(origin: string, actionId: string): string {
+  return `${origin}/actions/${encodeURIComponent(actionId)}`;
+}
+
+/** An action as it goes on the wire: with its confirm page's address. */
+function wire(actions: ActionService, state: ActionState): PendingAction {
+  return { ...state, confirm_url: confirmPageUrl(actions.origin, state.action_id) };
+}
+
+/** A pending-action object's answer, its failures rethrown with the action they name on the wire too. */
+function answer<T>(actions: ActionService, result: RpcResult<T>): T {
+  if (result.ok || !result.details?.action) return unwrap(result);
+  const action = wire(actions, result.details.action as ActionState);
+  return unwrap({ ...result, details: { ...result.details, action } });
 }
 
 function stubFor(actions: ActionService, actionId: string) {
@@ -34,6 +55,12 @@ function stubFor(actions: ActionService, actionId: string) {
   return actions.objects.get(id);
 }
 
+function executorOf(actions: ActionService, kind: string): Executor {
+  const executor = actions.executors.get(kind);
+  if (!executor) throw new Error(`No executor is registered for the action kind '${kind}'.`);
+  return executor;
+}
+
 /**
  * Holds a prepared write in a new `PendingAction` object, for the caller alone to confirm. A kind
  * no executor runs is refused here, when it is prepared, rather than when someone confirms it.
@@ -46,13 +73,40 @@ export async function holdAction({
   actions: ActionService;
   user: UserContext;
   prepared: Prepared;
-}): Promise<ActionView> {
-  if (!actions.executors.has(prepared.kind)) throw new Error(`No executor is registered for the action kind '${prepared.kind}'.`);
+}): Promise<PendingAction> {
+  executorOf(actions, prepared.kind);
   const stub = actions.objects.get(actions.objects.newUniqueId());
-  return unwrap(await stub.create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds }));
+  return wire(actions, unwrap(await stub.create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds })));
 }
 
-/** The caller's action, in whatever state it is. */
+type Stub = ReturnType<typeof stubFor>;
+
+/**
+ * The action's truth when a confirm holds it: confirmed, with what it wrote, if its write is in D1;
+ * pending again if its confirm was left behind (the object restarted, or the lease passed) and
+ * wrote nothing; else still `confirming`. Only for kinds whose write is recognisable by its
+ * action id: the object itself settles the others (as failed, once left behind).
+ */
+async function truthOf(actions: ActionService, stub: Stub, owner: ActionOwner, look: Look): Promise<ActionState> {
+  const { state, claim } = look;
+  const executor = executorOf(actions, state.kind);
+  if (!claim || !executor.written) return state;
+  const result = await executor.written({ actionId: state.action_id, owner });
+  if (result) return answer(actions, (await stub.report(owner, claim.id, { ok: true, result })) as RpcResult<ActionState>);
+  if (!claim.orphaned) return state;
+  return answer(actions, (await stub.report(owner, claim.id, { retry: true })) as RpcResult<ActionState>);
+}
+
+async function looked(actions: ActionService, stub: Stub, owner: ActionOwner): Promise<Look> {
+  // Answers holding `unknown` are typed `never` by workers-types' RPC mapping, so they are typed here.
+  return answer(actions, (await stub.look(owner)) as RpcResult<Look>);
+}
+
+/**
+ * The caller's action, in whatever state it is, told truthfully at once: an action whose confirm
+ * was cut short reads `confirmed` if its write is in D1 and `pending` if its confirm is gone
+ * without writing (see `truthOf`).
+ */
 export async function getAction({
   actions,
   user,
@@ -61,16 +115,47 @@ export async function getAction({
   actions: ActionService;
   user: UserContext;
   actionId: string;
-}): Promise<ActionView> {
-  return unwrap(await stubFor(actions, actionId).view(ownerOf(actions, user)));
+}): Promise<PendingAction> {
+  const stub = stubFor(actions, actionId);
+  const owner = ownerOf(actions, user);
+  return wire(actions, await truthOf(actions, stub, owner, await looked(actions, stub, owner)));
+}
+
+/**
+ * Checks the person again before their write runs: they must still belong to the workshop and
+ * hold the role the write needs (403 otherwise, and nothing is written). Resolves what the audit
+ * records: their name, and the text the confirming path showed with its digest.
+ */
+async function approve(actions: ActionService, user: UserContext, look: Look, confirmation: Confirmation): Promise<Approval> {
+  const person = await actions.people.current(user.userId);
+  if (!person)
+    throw forbidden(
+      "You are no longer an active member of this workshop, so this write cannot be confirmed. Nothing was written.",
+    );
+  if (!roleAllows(person.role, look.needs)) {
+    throw forbidden(
+      `This write needs the '${look.needs}' role and yours is now '${person.role}', so it cannot be confirmed. Nothing was written.`,
+    );
+  }
+  const shownText = confirmation.shown(wire(actions, look.state));
+  return {
+    via: confirmation.via,
+    credential: confirmation.credential,
+    personName: person.name,
+    shownText,
+    shownSha256: await sha256Hex(shownText),
+  };
 }
 
 /**
  * Confirms the caller's action: the write runs once, with the executor of its kind; confirming
- * again (or at the same time) returns the same result, unless `once` is set: then only the first
- * confirm counts and any other is refused (`action_not_confirmable`), for an answer that must
- * not be replayed. `confirmation` says which path said yes; the face decides that it may (a
- * person's click or answer, or a key that allows agents to confirm).
+ * again returns the same result, unless `once` is set: then only the first confirm counts and any
+ * other is refused (`action_not_confirmable`), for an answer that must not be replayed. A confirm
+ * that meets another one still writing is answered at once: with the write's result if it is in
+ * D1 already, else `action_in_progress` (409, retry in a second), never a wait on a confirm that
+ * may be gone. `confirmation` says which path said yes; the face decides that it may (a person's
+ * click or answer, or a credential whose owner allowed that path). The person is checked again
+ * first (`approve`).
  */
 export async function confirmAction({
   actions,
@@ -84,18 +169,24 @@ export async function confirmAction({
   actionId: string;
   confirmation: Confirmation;
   once?: boolean;
-}): Promise<ActionView> {
+}): Promise<PendingAction> {
   const stub = stubFor(actions, actionId);
   const owner = ownerOf(actions, user);
-  // The kind is read first so the claim knows whether a stale run of it may be retaken. (Answers
-  // holding `unknown` are typed `never` by workers-types' RPC mapping, so they are typed here.)
-  const { kind } = unwrap((await stub.view(owner)) as RpcResult<ActionView>);
-  const executor = actions.executors.get(kind);
-  if (!executor) throw new Error(`No executor is registered for the action kind '${kind}'.`);
-  const claim = unwrap(
-    (await stub.claim(owner, { leaseMs: CLAIM_LEASE_MS, idempotent: executor.idempotent, once })) as RpcResult<Claim>,
+  const look = await looked(actions, stub, owner);
+  const executor = executorOf(actions, look.state.kind);
+  const state = await truthOf(actions, stub, owner, look);
+  const approval = state.status === "pending" ? await approve(actions, user, { ...look, state }, confirmation) : null;
+  const claim = answer(
+    actions,
+    (await stub.claim(owner, {
+      leaseMs: executor.written ? CLAIM_LEASE_MS.recognisable : CLAIM_LEASE_MS.other,
+      recognisable: executor.written !== undefined,
+      once,
+    })) as RpcResult<Claim>,
   );
-  if (!claim.run) return claim.view;
+  if (!claim.run) return wire(actions, claim.state);
+  // A claim is only granted on a pending action, which `approve` has checked: this holds it to that.
+  if (!approval) throw new Error(`Action ${actionId} was claimed without an approval.`);
   let settlement: Settlement;
   try {
     settlement = await executor.execute({
@@ -104,23 +195,29 @@ export async function confirmAction({
       write: claim.write,
       summary: claim.summary,
       now: new Date(),
-      confirmation,
+      approval,
     });
   } catch (error) {
     // Executors write in one transaction: a throw means nothing was written, so the action stays pending.
-    log("error", "pending_action_write_failed", { action_id: actionId, kind, error });
-    settlement = {
-      retry: true,
-      message: "Saving failed and nothing was written. The action is still pending: try confirming again.",
-    };
+    log("error", "pending_action_write_failed", { action_id: actionId, kind: claim.kind, error });
+    settlement = { retry: true };
   }
-  return unwrap(await stub.report(owner, settlement));
+  const settled = answer(actions, (await stub.report(owner, claim.claimId, settlement)) as RpcResult<ActionState>);
+  if ("retry" in settlement && settled.status !== "confirmed") {
+    throw new AppError(
+      "unavailable",
+      "Saving failed and nothing was written. The action is still pending: try confirming again.",
+      { details: { action: wire(actions, settled) } },
+    );
+  }
+  return wire(actions, settled);
 }
 
 /**
  * Cancels the caller's pending action; nothing is written. Cancelling again returns the same view,
  * unless `once` is set: then only the first cancel counts and any other is refused, as for a
- * confirm (`confirmAction`).
+ * confirm (`confirmAction`). An action a confirm is writing cannot be cancelled: its write is
+ * looked up first (then it is confirmed), and a confirm left behind without writing is let go.
  */
 export async function cancelAction({
   actions,
@@ -132,46 +229,33 @@ export async function cancelAction({
   user: UserContext;
   actionId: string;
   once?: boolean;
-}): Promise<ActionView> {
-  return unwrap(await stubFor(actions, actionId).cancel(ownerOf(actions, user), { once }));
-}
-
-/** The confirm page of an action, where its owner says yes in the browser (served at `/actions/:id`). */
-export function confirmPageUrl(origin: string, actionId: string): string {
-  return `${origin}/actions/${encodeURIComponent(actionId)}`;
+}): Promise<PendingAction> {
+  const stub = stubFor(actions, actionId);
+  const owner = ownerOf(actions, user);
+  await truthOf(actions, stub, owner, await looked(actions, stub, owner));
+  return wire(actions, answer(actions, (await stub.cancel(owner, { once })) as RpcResult<ActionState>));
 }
 
 /**
- * Refuses an agent's confirm for a credential that may not confirm, pointing to the confirm page.
- * The action is looked up first, so the link is only ever given for the caller's own action.
+ * Refuses a confirm by a credential whose owner did not allow that path, pointing to the confirm
+ * page. The action is looked up first, so the link is only ever given for the caller's own action.
  */
-export async function refuseAgentConfirm({
+export async function refuseConfirm({
   actions,
   user,
   actionId,
-  origin,
+  why,
 }: {
   actions: ActionService;
   user: UserContext;
   actionId: string;
-  origin: string;
+  /** What this credential may not do, in a sentence. */
+  why: string;
 }): Promise<never> {
   const view = await getAction({ actions, user, actionId });
-  const confirmUrl = confirmPageUrl(origin, view.action_id);
   throw new AppError(
     "confirmation_required",
-    `A person must confirm this write: ask the user to open ${confirmUrl}, check the preview and press Confirm there. This key may not confirm writes on its own (its owner can allow that in Weft's settings).`,
-    { details: { action_id: view.action_id, confirm_url: confirmUrl } },
+    `A person must confirm this write: ask the user to open ${view.confirm_url}, check the preview and press Confirm there. ${why} Nothing was written.`,
+    { details: { action_id: view.action_id, confirm_url: view.confirm_url } },
   );
-}
-
-/** An action as a tool's pending result. */
-export function pendingResult(view: ActionView): PendingAction {
-  return {
-    actionId: view.action_id,
-    summary: view.summary,
-    preview: view.preview,
-    ambiguities: view.ambiguities,
-    expiresAt: view.expires_at,
-  };
 }

@@ -1,7 +1,5 @@
-import type { Ambiguity, ConfirmationPath, PreviewField } from "../shapes.ts";
-import type { UserContext } from "../user-context.ts";
-
-export const ACTION_STATUSES = ["pending", "confirmed", "cancelled", "expired", "failed"] as const;
+import type { Ambiguity, ConfirmationPath, PendingAction, PreviewField } from "../shapes.ts";
+import type { Role, UserContext } from "../user-context.ts";
 
 /** Who prepared an action: only they may see, confirm or cancel it. */
 export type ActionOwner = Pick<UserContext, "tenantId" | "userId">;
@@ -17,13 +15,34 @@ export interface Prepared<W extends object = object> {
   summary: string;
   preview: PreviewField[];
   ambiguities: Ambiguity[];
+  /**
+   * The least role the write needs of its person (a boss's piece record for someone else, a new
+   * order: `boss`), checked again when they confirm: someone demoted since cannot confirm it.
+   */
+  needs: Role;
 }
 
 /**
- * How a write was confirmed: by its owner through a card, an elicitation or the confirm page, or
- * by an agent with a key whose owner allowed that (`keyPrefix`, the key's visible prefix).
+ * How a face says a write was said yes to: the path, the credential (an API key's visible prefix,
+ * an OAuth app's name; `null` in a browser session), and the exact text that path showed of the
+ * action, in the words and language shown, which the audit keeps with its digest.
  */
-export type Confirmation = { via: Exclude<ConfirmationPath, "agent_key"> } | { via: "agent_key"; keyPrefix: string };
+export interface Confirmation {
+  via: Exclude<ConfirmationPath, "settings">;
+  credential: string | null;
+  shown(action: PendingAction): string;
+}
+
+/** A confirmation once the person has been checked again: what an executor's audit entry records. */
+export interface Approval {
+  via: Exclude<ConfirmationPath, "settings">;
+  credential: string | null;
+  /** The confirming person's name as the directory has it now. */
+  personName: string;
+  shownText: string;
+  /** SHA-256 of `shownText` (UTF-8), in hex. */
+  shownSha256: string;
+}
 
 /** The outcome of executing a write: what was written, or why it may no longer be. */
 export type Execution = { ok: true; result: Record<string, unknown> } | { ok: false; message: string };
@@ -38,12 +57,16 @@ export interface Executor<W extends object = object> {
   /** What this kind of write is called, for people: the audit, the confirm page. */
   label: { zh: string; en: string };
   /**
-   * Whether running it again after a crash cannot write twice (the write is keyed by its action
-   * id). A call elsewhere that may have happened is not: its action is settled as failed instead.
+   * For a kind whose write is recognisable by its action id (the written row carries it, unique,
+   * so running the write again writes nothing twice): what this action wrote, in `execute`'s
+   * result shape, or `null` if it wrote nothing. A confirm that finds a confirm of the same action
+   * still holding it asks this instead of waiting, and a confirm left by a stopped Worker is
+   * settled as soon as anyone asks. Absent for a call elsewhere that may have happened unseen (an
+   * external tool's): such a confirm, interrupted, is settled as failed.
    */
-  idempotent: boolean;
+  written?(input: { actionId: string; owner: ActionOwner }): Promise<Record<string, unknown> | null>;
   /**
-   * Runs the write; its audit entry (in the same transaction) records `confirmation` and the
+   * Runs the write; its audit entry (in the same transaction) records the `approval` and the
    * action's `summary`, so the audit can say what was written in the words its person confirmed.
    */
   execute(input: {
@@ -52,7 +75,7 @@ export interface Executor<W extends object = object> {
     write: W;
     summary: string;
     now: Date;
-    confirmation: Confirmation;
+    approval: Approval;
   }): Promise<Execution>;
 }
 
@@ -73,12 +96,18 @@ export function executorRegistry(executors: readonly Executor<never>[]): Executo
 }
 
 /**
- * The audit columns that say how a write was confirmed and what it was: `confirmed_via`,
- * `confirmed_key` and `summary`, in that order.
+ * The audit columns an approval fills, in the order of `auditApprovalValues`, for an executor's
+ * `INSERT INTO business_audit (…, ${AUDIT_APPROVAL_COLUMNS})`.
  */
-export function auditConfirmation(
-  confirmation: Confirmation,
-  summary: string,
-): [via: string, keyPrefix: string | null, summary: string] {
-  return [confirmation.via, confirmation.via === "agent_key" ? confirmation.keyPrefix : null, summary];
+export const AUDIT_APPROVAL_COLUMNS = "confirmed_via, confirmed_key, credential, summary, user_name, shown_text, shown_sha256";
+
+/** The values of `AUDIT_APPROVAL_COLUMNS` for an approval of a write summarised as `summary`. */
+export function auditApprovalValues(approval: Approval, summary: string): (string | null)[] {
+  const keyPrefix = approval.via === "agent_key" ? approval.credential : null;
+  return [approval.via, keyPrefix, approval.credential, summary, approval.personName, approval.shownText, approval.shownSha256];
+}
+
+/** `count` SQL placeholders numbered from `first`: `?4, ?5, ?6`. */
+export function placeholders(first: number, count: number): string {
+  return Array.from({ length: count }, (_, i) => `?${first + i}`).join(", ");
 }

@@ -2,7 +2,7 @@ import { returningRow } from "../db.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { type KeyOwner, mayListWorkshopKeys, mayManageKeyOf } from "../permissions.ts";
 import { sha256Hex } from "../sha256.ts";
-import type { ApiKeySummary } from "../shapes.ts";
+import type { ApiKeySummary, ConfirmBy } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import { apiKeyCache, type VerifiedKey } from "./key-cache.ts";
 import { randomKey } from "./random-token.ts";
@@ -31,11 +31,11 @@ export function generateApiKey(): string {
 
 // The owner's name and role are read in subqueries so the same columns serve a SELECT and the
 // RETURNING of an INSERT or UPDATE (which may read only the table it changes, and subqueries).
-const SUMMARY_COLUMNS = `id, name, prefix, user_id, created_at, last_used_at, revoked_at, agent_confirm,
+const SUMMARY_COLUMNS = `id, name, prefix, user_id, created_at, last_used_at, revoked_at, confirm_by,
   (SELECT u.name FROM users u WHERE u.id = api_keys.user_id AND u.tenant_id = api_keys.tenant_id) AS user_name,
   (SELECT u.role FROM users u WHERE u.id = api_keys.user_id AND u.tenant_id = api_keys.tenant_id) AS role`;
-type SummaryRow = Omit<ApiKeySummary, "agent_confirm"> & { agent_confirm: number };
-const summaryOf = (row: SummaryRow): ApiKeySummary => ({ ...row, agent_confirm: row.agent_confirm === 1 });
+type SummaryRow = Omit<ApiKeySummary, "agent_confirm">;
+const summaryOf = (row: SummaryRow): ApiKeySummary => ({ ...row, agent_confirm: row.confirm_by === "agent" });
 
 /**
  * Resolves a presented key to its caller; `null` for unknown or revoked keys and deactivated owners. A key verified in
@@ -54,17 +54,17 @@ export async function findUserByApiKey({
   if (cached) return { ...cached, fresh: false };
   const row = await db
     .prepare(
-      `SELECT k.id AS key_id, k.prefix, k.agent_confirm, u.id AS user_id, u.tenant_id, u.role
+      `SELECT k.id AS key_id, k.prefix, k.confirm_by, u.id AS user_id, u.tenant_id, u.role
          FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
         WHERE k.key_hash = ?1 AND k.revoked_at IS NULL AND u.deactivated_at IS NULL`,
     )
     .bind(hash)
-    .first<{ key_id: string; prefix: string; agent_confirm: number; user_id: string; tenant_id: string; role: Role }>();
+    .first<{ key_id: string; prefix: string; confirm_by: ConfirmBy; user_id: string; tenant_id: string; role: Role }>();
   if (!row) return null;
   const verified: VerifiedKey = {
     keyId: row.key_id,
     prefix: row.prefix,
-    agentConfirm: row.agent_confirm === 1,
+    confirmBy: row.confirm_by,
     userId: row.user_id,
     tenantId: row.tenant_id,
     role: row.role,
@@ -171,26 +171,26 @@ export async function revokeApiKey({
 }
 
 /**
- * Lets agents confirm prepared writes with a key, or stops them: for the key's owner, or an admin
- * of its workshop (`mayManageKeyOf`), with the same 404 and 403 as revoking. The route allows it
- * only from a signed-in browser, so a key can never grant this to itself. Takes effect in this
+ * Sets who may say yes to a write prepared with a key (`confirm_by`): for the key's owner, or an
+ * admin of its workshop (`mayManageKeyOf`), with the same 404 and 403 as revoking. The route allows
+ * it only from a signed-in browser, so a key can never widen this for itself. Takes effect in this
  * isolate at once, in others within `KEY_CACHE_TTL_MS`.
  */
-export async function setAgentConfirm({
+export async function setKeyConfirmBy({
   db,
   actor,
   keyId,
-  allowed,
+  confirmBy,
 }: {
   db: D1Database;
   actor: UserContext;
   keyId: string;
-  allowed: boolean;
+  confirmBy: ConfirmBy;
 }): Promise<ApiKeySummary> {
   await checkManageable({ db, actor, keyId, doing: "change" });
   const row = await db
-    .prepare(`UPDATE api_keys SET agent_confirm = ?3 WHERE id = ?1 AND tenant_id = ?2 RETURNING ${SUMMARY_COLUMNS}`)
-    .bind(keyId, actor.tenantId, allowed ? 1 : 0)
+    .prepare(`UPDATE api_keys SET confirm_by = ?3 WHERE id = ?1 AND tenant_id = ?2 RETURNING ${SUMMARY_COLUMNS}`)
+    .bind(keyId, actor.tenantId, confirmBy)
     .first<SummaryRow>();
   if (!row) throw unknownKey(keyId);
   apiKeyCache.forget(row.id);

@@ -1,3 +1,4 @@
+import type { ConfirmBy } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 
 /** How long a verified key is trusted without asking D1 again: the bound on a revocation's delay. */
@@ -8,8 +9,8 @@ export type VerifiedKey = UserContext & {
   keyId: string;
   /** The key's visible prefix, as lists and the audit show it. */
   prefix: string;
-  /** Whether the key's owner lets agents confirm prepared writes with it. */
-  agentConfirm: boolean;
+  /** Who may say yes to a write prepared with the key (its owner's `confirm_by`). */
+  confirmBy: ConfirmBy;
 };
 
 interface Entry {

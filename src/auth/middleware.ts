@@ -39,7 +39,12 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
       c.set("credential", credential);
       c.set(
         "services",
-        servicesFor(c.env, c.var.config, { id: user.tenantId }, { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined }),
+        servicesFor(
+          c.env,
+          c.var.config,
+          { id: user.tenantId },
+          { face, relayed: c.req.header(FEDERATION_HEADER) !== undefined, origin: new URL(c.req.url).origin },
+        ),
       );
     };
     const { db } = c.var.directory;
@@ -62,9 +67,15 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
     if (header === undefined) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
     const grant = verifiedGrantOf(c.executionCtx);
     if (grant) {
-      const user = await connectionUser({ db, props: grant.props });
-      if (!user) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
-      signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, { kind: "oauth" });
+      const connection = await connectionUser({ db, props: grant.props });
+      if (!connection) throw unauthorized("This connection was revoked or has ended. Connect the client to Weft again.");
+      const { user, appName, confirmBy } = connection;
+      signedIn(grant.scope.includes(SCOPES.write) ? user : { ...user, readOnly: true }, {
+        kind: "oauth",
+        connectionId: grant.props.connectionId,
+        appName,
+        confirmBy,
+      });
       return next();
     }
     const key = header.match(BEARER)?.[1];
@@ -79,7 +90,7 @@ export function bearerAuth({ face = "chat" }: { face?: Face } = {}) {
     if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
     signedIn(
       { userId: user.userId, tenantId: user.tenantId, role: user.role },
-      { kind: "api_key", keyId: user.keyId, prefix: user.prefix, agentConfirm: user.agentConfirm },
+      { kind: "api_key", keyId: user.keyId, prefix: user.prefix, confirmBy: user.confirmBy },
     );
     await next();
   });

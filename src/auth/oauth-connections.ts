@@ -1,21 +1,12 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { notFound } from "../errors.ts";
 import { roleAllows } from "../permissions.ts";
-import type { Role, UserContext } from "../user-context.ts";
+import type { ConfirmBy, OAuthConnection } from "../shapes.ts";
+import { ROLES, type Role, type UserContext } from "../user-context.ts";
 import { type Access, type OAuthProps, SCOPES } from "./oauth-server.ts";
 
 /** A client a person allowed to act for them at `/mcp`, as the settings list it. */
-export interface Connection {
-  id: string;
-  user_id: string;
-  user_name: string;
-  client_id: string;
-  client_name: string;
-  redirect_host: string;
-  access: Access;
-  created_at: string;
-  expires_at: string;
-}
+export type Connection = OAuthConnection;
 
 /** The access a list of granted scopes amounts to: writes only when `weft:write` is among them. */
 export function accessOf(scope: readonly string[]): Access {
@@ -31,7 +22,14 @@ export async function recordConnection({
   connection,
 }: {
   db: D1Database;
-  connection: OAuthProps & { clientId: string; clientName: string; redirectHost: string; access: Access; expiresAt: string };
+  connection: OAuthProps & {
+    clientId: string;
+    clientName: string;
+    redirectHost: string;
+    access: Access;
+    confirmBy: ConfirmBy;
+    expiresAt: string;
+  };
 }): Promise<void> {
   const c = connection;
   await db.batch([
@@ -43,38 +41,51 @@ export async function recordConnection({
       .bind(c.userId, c.clientId),
     db
       .prepare(
-        `INSERT INTO oauth_connections (id, tenant_id, user_id, client_id, client_name, redirect_host, scope, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+        `INSERT INTO oauth_connections (id, tenant_id, user_id, client_id, client_name, redirect_host, scope, confirm_by, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
       )
-      .bind(c.connectionId, c.tenantId, c.userId, c.clientId, c.clientName, c.redirectHost, c.access, c.expiresAt),
+      .bind(c.connectionId, c.tenantId, c.userId, c.clientId, c.clientName, c.redirectHost, c.access, c.confirmBy, c.expiresAt),
   ]);
 }
 
 /**
- * The caller a verified OAuth grant acts as, with their role as it is now; `null` when the
- * connection was revoked or has ended, or the person is gone or deactivated. D1 answers, not KV, so a revocation
- * holds from the next request on.
+ * The caller a verified OAuth grant acts as, with their role as it is now, and the connection's
+ * app and `confirm_by`; `null` when the connection was revoked or has ended, or the person is
+ * gone or deactivated. D1 answers, not KV, so a revocation or a change holds from the next request on.
  */
-export async function connectionUser({ db, props }: { db: D1Database; props: OAuthProps }): Promise<UserContext | null> {
+export async function connectionUser({
+  db,
+  props,
+}: {
+  db: D1Database;
+  props: OAuthProps;
+}): Promise<{ user: UserContext; appName: string; confirmBy: ConfirmBy } | null> {
   const row = await db
     .prepare(
-      `SELECT u.role FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+      `SELECT u.role, c.client_name, c.confirm_by FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
         WHERE c.id = ?1 AND c.user_id = ?2 AND c.tenant_id = ?3 AND c.revoked_at IS NULL AND u.deactivated_at IS NULL
           AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
     .bind(props.connectionId, props.userId, props.tenantId)
-    .first<{ role: Role }>();
-  return row ? { userId: props.userId, tenantId: props.tenantId, role: row.role } : null;
+    .first<{ role: Role; client_name: string; confirm_by: ConfirmBy }>();
+  if (!row) return null;
+  return {
+    user: { userId: props.userId, tenantId: props.tenantId, role: row.role },
+    appName: row.client_name,
+    confirmBy: row.confirm_by,
+  };
 }
+
+const CONNECTION_SELECT = `SELECT c.id, c.user_id, u.name AS user_name, c.client_id, c.client_name, c.redirect_host,
+    c.scope AS access, c.confirm_by, c.created_at, c.expires_at
+  FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id`;
 
 /** The live connections a caller may see: their own, and for an admin everyone's in their workshop. */
 export async function listConnections({ db, actor }: { db: D1Database; actor: UserContext }): Promise<Connection[]> {
   const everyone = roleAllows(actor.role, "admin");
   const { results } = await db
     .prepare(
-      `SELECT c.id, c.user_id, u.name AS user_name, c.client_id, c.client_name, c.redirect_host, c.scope AS access,
-              c.created_at, c.expires_at
-         FROM oauth_connections c JOIN users u ON u.id = c.user_id AND u.tenant_id = c.tenant_id
+      `${CONNECTION_SELECT}
         WHERE c.tenant_id = ?1 AND (?2 = 1 OR c.user_id = ?3) AND c.revoked_at IS NULL
           AND c.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
         ORDER BY c.created_at DESC
@@ -138,4 +149,49 @@ export async function revokeGrantsOf({
     }
     cursor = page.cursor;
   } while (cursor);
+}
+
+/**
+ * Sets who may say yes to a write a connected app prepares (`confirm_by`), for a connection the
+ * caller may see (their own, or as an admin one of their workshop's, at or below their role);
+ * another workshop's, or one they may not see, is unknown. The route allows it only from a
+ * signed-in browser. Holds from the app's next request (every request reads the connection).
+ */
+export async function setConnectionConfirmBy({
+  db,
+  actor,
+  id,
+  confirmBy,
+}: {
+  db: D1Database;
+  actor: UserContext;
+  id: string;
+  confirmBy: ConfirmBy;
+}): Promise<Connection> {
+  const everyone = roleAllows(actor.role, "admin");
+  const row = await db
+    .prepare(
+      `UPDATE oauth_connections SET confirm_by = ?5
+        WHERE id = ?1 AND tenant_id = ?2 AND (?3 = 1 OR user_id = ?4) AND revoked_at IS NULL
+          AND expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+          AND (SELECT role FROM users u WHERE u.id = oauth_connections.user_id AND u.tenant_id = ?2) IN (${rolesAtMost(actor.role)})
+        RETURNING id`,
+    )
+    .bind(id, actor.tenantId, everyone ? 1 : 0, actor.userId, confirmBy)
+    .first<{ id: string }>();
+  const connection = row
+    ? await db
+        .prepare(`${CONNECTION_SELECT} WHERE c.id = ?1 AND c.tenant_id = ?2`)
+        .bind(row.id, actor.tenantId)
+        .first<Connection>()
+    : null;
+  if (!connection) throw notFound("No such connected client.");
+  return connection;
+}
+
+/** The roles at or below `role`, as an SQL list. */
+function rolesAtMost(role: Role): string {
+  return ROLES.filter((r) => roleAllows(role, r))
+    .map((r) => `'${r}'`)
+    .join(", ");
 }

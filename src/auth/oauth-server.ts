@@ -9,6 +9,7 @@ import { type Config, publicOrigin } from "../config.ts";
 import { log } from "../log.ts";
 import { clientAddress } from "./client-address.ts";
 import type { Directory } from "./directory.ts";
+import { checkRegistration } from "./registration-check.ts";
 import { limitRegistration } from "./registration-limit.ts";
 
 /** Where Weft serves the OAuth endpoints it owns; the token and registration ones are the library's. */
@@ -85,7 +86,10 @@ function optionsFor(origin: string, app: Handler): OAuthProviderOptions<Env> {
     tokenEndpoint: OAUTH_PATHS.token,
     clientRegistrationEndpoint: OAUTH_PATHS.register,
     scopesSupported: [SCOPES.read, SCOPES.write],
-    requiredScopes: [SCOPES.read],
+    // Published as the protected resource's `scopes_supported` (the library's name for it): both,
+    // so a client that follows the spec asks for write access too. The person still chooses on the
+    // consent page, and every write still waits for a yes (`confirm_by`). Advertised, not enforced.
+    requiredScopes: [SCOPES.read, SCOPES.write],
     resourceMetadata: {
       resource: `${origin}${MCP_PATH}`,
       authorization_servers: [origin],
@@ -157,7 +161,11 @@ export async function serveWithOAuth(
     return response.status === 401 ? withResourceMetadata(response, origin) : response;
   }
   if (!atMcp && !providerOwns(pathname)) return app.fetch(request, env, ctx);
+  let forProvider = request;
   if (pathname === OAUTH_PATHS.register && request.method === "POST") {
+    const checked = await checkRegistration(request);
+    if ("refused" in checked) return checked.refused;
+    forProvider = checked.request;
     const address = clientAddress({
       header: request.headers.get("CF-Connecting-IP") ?? undefined,
       trusted: config.trustClientIpHeader,
@@ -165,7 +173,7 @@ export async function serveWithOAuth(
     const refused = await limitRegistration({ limiters: directory.limiters, address, origin: request.headers.get("Origin") });
     if (refused) return refused;
   }
-  const response = await providerFor(origin, app).fetch(request, env, ctx);
+  const response = await providerFor(origin, app).fetch(forProvider, env, ctx);
   return pathname === AUTHORIZATION_SERVER_METADATA && response.ok ? withMetadataDocuments(response) : response;
 }
 
@@ -194,7 +202,7 @@ function withResourceMetadata(response: Response, origin: string): Response {
   const headers = new Headers(response.headers);
   headers.set(
     "WWW-Authenticate",
-    `Bearer realm="weft", resource_metadata="${resourceMetadataUrl(origin)}", scope="${SCOPES.read}"`,
+    `Bearer realm="weft", resource_metadata="${resourceMetadataUrl(origin)}", scope="${SCOPES.read} ${SCOPES.write}"`,
   );
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { forbidden } from "../errors.ts";
+import type { Config } from "../config.ts";
+import { type ErrorBody, type ErrorCode, forbidden, statusOf } from "../errors.ts";
 
 function matchesPattern(origin: string, allowed: readonly string[]): boolean {
   for (const pattern of allowed) {
@@ -92,4 +93,58 @@ export function refuseForeignOrigin(what: string) {
     }
     await next();
   });
+}
+
+// The OAuth endpoints a browser-based public client calls across origins (the provider answers
+// them with CORS, as RFC 8414, 7591 and OAuth 2.1 expect), and `/mcp`, which checks Origin itself.
+const CROSS_ORIGIN_PATHS = /^\/(\.well-known\/|oauth\/token$|oauth\/register$|mcp(\/|$))/;
+
+function refusal(code: ErrorCode, message: string): Response {
+  const body: ErrorBody = { error: { code, message } };
+  return Response.json(body, { status: statusOf(code) });
+}
+
+/**
+ * The Worker's first check, before any route, the OAuth provider included: a `Host` that is not
+ * a host name at all (`localhost :8787`) is 400, one that is not the deployment's
+ * (`ALLOWED_HOSTS`) 403 (DNS rebinding), and a browser's `Origin` that is neither this origin nor
+ * an allowed one 403, except on the paths that serve other origins by design (OAuth discovery,
+ * registration and token, and `/mcp`, whose own check is stricter). `null` lets the request on.
+ *
+ * @example const refused = refuseAtTheDoor(request, config); if (refused) return refused;
+ */
+export function refuseAtTheDoor(request: Request, config: Config): Response | null {
+  const header = request.headers.get("Host");
+  if (header !== null && hostnameOf(header) === null) {
+    return refusal("bad_request", `'${header.slice(0, 100)}' is not a host name: send a Host header such as 'localhost:8787'.`);
+  }
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return refusal("bad_request", "The request's address is not a valid URL: check the Host header.");
+  }
+  const { allowedHosts, allowedOrigins } = config;
+  const host = header ?? url.host;
+  if (!hostAllowed(host, allowedHosts)) {
+    return refusal(
+      "forbidden",
+      allowedHosts.length === 0
+        ? "This deployment serves no host yet: set ALLOWED_HOSTS to the host names it is reached by."
+        : `Requests for host '${host.slice(0, 100)}' are not served here. Set ALLOWED_HOSTS to allow it.`,
+    );
+  }
+  const origin = request.headers.get("Origin");
+  const foreign =
+    origin !== null &&
+    !CROSS_ORIGIN_PATHS.test(url.pathname) &&
+    !originAllowed(origin, url.href, allowedOrigins) &&
+    !originListed(origin, allowedHosts, allowedOrigins);
+  if (foreign) {
+    return refusal(
+      "forbidden",
+      `Requests from origin '${origin.slice(0, 100)}' are not allowed. Set ALLOWED_ORIGINS to allow it.`,
+    );
+  }
+  return null;
 }

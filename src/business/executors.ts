@@ -1,4 +1,12 @@
-import { type ActionOwner, auditConfirmation, type Confirmation, type Execution, type Executor } from "../actions/types.ts";
+import {
+  type ActionOwner,
+  type Approval,
+  AUDIT_APPROVAL_COLUMNS,
+  auditApprovalValues,
+  type Execution,
+  type Executor,
+  placeholders,
+} from "../actions/types.ts";
 import { localDate } from "./local-time.ts";
 import { yuan } from "./money.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "./orders.ts";
@@ -8,16 +16,20 @@ import type { OrderWrite, PieceRecordWrite } from "./writes.ts";
 // Each executor writes in one D1 batch (one transaction): the row, its side effects and its audit
 // entry. Each statement is conditional on what prepare checked still holding and on this action
 // not having written before, so a race with a change, or a retry after a crash, writes nothing
-// twice. A D1 failure throws and leaves nothing behind.
+// twice. A D1 failure throws and leaves nothing behind. The written row carries the action id
+// (unique), so each can say whether its action wrote (`written`).
+
+// The approval's audit values follow the first three parameters (the row's id, the user, the action).
+const APPROVAL_FROM_4 = placeholders(4, AUDIT_APPROVAL_COLUMNS.split(",").length);
 
 /** Writes a confirmed piece record (prepared by `preparePieceRecord`). */
 export function pieceRecordExecutor(business: BusinessService): Executor<PieceRecordWrite> {
   return {
     kind: "piece_record",
     label: { zh: "计件登记", en: "Piece record" },
-    idempotent: true,
-    execute: ({ actionId, owner, write, summary, confirmation }) =>
-      executePieceRecord({ db: business.db, actionId, owner, write, summary, confirmation }),
+    written: ({ actionId, owner }) => writtenPieceRecord({ db: business.db, actionId, tenantId: owner.tenantId }),
+    execute: ({ actionId, owner, write, summary, approval }) =>
+      executePieceRecord({ db: business.db, actionId, owner, write, summary, approval }),
   };
 }
 
@@ -26,9 +38,9 @@ export function orderExecutor(business: BusinessService): Executor<OrderWrite> {
   return {
     kind: "order",
     label: { zh: "新建订单", en: "New order" },
-    idempotent: true,
-    execute: ({ actionId, owner, write, summary, now, confirmation }) =>
-      executeOrder({ db: business.db, actionId, owner, write, summary, now, confirmation }),
+    written: ({ actionId, owner }) => writtenOrder({ db: business.db, actionId, tenantId: owner.tenantId }),
+    execute: ({ actionId, owner, write, summary, now, approval }) =>
+      executeOrder({ db: business.db, actionId, owner, write, summary, now, approval }),
   };
 }
 
@@ -38,14 +50,14 @@ async function executePieceRecord({
   owner,
   write,
   summary,
-  confirmation,
+  approval,
 }: {
   db: D1Database;
   actionId: string;
   owner: ActionOwner;
   write: PieceRecordWrite;
   summary: string;
-  confirmation: Confirmation;
+  approval: Approval;
 }): Promise<Execution> {
   const done = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
   if (done) return { ok: true, result: done };
@@ -84,13 +96,13 @@ async function executePieceRecord({
       .bind(write.orderId, owner.tenantId, id),
     db
       .prepare(
-        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key, summary)
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, ${AUDIT_APPROVAL_COLUMNS})
          SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'piece_record', id,
                 json_object('employee_id', employee_id, 'process_id', process_id, 'order_id', order_id, 'quantity', quantity,
-                            'unit_price_cents', unit_price_cents, 'work_date', work_date), ?4, ?5, ?6
+                            'unit_price_cents', unit_price_cents, 'work_date', work_date), ${APPROVAL_FROM_4}
            FROM piece_records WHERE id = ?1`,
       )
-      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation, summary)),
+      .bind(id, owner.userId, actionId, ...auditApprovalValues(approval, summary)),
   ]);
   const row = await writtenPieceRecord({ db, actionId, tenantId: owner.tenantId });
   if (!row) {
@@ -182,7 +194,7 @@ async function executeOrder({
   write,
   summary,
   now,
-  confirmation,
+  approval,
 }: {
   db: D1Database;
   actionId: string;
@@ -190,7 +202,7 @@ async function executeOrder({
   write: OrderWrite;
   summary: string;
   now: Date;
-  confirmation: Confirmation;
+  approval: Approval;
 }): Promise<Execution> {
   const id = `ord-${actionId}`;
   const year = localDate(now, write.timeZone).slice(0, 4);
@@ -220,28 +232,40 @@ async function executeOrder({
       ),
     db
       .prepare(
-        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key, summary)
+        `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, ${AUDIT_APPROVAL_COLUMNS})
          SELECT 'audit-' || ?3, tenant_id, ?2, ?3, 'order', id,
                 json_object('order_no', order_no, 'customer', customer, 'style_id', style_id, 'quantity', quantity,
-                            'due_date', due_date, 'note', note), ?4, ?5, ?6
+                            'due_date', due_date, 'note', note), ${APPROVAL_FROM_4}
            FROM orders WHERE id = ?1`,
       )
-      .bind(id, owner.userId, actionId, ...auditConfirmation(confirmation, summary)),
+      .bind(id, owner.userId, actionId, ...auditApprovalValues(approval, summary)),
   ]);
+  const written = await writtenOrder({ db, actionId, tenantId: owner.tenantId });
+  if (!written) return { ok: false, message: "The style of this order no longer exists. Nothing was written." };
+  return { ok: true, result: written };
+}
+
+/** The order this action created, if it created one. */
+async function writtenOrder({
+  db,
+  actionId,
+  tenantId,
+}: {
+  db: D1Database;
+  actionId: string;
+  tenantId: string;
+}): Promise<Record<string, unknown> | null> {
   const row = await db
     .prepare("SELECT id, order_no, customer, quantity, due_date FROM orders WHERE action_id = ?1 AND tenant_id = ?2")
-    .bind(actionId, owner.tenantId)
+    .bind(actionId, tenantId)
     .first<{ id: string; order_no: string; customer: string; quantity: number; due_date: string }>();
-  if (!row) return { ok: false, message: "The style of this order no longer exists. Nothing was written." };
+  if (!row) return null;
   return {
-    ok: true,
-    result: {
-      order_id: row.id,
-      order_no: row.order_no,
-      customer: row.customer,
-      quantity: row.quantity,
-      due_date: row.due_date,
-      status: "pending",
-    },
+    order_id: row.id,
+    order_no: row.order_no,
+    customer: row.customer,
+    quantity: row.quantity,
+    due_date: row.due_date,
+    status: "pending",
   };
 }

@@ -40,8 +40,11 @@ export interface OrderRow {
   overdue: boolean;
   /** Pieces its slowest process still has to make (0 once every process has made the quantity). */
   remaining_pieces: number;
-  /** Pieces recorded per process of the order's style; progress is the slowest process's share. */
-  progress: { processes: { name: string; pieces: number }[]; percent: number };
+  /**
+   * Pieces recorded per process of the order's style, by the process's name (unique within a
+   * style), in the order they are done; progress is the slowest process's share.
+   */
+  progress: { processes: Record<string, number>; percent: number };
 }
 
 export type OrderCandidate = Named & { styleId: string; status: OrderStatus; orderNo: string };
@@ -179,7 +182,10 @@ export async function listOrders({
       days_left: open ? daysBetween(today, due) : null,
       overdue: open && due < today,
       remaining_pieces: Math.max(0, quantity - slowest),
-      progress: { processes, percent: Math.min(100, Math.floor((slowest * 100) / quantity)) },
+      progress: {
+        processes: Object.fromEntries(processes.map((p) => [p.name, p.pieces])),
+        percent: Math.min(100, Math.floor((slowest * 100) / quantity)),
+      },
     };
   });
   const t = totals?.results[0] ?? {};

@@ -1,6 +1,6 @@
 import type { Prepared } from "../actions/types.ts";
 import { AppError, forbidden } from "../errors.ts";
-import { can } from "../permissions.ts";
+import { can, LEAST_ROLE } from "../permissions.ts";
 import type { Ambiguity } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 import { employeeCandidates } from "./employees.ts";
@@ -158,6 +158,8 @@ export async function preparePieceRecord({
         : null,
     summary: `计件登记：${employee?.name ?? "?"} ${process?.name ?? input.process} ${input.quantity} 件${process ? `，金额 ${yuan(process.unitPriceCents * input.quantity)} 元` : ""}`,
     preview,
+    // Recording for someone else is the workshop-wide permission's; one's own pieces anyone's.
+    needs: caller.seesAll && employee?.userId !== user.userId ? LEAST_ROLE["business:workshop"] : "staff",
     ambiguities,
   };
 }
@@ -228,5 +230,6 @@ export async function prepareOrder({
       { label: "订单号", value: "确认后自动生成（年份-序号）" },
     ],
     ambiguities: settled.ambiguity ? [settled.ambiguity] : [],
+    needs: LEAST_ROLE["orders:write"],
   };
 }

@@ -14,7 +14,7 @@ import {
 } from "ai";
 import type { Directory } from "../auth/directory.ts";
 import type { Config } from "../config.ts";
-import { AppError, GENERIC_MESSAGE } from "../errors.ts";
+import { AppError, conflict, GENERIC_MESSAGE } from "../errors.ts";
 import { log } from "../log.ts";
 import { SEARCH_DEFAULTS, type SearchResult, searchKnowledge } from "../search/search.ts";
 import type { ConfirmCardData } from "../shapes.ts";
@@ -25,10 +25,11 @@ import type { UserContext } from "../user-context.ts";
 import type { WorkshopDb } from "../workshop-db.ts";
 import { confirmCardPart } from "./confirm-cards.ts";
 import { searchQuery } from "./english-query.ts";
-import { findChat, loadMessages, saveAssistantMessage, saveUserMessage } from "./history.ts";
+import { findChat, loadMessages, replyIdOf, saveAssistantMessage, saveUserMessage } from "./history.ts";
 import { chatInstructions } from "./instructions.ts";
 import { modelTools } from "./model-tools.ts";
 import type { Passage } from "./passages.ts";
+import { replayResponse } from "./replay.ts";
 import { afterStart, retrievedSources, sourcesPart, toolSources } from "./sources.ts";
 import { chatTitle } from "./title.ts";
 import { workshopProfile } from "./workshop.ts";
@@ -48,8 +49,6 @@ export interface ChatTurn {
   services: ToolServices & { chats: WorkshopDb };
   /** Where the caller's and their workshop's names are read. */
   directory: Pick<Directory, "db">;
-  /** The origin people reach Weft at, for links back to it (the confirm page). */
-  origin: string;
   waitUntil: (promise: Promise<unknown>) => void;
   user: UserContext;
   requestId: string;
@@ -77,8 +76,8 @@ function describeError(error: unknown, requestId: string): string {
 function cardAsText(part: { type: string; id?: string; data: unknown }) {
   if (part.type !== "data-confirm-card") return undefined;
   const card = part.data as ConfirmCardData;
-  const outcome = card.result ? `: ${card.result}` : "";
-  return { type: "text" as const, text: `[confirm card ${card.actionId}: ${card.summary} (status: ${card.status}${outcome})]` };
+  const outcome = card.outcome ? `: ${card.outcome}` : "";
+  return { type: "text" as const, text: `[confirm card ${card.action_id}: ${card.summary} (status: ${card.status}${outcome})]` };
 }
 
 /**
@@ -123,9 +122,12 @@ async function retrieve(turn: ChatTurn, ctx: ToolContext): Promise<SearchResult[
  * Runs one chat turn and answers it as a UI message stream. The stored conversation is the
  * history (the client's copy is never read); the user's message is stored before the model runs
  * and the reply when it ends, even if the browser has gone (the stream is consumed to its end
- * under `waitUntil`). Tools come from the registry and run through `runTool`; a prepared write
- * becomes a `data-confirm-card` part whose id is its action id. An error mid-stream ends it with
- * an `error` part a person can read, and what was said before it is kept.
+ * under `waitUntil`). A message id names one turn: a message the chat already holds is not stored
+ * again, and its reply is replayed if there is one, or made now if there is none (the server
+ * stopped before it); the reply's id is the question's own (`replyIdOf`), so it is stored once.
+ * Tools come from the registry and run through `runTool`; a prepared write becomes a
+ * `data-confirm-card` part whose id is its action id. An error mid-stream ends it with an `error`
+ * part a person can read, and what was said before it is kept.
  */
 export async function chatResponse(turn: ChatTurn): Promise<Response> {
   const { user, requestId, chatId } = turn;
@@ -133,9 +135,25 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   const owner = { tenantId: user.tenantId, userId: user.userId };
   const existing = await findChat({ db, owner, chatId });
   const history = existing ? await loadMessages({ db, chatId }) : [];
-  const messageId = history.some((m) => m.id === turn.message.id) ? crypto.randomUUID() : turn.message.id;
-  const userMessage: UIMessage = { id: messageId, role: "user", parts: [{ type: "text", text: turn.message.text }] };
-  const messages = await validateUIMessages({ messages: [...history, userMessage] });
+  const sentAt = history.findIndex((m) => m.id === turn.message.id);
+  const resent = history[sentAt];
+  if (resent && resent.role !== "user") {
+    throw conflict(
+      `'${turn.message.id.slice(0, 100)}' names a reply in this chat, not a message of yours: send yours with a new id.`,
+    );
+  }
+  // Sent before and answered (or passed by the conversation): the turn is done, and is told again.
+  if (resent && sentAt < history.length - 1) {
+    const next = history[sentAt + 1];
+    return replayResponse(next?.role === "assistant" ? next : null);
+  }
+  const userMessage: UIMessage = resent ?? {
+    id: turn.message.id,
+    role: "user",
+    parts: [{ type: "text", text: turn.message.text }],
+  };
+  const messages = await validateUIMessages({ messages: resent ? history : [...history, userMessage] });
+  const replyId = await replyIdOf(userMessage.id);
 
   const timeoutMs = turn.timeoutMs ?? TURN_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
@@ -146,14 +164,13 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
     signal,
     config: turn.config,
     services: turn.services,
-    origin: turn.origin,
     emit: (part) => write?.(part),
   });
   // Checked before anything is stored: an unknown knowledge base is the client's mistake (404).
   const retrieved = await retrieve(turn, ctx);
   const passages: Passage[] = retrieved.map((r) => ({ title: r.knowledge_title, heading: r.heading_path, content: r.content }));
   const profile = await workshopProfile({ db: turn.directory.db, user });
-  await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
+  if (!resent) await saveUserMessage({ db, owner, chatId, title: chatTitle(turn.message.text), message: userMessage });
 
   // The outer stream is told again of every error part the inner one wrote; those are described.
   const described = new Set<string>();
@@ -165,7 +182,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   };
   const stream = createUIMessageStream({
     originalMessages: messages,
-    generateId: () => crypto.randomUUID(),
+    generateId: () => replyId,
     async execute({ writer }) {
       write = (part) => writer.write(part);
       const { tools, notes } = await (turn.toolsFor ?? registryTools)(ctx);

@@ -4,11 +4,12 @@ import type { ActionService } from "../actions/service.ts";
 import { AppError, conflict } from "../errors.ts";
 import type { ActionStatus, ConfirmCardData, PendingAction } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
+import { cardData } from "./card-data.ts";
 import { type ChatOwner, getChat } from "./history.ts";
 
 /** A pending action as the chat's confirm card part; its id is the action's, so updates replace it. */
 export function confirmCardPart(action: PendingAction): { type: "data-confirm-card"; id: string; data: ConfirmCardData } {
-  return { type: "data-confirm-card", id: action.actionId, data: { ...action, status: "pending" } };
+  return { type: "data-confirm-card", id: action.action_id, data: { ...action } };
 }
 
 /**
@@ -64,7 +65,7 @@ export async function recordCardOutcome({
     const found = await findCard(db, chatId, actionId);
     if (!found) return null;
     const { row, parts, index, part } = found;
-    const data: ConfirmCardData = { ...part.data, status, ...(result !== undefined ? { result } : {}) };
+    const data: ConfirmCardData = { ...cardData(part.data), status, ...(result !== undefined ? { outcome: result } : {}) };
     parts[index] = { ...part, data };
     const updated = await db
       .prepare(`UPDATE chat_messages SET parts = ?3 WHERE chat_id = ?1 AND id = ?2 AND parts = ?4`)

@@ -1,5 +1,7 @@
 import type { UIMessage } from "ai";
 import { badRequest, notFound } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
+import { withCurrentCards } from "./card-data.ts";
 
 /** A chat as lists show it. */
 export interface ChatSummary {
@@ -44,29 +46,32 @@ export async function getChat({ db, owner, chatId }: { db: D1Database; owner: Ch
   return chat;
 }
 
-/** A chat's messages in order, as the AI SDK's UI messages. */
+/** A chat's messages in order, as the AI SDK's UI messages (confirm cards in today's shape). */
 export async function loadMessages({ db, chatId }: { db: D1Database; chatId: string }): Promise<UIMessage[]> {
   const { results } = await db
     .prepare(`SELECT id, role, parts FROM chat_messages WHERE chat_id = ?1 ORDER BY seq`)
     .bind(chatId)
     .all<{ id: string; role: "user" | "assistant"; parts: string }>();
-  return results.map((row) => ({ id: row.id, role: row.role, parts: JSON.parse(row.parts) as UIMessage["parts"] }));
+  return results.map((row) => ({ id: row.id, role: row.role, parts: withCurrentCards(JSON.parse(row.parts)) }));
 }
 
 function insertMessage(db: D1Database, owner: ChatOwner, chatId: string, message: UIMessage): D1PreparedStatement {
-  // The owner check is in the statement itself, so a message never lands in another person's chat.
+  // The owner check is in the statement itself, so a message never lands in another person's chat;
+  // an id the chat holds already (a message sent twice at once, a reply made twice) is kept once.
   return db
     .prepare(
       `INSERT INTO chat_messages (chat_id, id, seq, role, parts)
        SELECT ?1, ?2, COALESCE((SELECT MAX(seq) FROM chat_messages WHERE chat_id = ?1), 0) + 1, ?3, ?4
-        WHERE EXISTS (SELECT 1 FROM chats WHERE id = ?1 AND tenant_id = ?5 AND user_id = ?6)`,
+        WHERE EXISTS (SELECT 1 FROM chats WHERE id = ?1 AND tenant_id = ?5 AND user_id = ?6)
+       ON CONFLICT (chat_id, id) DO NOTHING`,
     )
     .bind(chatId, message.id, message.role, JSON.stringify(message.parts), owner.tenantId, owner.userId);
 }
 
 /**
  * Stores a user's message, creating the chat (titled from it) when it is new, in one batch. The
- * message is stored before the model answers, so it is kept whatever happens to the reply.
+ * message is stored before the model answers, so it is kept whatever happens to the reply. A
+ * message whose id the chat already holds is not stored again.
  */
 export async function saveUserMessage({
   db,
@@ -92,7 +97,11 @@ export async function saveUserMessage({
   ]);
 }
 
-/** Stores the assistant's reply of a turn, with all its parts (text, tool calls, confirm cards). */
+/**
+ * Stores the assistant's reply of a turn, with all its parts (text, tool calls, confirm cards). A
+ * turn's reply has an id of its own question's making (`replyIdOf`), so a reply made twice (the
+ * same message sent twice at once) is stored once.
+ */
 export async function saveAssistantMessage({
   db,
   owner,
@@ -206,4 +215,9 @@ export async function deleteChat({ db, owner, chatId }: { db: D1Database; owner:
       .bind(chatId, owner.tenantId, owner.userId),
     db.prepare(`DELETE FROM chats WHERE id = ?1 AND tenant_id = ?2 AND user_id = ?3`).bind(chatId, owner.tenantId, owner.userId),
   ]);
+}
+
+/** The id of the reply to the user's message `messageId`: one per question, so a turn is stored once whoever answers it. */
+export async function replyIdOf(messageId: string): Promise<string> {
+  return `reply-${(await sha256Hex(messageId)).slice(0, 32)}`;
 }

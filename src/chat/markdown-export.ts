@@ -13,8 +13,8 @@ function fence(value: unknown): string {
 
 // The reply's line asking to decide a card, once the card is decided: what happened instead.
 function decidedText(text: string, card: ConfirmCardData | null): string {
-  const zh = card ? decidedLine(card.status, card.result, "zh") : null;
-  const en = card ? decidedLine(card.status, card.result, "en") : null;
+  const zh = card ? decidedLine(card.status, card.outcome, "zh") : null;
+  const en = card ? decidedLine(card.status, card.outcome, "en") : null;
   if (!zh || !en) return text;
   return text.replace(DECIDE_LINES.zh, zh).replace(DECIDE_LINES.en, en);
 }
@@ -24,7 +24,7 @@ function partAsMarkdown(part: UIMessage["parts"][number], card: ConfirmCardData 
   if (part.type === "data-confirm-card") {
     const card = part.data as ConfirmCardData;
     const lines = (card.preview ?? []).map((f) => `> - ${f.label}: ${f.value}`);
-    const result = card.result ? ` — ${card.result}` : "";
+    const result = card.outcome ? ` — ${card.outcome}` : "";
     return [`> **Confirm card** (${card.status}${result}): ${card.summary}`, ...lines].join("\n");
   }
   if (part.type.startsWith("tool-") && "state" in part) {

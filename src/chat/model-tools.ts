@@ -1,7 +1,6 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { convertToFunctionSchema } from "../federation/function-schema.ts";
 import type { JsonSchema, PendingAction, ToolFormData } from "../shapes.ts";
-import { pendingActionResult } from "../tools/action-results.ts";
 import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
@@ -27,13 +26,12 @@ function inputSchemaOf(t: Tool): JsonSchema {
 }
 
 /**
- * What the model reads after preparing a write: what will happen, and that the user decides on the
- * card (in the chat the card is how a person says yes, whatever the credential would allow elsewhere).
+ * What the model reads after preparing a write: the action in its wire shape, and that the user
+ * decides on the card (in the chat the card is how a person says yes).
  */
-export async function pendingForModel(ctx: ToolContext, action: PendingAction, tool: string) {
-  const { confirm_url, confirm_by, next_step, tell_user, ...result } = await pendingActionResult(ctx, action, { tool });
+export function pendingForModel(action: PendingAction) {
   return {
-    ...result,
+    ...action,
     note: "Shown to the user as a confirm card with Confirm and Cancel buttons. Nothing is written until they click Confirm; do not say it is done.",
   };
 }
@@ -101,7 +99,7 @@ export function modelTools({
           if (!outcome.ok) throw new ToolFailure(outcome.code, outcome.message);
           if (outcome.kind === "pending_action") {
             onPending(outcome.action);
-            return pendingForModel(ctx, outcome.action, t.name);
+            return pendingForModel(outcome.action);
           }
           onResult?.(t.name, outcome.structured);
           return outcome.structured;

@@ -31,7 +31,6 @@ chatRoutes.get("/tools", async (c) => {
     signal: c.req.raw.signal,
     config: c.var.config,
     services: c.var.services,
-    origin: new URL(c.req.url).origin,
   });
   const { tools } = await toolsFor(ctx, { external: false });
   const words: ToolWordsView[] = tools.flatMap((tool) => (tool.kind === "weft" ? [toolWordsView(tool)] : []));
@@ -63,7 +62,6 @@ chatRoutes.post(
       config: c.var.config,
       services: c.var.services,
       directory: c.var.directory,
-      origin: new URL(c.req.url).origin,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       user: c.var.user,
       requestId: c.var.requestId,

@@ -1,4 +1,4 @@
-import { auditConfirmation, type Executor } from "../actions/types.ts";
+import { AUDIT_APPROVAL_COLUMNS, auditApprovalValues, type Executor, placeholders } from "../actions/types.ts";
 import { AppError } from "../errors.ts";
 import { callExternalTool } from "./call-tool.ts";
 import { getServer } from "./server-store.ts";
@@ -16,14 +16,13 @@ export interface ExternalCallWrite {
  * workshop (it may have been removed or disabled since), the call is made once, and an audit entry
  * records it. A failure settles the action as failed rather than leaving it to be confirmed again,
  * since a timed-out call may still have happened upstream; for the same reason a confirm
- * interrupted mid-call is never retaken (`idempotent: false`).
+ * interrupted mid-call is never retaken: no `written`, since a call elsewhere cannot be looked up.
  */
 export function externalCallExecutor(service: FederationService): Executor<ExternalCallWrite> {
   return {
     kind: "external_call",
     label: { zh: "外部工具调用", en: "External tool call" },
-    idempotent: false,
-    async execute({ actionId, owner, write, summary, confirmation }) {
+    async execute({ actionId, owner, write, summary, approval }) {
       try {
         const server = await getServer({ db: service.db, tenantId: owner.tenantId, id: write.serverId });
         if (!server.enabled) return { ok: false, message: `The MCP server '${server.name}' has been disabled.` };
@@ -31,8 +30,8 @@ export function externalCallExecutor(service: FederationService): Executor<Exter
         const result = { result: output.structured, text: output.text ?? null };
         await service.db
           .prepare(
-            `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, confirmed_via, confirmed_key, summary)
-             VALUES ('audit-' || ?1, ?2, ?3, ?1, 'external_call', ?4, ?5, ?6, ?7, ?8)`,
+            `INSERT OR IGNORE INTO business_audit (id, tenant_id, user_id, action_id, kind, entity_id, values_json, ${AUDIT_APPROVAL_COLUMNS})
+             VALUES ('audit-' || ?1, ?2, ?3, ?1, 'external_call', ?4, ?5, ${placeholders(6, AUDIT_APPROVAL_COLUMNS.split(",").length)})`,
           )
           .bind(
             actionId,
@@ -40,7 +39,7 @@ export function externalCallExecutor(service: FederationService): Executor<Exter
             owner.userId,
             `${server.id}/${write.toolName}`,
             JSON.stringify(write.arguments),
-            ...auditConfirmation(confirmation, summary),
+            ...auditApprovalValues(approval, summary),
           )
           .run();
         return { ok: true, result: { server: server.name, tool: write.toolName, ...result } };

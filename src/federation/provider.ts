@@ -128,6 +128,8 @@ function preparedCall(server: ServerRecord, tool: CachedTool, input: Record<stri
     summary: `调用外部工具：${server.name} 的 ${tool.title ?? tool.name}${tool.annotations.destructiveHint === false ? "" : "（可能修改或删除数据）"}`,
     preview,
     ambiguities: [],
+    // Who may call a tool that may change things (`mayUse`): checked again when the call is confirmed.
+    needs: "boss",
   };
 }
 

@@ -6,7 +6,8 @@ import {
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import { loadCatalog } from "../consult/tree-store.ts";
-import { confirmationAdvice } from "../tools/action-results.ts";
+import type { ConfirmBy } from "../shapes.ts";
+import { promptConfirmStep } from "../tools/confirm-by.ts";
 import type { Toolset } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { IconName } from "../tools/tool-icons.ts";
@@ -21,7 +22,8 @@ interface TaskPrompt {
   icon: IconName;
   /** The tools the task combines: offered only to a caller who has them all. */
   tools: string[];
-  message(args: Record<string, string>, ctx: ToolContext): string;
+  /** The prompt's message; `confirmBy` is what the caller's credential allows in saying yes to a write. */
+  message(args: Record<string, string>, confirmBy: ConfirmBy): string;
 }
 
 /** Two tasks that show how the tools combine; their words are the workshop's (Chinese). */
@@ -31,7 +33,7 @@ const TASKS: TaskPrompt[] = [
       name: "task.record-pieces",
       title: "登记计件",
       description:
-        "Record pieces an employee finished: prepare the record, show the preview, and write it only after the user says yes.",
+        "Record pieces an employee finished: prepare the record, show the preview, and write it only after the user says yes (where, depends on what this connection allows).",
       arguments: [
         { name: "employee", description: "Who did the work: name, 工号 or id (员工).", required: true },
         { name: "process", description: "The process done, as the workshop names it (工序), e.g. 上领子.", required: true },
@@ -39,14 +41,11 @@ const TASKS: TaskPrompt[] = [
       ],
     },
     icon: "write",
-    tools: ["prepare_piece_record", "cancel_action"],
-    // What the agent does after the preview follows what this credential allows.
-    message: ({ employee, process, quantity }, ctx) =>
+    tools: ["prepare_piece_record", "confirm_action", "cancel_action"],
+    message: ({ employee, process, quantity }, confirmBy) =>
       `请给${employee}登记计件：工序「${process}」，${quantity}件。\n` +
-      "先调用 prepare_piece_record 准备这条记录，把预览（员工、工序、件数、单价、金额）给我看；有不明确的地方先问我。" +
-      (confirmationAdvice(ctx).confirm_by === "agent"
-        ? "我说“确认”之后再调用 confirm_action，我说不要就调用 cancel_action。"
-        : "然后把确认链接（confirm_url）给我，我自己在 Weft 里确认；我说不要就调用 cancel_action。"),
+      "先调用 prepare_piece_record 准备这条记录，把预览（员工、工序、件数、单价、金额）给我看；" +
+      `有不明确的地方先问我。${promptConfirmStep(confirmBy)}`,
   },
   {
     prompt: {
@@ -90,7 +89,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
         name: `${CONSULT_PREFIX}${id}`,
         title: tree?.title,
         description: tree?.description || `Start the guided consultation '${tree?.title ?? id}'.`,
-        icons: iconsFor(ctx.origin, "consult"),
+        icons: iconsFor(ctx.services.actions.origin, "consult"),
         arguments: [
           {
             name: "question",
@@ -100,7 +99,10 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
       };
     });
     return {
-      prompts: [...consultations, ...tasks.map((task) => ({ ...task.prompt, icons: iconsFor(ctx.origin, task.icon) }))],
+      prompts: [
+        ...consultations,
+        ...tasks.map((task) => ({ ...task.prompt, icons: iconsFor(ctx.services.actions.origin, task.icon) })),
+      ],
     };
   });
 
@@ -113,7 +115,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
       if (missing.length > 0) throw invalid(`Prompt '${name}' needs ${missing.join(", ")}.`);
       return {
         description: task.prompt.description,
-        messages: [{ role: "user", content: { type: "text", text: task.message(args, ctx) } }],
+        messages: [{ role: "user", content: { type: "text", text: task.message(args, ctx.confirming.by) } }],
       };
     }
     const tree = name.startsWith(CONSULT_PREFIX) ? (await trees())?.trees.get(name.slice(CONSULT_PREFIX.length)) : undefined;

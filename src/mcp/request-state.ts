@@ -4,8 +4,9 @@ import { sha256Hex } from "../sha256.ts";
 /**
  * What a confirmation round hands the client to echo back: which action the person is asked
  * about, how (`form` answers it, `url` sends them to the confirm page), and what it is bound to:
- * the tool, a digest of its arguments, the workshop and the user. Signed, not encrypted: the
- * client may read it, and nothing in it is secret to the person it belongs to.
+ * the tool, a digest of its arguments, the workshop, the user and the credential (a key's or an
+ * OAuth connection's id). Signed, not encrypted: the client may read it, and nothing in it is
+ * secret to the person it belongs to.
  */
 export interface ConfirmState {
   actionId: string;
@@ -14,6 +15,7 @@ export interface ConfirmState {
   argsDigest: string;
   tenantId: string;
   userId: string;
+  credential: string;
 }
 
 // One derived key per secret and isolate: deriving costs a few WebCrypto calls.

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../app-env.ts";
-import { agentConfirmOf } from "../auth/credential.ts";
+import { confirmingOf } from "../auth/credential.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { checkHostAndOrigin, originListed } from "../auth/origin.ts";
 import { toolContext } from "../tools/context.ts";
@@ -61,8 +61,7 @@ mcpRoutes.post(
     const ctx = toolContext({
       user: c.var.user,
       config: c.var.config,
-      origin: new URL(c.req.url).origin,
-      agentConfirm: agentConfirmOf(c.var.credential),
+      confirming: confirmingOf(c.var.credential),
       requestId: c.var.requestId,
       signal: c.req.raw.signal,
       services: c.var.services,

@@ -9,8 +9,10 @@ import {
 } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import { statusOf } from "../errors.ts";
-import type { PendingAction } from "../shapes.ts";
+import { agentPreviewText } from "../preview-text.ts";
+import type { ConfirmBy, PendingAction } from "../shapes.ts";
 import { pendingActionResult } from "../tools/action-results.ts";
+import { confirmNote, endsInConfirmation } from "../tools/confirm-by.ts";
 import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
 import type { Toolset } from "../tools/registry.ts";
 import { failureOf, runTool, type ToolOutcome } from "../tools/run-tool.ts";
@@ -74,10 +76,10 @@ export interface McpClientTraits {
 export function buildMcpServer(toolset: Toolset, ctx: ToolContext, client: McpClientTraits): McpServer {
   const { tools, unavailable, notes } = toolset;
   const mcp = new McpServer(
-    { name: "weft", title: "Weft", version: pkg.version, icons: iconsFor(ctx.origin, "weft") },
+    { name: "weft", title: "Weft", version: pkg.version, icons: iconsFor(ctx.services.actions.origin, "weft") },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: [INSTRUCTIONS, ...notes].join("\n"),
+      instructions: [`${INSTRUCTIONS} ${confirmNote(ctx.confirming.by)}`, ...notes].join("\n"),
       cacheHints: CACHE_HINTS,
     },
   );
@@ -85,7 +87,10 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext, client: McpCl
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
   const known = new Map([...unavailable.map((tool) => [tool.name, tool] as const), ...listed]);
   server.setRequestHandler("tools/list", async () => ({
-    tools: tools.map((tool) => ({ ...describe(tool), icons: iconsFor(ctx.origin, toolIcon(tool)) })),
+    tools: tools.map((tool) => ({
+      ...describe(tool, ctx.confirming.by),
+      icons: iconsFor(ctx.services.actions.origin, toolIcon(tool)),
+    })),
     ...(notes.length ? { _meta: { [LEFT_OUT_META]: notes } } : {}),
   }));
   server.setRequestHandler("tools/call", async (request, mcpCtx) => {
@@ -149,26 +154,32 @@ async function callTool({
   return { outcome };
 }
 
-const descriptors = new WeakMap<Tool, McpTool>();
+const descriptors = new WeakMap<Tool, Map<ConfirmBy, McpTool>>();
 
 /**
  * A tool as `tools/list` shows it (its icon aside, which is an address on this deployment), its
- * JSON Schemas built once per tool and isolate.
+ * JSON Schemas built once per tool and isolate; a tool whose use ends in a person's yes says what
+ * the caller's credential allows (one descriptor per setting).
  */
-function describe(tool: Tool): McpTool {
-  let descriptor = descriptors.get(tool);
+function describe(tool: Tool, confirmBy: ConfirmBy): McpTool {
+  let bySetting = descriptors.get(tool);
+  if (!bySetting) {
+    bySetting = new Map();
+    descriptors.set(tool, bySetting);
+  }
+  let descriptor = bySetting.get(confirmBy);
   if (!descriptor) {
     const inputSchema = inputJsonSchema(tool);
     const outputSchema = outputJsonSchema(tool);
     descriptor = {
       name: tool.name,
       title: tool.title,
-      description: tool.description,
+      description: endsInConfirmation(tool) ? `${tool.description} ${confirmNote(confirmBy)}` : tool.description,
       inputSchema: inputSchema as McpTool["inputSchema"],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool["outputSchema"] } : {}),
       annotations: tool.annotations,
     };
-    descriptors.set(tool, descriptor);
+    bySetting.set(confirmBy, descriptor);
   }
   return descriptor;
 }
@@ -206,7 +217,7 @@ async function render(outcome: ToolOutcome, tool: Tool, ctx: ToolContext, client
 
 async function pendingOutcome(action: PendingAction, tool: Tool, ctx: ToolContext) {
   const structured = await pendingActionResult(ctx, action, { tool: tool.name });
-  // What the agent must do next reaches a client that reads only the text too: the next step, and
-  // the words (with the link, where the person confirms) to pass on.
-  return { structured, text: [structured.summary, structured.next_step, structured.tell_user].join("\n") };
+  // The preview as the agent is given it (the words an agent's confirm records as shown), the
+  // next step and what to tell the person: all a client that reads only the text needs to act.
+  return { structured, text: [agentPreviewText(action), structured.next_step, structured.tell_user].join("\n") };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONFIRM_BY } from "../tools/confirm-by.ts";
 import { printableName } from "../validation.ts";
 
 export const CreateApiKeySchema = z.strictObject({
@@ -18,8 +19,11 @@ export const CreateApiKeySchema = z.strictObject({
 });
 export type CreateApiKey = z.infer<typeof CreateApiKeySchema>;
 
+/** `PATCH /api/keys/:id`, from a signed-in browser only. (`agent_confirm` is only read now: `confirm_by` says it.) */
 export const UpdateApiKeySchema = z.strictObject({
-  agent_confirm: z
-    .boolean()
-    .describe("Whether agents may confirm prepared writes with this key (confirm_action over MCP, the REST confirm route)."),
+  confirm_by: z
+    .enum(CONFIRM_BY)
+    .describe(
+      "Who may say yes to a write prepared with this key: 'weft' (only Weft's card, confirm page or URL elicitation), 'client' (also the person's MCP client asking them), 'agent' (also the agent, with confirm_action).",
+    ),
 });

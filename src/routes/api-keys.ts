@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { createApiKey, listApiKeys, revokeApiKey, setAgentConfirm } from "../auth/api-keys.ts";
+import { createApiKey, listApiKeys, revokeApiKey, setKeyConfirmBy } from "../auth/api-keys.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
 import { forbidden } from "../errors.ts";
 import { CreateApiKeySchema, UpdateApiKeySchema } from "./api-keys.schema.ts";
@@ -9,8 +9,8 @@ import { validate } from "./validate.ts";
 /**
  * `/api/keys`: everyone lists, creates and revokes their own API keys; an admin also those of
  * the people in their workshop (see `mayManageKeyOf`). Secrets are shown once, at creation.
- * `PATCH /api/keys/:id` lets agents confirm writes with a key (or not): only from a signed-in
- * browser, so no key can give itself that right.
+ * `PATCH /api/keys/:id` sets who may say yes to a write prepared with a key (`confirm_by`): only
+ * from a signed-in browser, so no key can widen that for itself.
  */
 export const apiKeyRoutes = new Hono<AppEnv>();
 
@@ -39,10 +39,12 @@ apiKeyRoutes.delete("/:id", async (c) => {
 
 apiKeyRoutes.patch("/:id", validate("json", UpdateApiKeySchema), async (c) => {
   if (c.var.credential.kind !== "session") {
-    throw forbidden("Whether a key may confirm writes is set by a person signed in to Weft's settings, not with an API key.");
+    throw forbidden(
+      "Who may confirm writes made with a key is set by a person signed in to Weft's settings, not with an API key.",
+    );
   }
-  const { agent_confirm } = c.req.valid("json");
+  const { confirm_by } = c.req.valid("json");
   return c.json(
-    await setAgentConfirm({ db: c.var.directory.db, actor: c.var.user, keyId: c.req.param("id"), allowed: agent_confirm }),
+    await setKeyConfirmBy({ db: c.var.directory.db, actor: c.var.user, keyId: c.req.param("id"), confirmBy: confirm_by }),
   );
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACTION_STATUSES } from "../actions/types.ts";
+import { ACTION_STATUSES } from "../status-words.ts";
 import { printableName } from "../validation.ts";
 
 /** `GET /api/chats`: a page of the caller's chats, optionally filtered by words of the title. */

@@ -128,7 +128,13 @@ async function readImport(c: Context<AppEnv>): Promise<unknown[]> {
   let text: string;
   let format: "json" | "csv";
   if (type.startsWith("multipart/form-data")) {
-    const file = (await c.req.formData()).get("file");
+    let form: FormData;
+    try {
+      form = await c.req.formData();
+    } catch {
+      throw badRequest("The multipart body could not be read: it is truncated, or its parts do not match its boundary.");
+    }
+    const file = form.get("file");
     if (!file || typeof file === "string") throw badRequest("Send the FAQ file as a form field named 'file'.");
     if (/\.csv$/i.test(file.name) || file.type === "text/csv") format = "csv";
     else if (/\.json$/i.test(file.name) || file.type === "application/json") format = "json";

@@ -23,6 +23,16 @@ export function quoteContentType(contentType: string | undefined): string {
   return `got '${contentType.length > 80 ? `${contentType.slice(0, 80)}…` : contentType}'`;
 }
 
+/** Refuses (415, saying so) a body that is not declared JSON: a missing or other Content-Type. */
+export function requireJson(contentType: string | undefined): void {
+  if (!JSON_MEDIA_TYPE.test(mediaTypeOf(contentType))) {
+    throw new AppError(
+      "unsupported_media_type",
+      `Send the body as JSON with 'Content-Type: application/json' (${quoteContentType(contentType)}).`,
+    );
+  }
+}
+
 /**
  * Reads and parses a JSON request body, answering a client's mistake as one: a missing or wrong
  * Content-Type is a 415 that says so, an oversized body a 413, and an empty, malformed or trailing
@@ -31,13 +41,7 @@ export function quoteContentType(contentType: string | undefined): string {
  * @example const body = await readJsonBody(c); // then validate with a zod schema
  */
 export async function readJsonBody(c: Context, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
-  const contentType = c.req.header("Content-Type");
-  if (!JSON_MEDIA_TYPE.test(mediaTypeOf(contentType))) {
-    throw new AppError(
-      "unsupported_media_type",
-      `Send the body as JSON with 'Content-Type: application/json' (${quoteContentType(contentType)}).`,
-    );
-  }
+  requireJson(c.req.header("Content-Type"));
   // Hono's limit checks Content-Length, or counts a body sent without it (chunked) and stops
   // reading at the limit, so an endless body is neither buffered whole nor waited for.
   await bodyLimit({

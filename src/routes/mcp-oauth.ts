@@ -70,7 +70,9 @@ mcpOAuthRoutes.get("/callback", validate("query", CallbackSchema), async (c) => 
   const browser = (c.req.header("Accept") ?? "").includes("text/html");
   // Nobody is authenticated yet: the state names the workshop whose services hold the sign-in.
   const workshop = state ? workshopOfState(state) : null;
-  const service = workshop ? servicesFor(c.env, c.var.config, { id: workshop }).federation : null;
+  const service = workshop
+    ? servicesFor(c.env, c.var.config, { id: workshop }, { origin: new URL(c.req.url).origin }).federation
+    : null;
   let signedIn: ServerRecord;
   try {
     if (error) throw badRequest(`The sign-in was not completed: ${error}${error_description ? ` (${error_description})` : ""}.`);

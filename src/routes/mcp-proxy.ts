@@ -11,6 +11,7 @@ import { toolContext } from "../tools/context.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { JsonSchemaTool } from "../tools/tool.ts";
 import { describeIssues } from "../validation.ts";
+import { requireJson } from "./json-body.ts";
 import { ProxyArgumentsSchema } from "./mcp-servers.schema.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -61,7 +62,6 @@ mcpProxyRoutes.post(
         signal: c.req.raw.signal,
         config: c.var.config,
         services: c.var.services,
-        origin: new URL(c.req.url).origin,
       });
       const outcome = await runTool(tool, ctx, args);
       if (!outcome.ok) throw new AppError(outcome.code, outcome.message, outcome.details ? { details: outcome.details } : {});
@@ -75,8 +75,12 @@ mcpProxyRoutes.post(
 
 const NOT_AN_OBJECT = "The body must be a JSON object of the tool's parameters";
 
-/** The call's arguments: the body as a JSON object (400 naming what is wrong otherwise). */
+/**
+ * The call's arguments: the body as a JSON object, sent as JSON (415 for another Content-Type, as
+ * on every JSON route; 400 naming what is wrong otherwise).
+ */
 async function readArguments(request: Request): Promise<Record<string, unknown>> {
+  requireJson(request.headers.get("Content-Type") ?? undefined);
   let body: unknown;
   try {
     body = JSON.parse(await request.text());

@@ -17,6 +17,7 @@ import { sessionToken, setSessionCookie } from "../auth/session-cookie.ts";
 import { signInWithPassword } from "../auth/sign-in.ts";
 import { findWebSession, type WebUser } from "../auth/web-sessions.ts";
 import { AppError, notFound } from "../errors.ts";
+import { CONFIRM_BY } from "../tools/confirm-by.ts";
 import { consentPage, failurePage, type Lang, langOf, signInPage } from "./oauth-pages.ts";
 
 /** `/oauth`: the authorize page of Weft's authorization server: sign-in, then consent. */
@@ -97,8 +98,22 @@ const SignInForm = z.object({
   next: z.string().startsWith("?").max(MAX_QUERY_LENGTH),
 });
 
+/**
+ * A posted form's fields, or `null` when the body is no form at all (a malformed multipart body,
+ * a JSON body): the client's mistake, which each page answers with 400, never a 500.
+ */
+async function formFields(c: Context<AppEnv>): Promise<Record<string, unknown> | null> {
+  try {
+    const fields: Record<string, unknown> = Object.create(null);
+    for (const [name, value] of await c.req.formData()) fields[name] = value;
+    return fields;
+  } catch {
+    return null;
+  }
+}
+
 oauthRoutes.post("/sign-in", async (c) => {
-  const form = SignInForm.safeParse(Object.fromEntries(await c.req.formData()));
+  const form = SignInForm.safeParse(await formFields(c));
   if (!form.success) return c.html(failurePage({ lang: lang(c), message: "Send a username and a password." }), 400);
   const { username, password, next } = form.data;
   try {
@@ -118,15 +133,17 @@ const ConsentForm = z.object({
   handle: z.string().min(1).max(512),
   decision: z.enum(["allow", "deny"]),
   access: z.enum(["read", "write"]).default("read"),
+  // Who says yes to the app's writes: Weft's own pages unless the person chose otherwise.
+  confirm_by: z.enum(CONFIRM_BY).default("weft"),
 });
 
 oauthRoutes.post("/authorize", async (c) => {
   const oauth = helpers(c);
-  const form = ConsentForm.safeParse(Object.fromEntries(await c.req.formData()));
+  const form = ConsentForm.safeParse(await formFields(c));
   if (!form.success) return c.html(failurePage({ lang: lang(c), message: "The consent form is incomplete." }), 400);
   const user = await signedInUser(c);
   if (!user) return c.html(failurePage({ lang: lang(c), message: "Your sign-in has ended. Start connecting again." }), 401);
-  const { handle, decision, access } = form.data;
+  const { handle, decision, access, confirm_by } = form.data;
   try {
     if (decision === "deny") {
       const denied = await oauth.denyConsent(c.req.raw, handle);
@@ -152,6 +169,7 @@ oauthRoutes.post("/authorize", async (c) => {
         clientName: details.clientName.slice(0, 200),
         redirectHost: details.redirectHost.slice(0, 200),
         access,
+        confirmBy: confirm_by,
         expiresAt: new Date(Date.now() + GRANT_TTL_SECONDS * 1000).toISOString(),
       },
     });

@@ -19,7 +19,7 @@ export const cancelActionTool = defineTool({
     const { actions, user } = { actions: ctx.services.actions, user: ctx.user };
     const before = await getAction({ actions, user, actionId: input.action_id });
     const view = await cancelAction({ actions, user, actionId: input.action_id });
-    const structured = await actionViewResult(ctx, view, { before: before.status });
-    return { kind: "result", structured, text: structured.summary };
+    const structured = actionViewResult(view, { before: before.status });
+    return { kind: "result", structured, text: structured.tell_user };
   },
 });

@@ -125,8 +125,8 @@ export const knowledgeSearchTool = defineTool({
     const summary =
       hits.length === 0
         ? `“${input.query}”${where}：没有相关度达到 ${input.min_score} 的段落。可以换个说法、降低 min_score，或用 keyword 方式找确切的词。`
-        : `“${input.query}”${where}：找到 ${hits.length} 段（共 ${total_count} 段相关度达到 ${input.min_score}），最相关的在前：` +
-          `${hits.map((hit, i) => `[${i + 1}] ${hit.citation}`).join("；")}。`;
+        : `“${input.query}”${where}：找到 ${hits.length} 段（共 ${total_count} 段相关度达到 ${input.min_score}），` +
+          `最相关的是 ${hits[0]?.citation}。`;
     return { kind: "result", structured: { summary, results: hits, totals: { results: total_count } }, text: summary };
   },
 });

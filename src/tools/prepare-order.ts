@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { holdAction, pendingResult } from "../actions/actions.ts";
+import { holdAction } from "../actions/actions.ts";
 import { prepareOrder } from "../business/prepare.ts";
 import { LEAST_ROLE } from "../permissions.ts";
 import { ActionResultSchema } from "./action-results.ts";
@@ -18,9 +18,8 @@ export const prepareOrderTool = defineTool({
     results: { ...pick("order_no", "customer", "quantity"), due_date: said("交货日期", "due date") },
   },
   description:
-    "Prepare a new order (新建订单), boss only, writing nothing: a preview, an action_id and what this credential " +
-    "allows (confirm_by, next_step, tell_user). Its number comes when it is confirmed. An ambiguous style: ask, then " +
-    "prepare again with the chosen id.",
+    "Prepare a new order (新建订单), boss only, writing nothing: a preview, an action_id, next_step and tell_user; its " +
+    "number comes when it is confirmed. An ambiguous style: ask, then prepare again with the chosen id.",
   inputSchema: z.object({
     customer: z.string().trim().min(1).max(100).describe("Customer or brand."),
     style: nameField("款式: code (A01), name or id."),
@@ -35,6 +34,6 @@ export const prepareOrderTool = defineTool({
   async run(ctx, input) {
     const prepared = await prepareOrder({ business: ctx.services.business, user: ctx.user, input });
     const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
-    return { kind: "pending_action", action: pendingResult(view) };
+    return { kind: "pending_action", action: view };
   },
 });

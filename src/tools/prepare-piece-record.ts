@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { holdAction, pendingResult } from "../actions/actions.ts";
+import { holdAction } from "../actions/actions.ts";
 import { preparePieceRecord } from "../business/prepare.ts";
 import { ActionResultSchema } from "./action-results.ts";
 import { dateField, nameField, WRITES } from "./business-fields.ts";
@@ -27,12 +27,12 @@ export const preparePieceRecordTool = defineTool({
     },
   },
   description:
-    "Prepare recording pieces (登记计件, '张三今天做了50件领子'), writing nothing: a preview, an action_id and what " +
-    "this credential allows (confirm_by, next_step, tell_user). Ambiguities (several employees, processes or open " +
-    "orders match): ask, then prepare again with the chosen id. Staff record their own (no employee).",
+    "Prepare recording pieces (登记计件, '张三今天做了50件领子'), writing nothing: a preview, an action_id, next_step " +
+    "and tell_user. Ambiguities (several employees, processes or open orders match): ask, then prepare again with " +
+    "the chosen id. Staff record their own (no employee).",
   inputSchema: z.object({
     employee: nameField("Name, 工号 or id; a boss must give it.").optional(),
-    process: nameField("Name (领子 finds 上领子 if it is the only one) or id."),
+    process: nameField("Name or id (领子 finds 上领子)."),
     quantity: z.number().int().min(1).max(10_000).describe("Pieces done."),
     order: nameField("Number or id; the only open order with this process when left out.").optional(),
     work_date: dateField("YYYY-MM-DD; today when left out.").optional(),
@@ -43,6 +43,6 @@ export const preparePieceRecordTool = defineTool({
   async run(ctx, input) {
     const prepared = await preparePieceRecord({ business: ctx.services.business, user: ctx.user, input });
     const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
-    return { kind: "pending_action", action: pendingResult(view) };
+    return { kind: "pending_action", action: view };
   },
 });

@@ -60,10 +60,10 @@ export const queryOrdersTool = defineTool({
     offer: said("查订单（例如：“还没完成的订单有哪些”）", 'orders ("which orders are still open")'),
   },
   description:
-    "The workshop's orders (订单) by due date: status, quantity, day placed, progress per process (the slowest " +
-    "counts), pieces still to make, days left (negative once overdue). Filter by status (open = 待生产 and 生产中; " +
-    "people's words work: 还没完成, 没做完, 在做的), number, customer, style, due dates or days placed (YYYY-MM-DD " +
-    "from `today`). At most about 5,000 characters by default (10 orders).",
+    "The workshop's orders (订单) by due date: status, quantity, day placed, progress per process, pieces still to " +
+    "make, days left (negative once overdue). Filter by status (open = 待生产 and 生产中; people's words work: " +
+    "还没完成, 没做完, 在做的), number, customer, style, due dates or days placed (YYYY-MM-DD from `today`). At most " +
+    "about 5,000 characters by default (10 orders).",
   inputSchema: z.object({
     status: z
       .string()
@@ -98,10 +98,7 @@ export const queryOrdersTool = defineTool({
         days_left: z.number().int().nullable(),
         overdue: z.boolean(),
         remaining_pieces: z.number().int(),
-        progress: z.object({
-          processes: z.array(z.object({ name: z.string(), pieces: z.number().int() })),
-          percent: z.number().int(),
-        }),
+        progress: z.object({ processes: z.record(z.string(), z.number().int()), percent: z.number().int() }),
       }),
     ),
     next_cursor: z.string().nullable(),

@@ -47,13 +47,13 @@ export const queryPieceRecordsTool = defineTool({
     },
   },
   description:
-    "Piece records (计件): who made how many pieces of which process, for which order and day, and the amount " +
-    "(quantity × the unit price recorded with it). group_by gives subtotals instead, most pieces first (who made the " +
-    "most this month: period this_month, group_by employee, top 3). No period: every record. A boss sees all, staff " +
-    "their own. At most about 4,000 characters by default (10 rows).",
+    "Piece records (计件): who made how many pieces of which process, for which order and day, and the amount. " +
+    "group_by gives subtotals instead, most pieces first (who made the most this month: period this_month, " +
+    "group_by employee, top 3). No period: every record. A boss sees all, staff their own. At most about 4,000 " +
+    "characters by default (10 rows).",
   inputSchema: z.object({
     employee: nameField("Name, 工号 or id.").optional(),
-    process: nameField("Name (领子 finds 上领子 if it is the only one) or id.").optional(),
+    process: nameField("Name or id (领子 finds 上领子).").optional(),
     order: nameField("Number (2026-015) or id.").optional(),
     ...dateFilterFields,
     group_by: z.enum(GROUPINGS).optional().describe("Subtotals in place of records."),

@@ -1,4 +1,4 @@
-import { holdAction, pendingResult } from "../actions/actions.ts";
+import { holdAction } from "../actions/actions.ts";
 import type { ExternalTool } from "../federation/external-tools.ts";
 import { mayUseTool } from "../permissions.ts";
 import type { ToolOutput } from "../shapes.ts";
@@ -93,5 +93,5 @@ async function runExternal(tool: ExternalTool, ctx: ToolContext, input: Record<s
   const outcome = await tool.call(ctx.user, input);
   if (outcome.kind === "result") return { kind: "result", ...outcome.output };
   const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared: outcome.prepared });
-  return { kind: "pending_action", action: pendingResult(view) };
+  return { kind: "pending_action", action: view };
 }

@@ -7,7 +7,7 @@ import type { ConsultService } from "../consult/service.ts";
 import type { ExternalToolProvider } from "../federation/external-tools.ts";
 import type { FederationService } from "../federation/service.ts";
 import type { SearchService } from "../search/service.ts";
-import type { JsonSchema, ToolOutput } from "../shapes.ts";
+import type { ConfirmBy, JsonSchema, ToolOutput } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
 import type { ToolWords } from "./words.ts";
 
@@ -36,6 +36,19 @@ export interface ToolDataPart {
   data: unknown;
 }
 
+/**
+ * What the caller's credential allows in saying yes to a prepared write (its owner's `confirm_by`;
+ * `weft` in a browser session, where the person's card and page are the way), and how the audit
+ * names the credential.
+ */
+export interface Confirming {
+  by: ConfirmBy;
+  /** An API key's visible prefix or an OAuth app's name; `null` in a browser session. */
+  credential: string | null;
+  /** Which credential exactly (a key's or a connection's id): a confirmation round is bound to it. */
+  credentialId: string;
+}
+
 /** What a tool receives besides its input. Built once per request by `toolContext`. */
 export interface ToolContext {
   user: UserContext;
@@ -43,15 +56,8 @@ export interface ToolContext {
   signal: AbortSignal;
   config: Config;
   services: ToolServices;
-  /**
-   * Set when the caller is an agent whose key's owner allowed it to confirm prepared writes
-   * (`confirm_action`); `null` otherwise: then a person confirms, on the card or the confirm page.
-   */
-  agentConfirm: { keyPrefix: string } | null;
-  /** The origin people reach this deployment at. */
-  origin: string;
-  /** Where a person confirms an action in the browser: the confirm page's absolute URL. */
-  confirmUrl(actionId: string): string;
+  /** What the caller's credential allows in saying yes to a prepared write (`confirm_action` needs `agent`). */
+  confirming: Confirming;
   /** Emits a data part where the face supports it; a no-op elsewhere. */
   emit(part: ToolDataPart): void;
 }

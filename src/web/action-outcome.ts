@@ -1,9 +1,15 @@
 // What the actions route's answer to a Confirm or Cancel click means for the confirm card.
 
 import type { ActionStatus } from "../shapes.ts";
+import { ACTION_STATUSES } from "../status-words.ts";
 import { ApiError } from "./api-error.ts";
 
-const STATUSES = new Set<ActionStatus>(["pending", "confirmed", "cancelled", "expired", "failed"]);
+const STATUSES = new Set<ActionStatus>(ACTION_STATUSES);
+
+/** Whether a card's action is still open: nothing decided yet (pending), or a confirm is writing it right now. */
+export function undecided(status: ActionStatus): boolean {
+  return status === "pending" || status === "confirming";
+}
 
 /** The longest result the chat route records (`CardOutcomeSchema`); a longer one is cut, so it is still recorded. */
 export const RESULT_MAX_LENGTH = 2000;
@@ -75,10 +81,12 @@ export function outcomeOfError(error: unknown, text: OutcomeText): Omit<ActionOu
   const result = clip(refusalText(error.code, error.message, text));
   // Nothing was decided (the server failed or is busy): the action is still pending.
   if (error.status >= 500 || error.status === 429) return { status: "pending", result };
+  // Another confirm is writing it right now: not decided by this click, and not a failure.
+  if (error.code === "action_in_progress") return { status: "confirming", result };
   // A refusal may say where the action really stands (already cancelled, refused as stale, ...).
   const details = (error.body as { error?: { details?: { action?: { status?: unknown } } } } | undefined)?.error?.details;
   const known = details?.action?.status;
-  if (typeof known === "string" && STATUSES.has(known as ActionStatus) && known !== "pending") {
+  if (typeof known === "string" && STATUSES.has(known as ActionStatus) && !undecided(known as ActionStatus)) {
     return { status: known as ActionStatus, result: text.settled.get(known as ActionStatus) ?? clip(error.message) };
   }
   if (error.status === 410 || error.code.includes("expired")) return { status: "expired", result };

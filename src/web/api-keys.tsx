@@ -1,6 +1,7 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import { type ApiKey, api, type User } from "./api.ts";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type ApiKey, api, type ConfirmBy, type User } from "./api.ts";
 import { AskAgain } from "./ask-again.tsx";
+import { ConfirmByChoice } from "./confirm-by-choice.tsx";
 import { useI18n } from "./i18n.ts";
 import { settingsWords, shortTime } from "./settings-words.ts";
 import { useRequestError } from "./use-request-error.ts";
@@ -13,12 +14,11 @@ interface Created {
 
 /**
  * The person's API keys (an admin's list holds the workshop's, each with whose it is): create one
- * (its secret shown once), let agents confirm writes with it or not, and revoke it.
+ * (its secret shown once), choose who says yes to the writes it prepares, and revoke it.
  */
 export function ApiKeys({ user, onUnauthorized }: { user: User; onUnauthorized: () => void }) {
   const { t, lang } = useI18n();
   const w = settingsWords(lang);
-  const whyId = useId();
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const { error, setError, fail } = useRequestError(onUnauthorized);
   const [created, setCreated] = useState<Created | null>(null);
@@ -51,9 +51,7 @@ export function ApiKeys({ user, onUnauthorized }: { user: User; onUnauthorized: 
       <h3 id="keys-title">{w.apiKeys}</h3>
       <p className="muted">{w.keysLead}</p>
       {whose && <p className="muted">{w.workshopKeysLead}</p>}
-      <p className="muted" id={whyId}>
-        {w.agentConfirmWhy}
-      </p>
+      <p className="muted">{w.confirmByLead}</p>
       {error && (
         <p className="error-text" role="alert">
           {error}
@@ -72,8 +70,7 @@ export function ApiKeys({ user, onUnauthorized }: { user: User; onUnauthorized: 
               key={k.id}
               apiKey={k}
               showOwner={whose}
-              describedBy={whyId}
-              setAgentConfirm={(allowed) => act(api.setKeyAgentConfirm(k.id, allowed), replace)}
+              setConfirmBy={(confirmBy) => act(api.setKeyConfirmBy(k.id, confirmBy), replace)}
               revoke={() => act(api.revokeKey(k.id), () => setKeys((list) => (list ?? []).filter((x) => x.id !== k.id)))}
             />
           ))}
@@ -145,48 +142,31 @@ function NewKey({ created, onDone }: { created: Created; onDone: () => void }) {
 function KeyRow({
   apiKey: k,
   showOwner,
-  describedBy,
-  setAgentConfirm,
+  setConfirmBy,
   revoke,
 }: {
   apiKey: ApiKey;
   showOwner: boolean;
-  describedBy: string;
-  setAgentConfirm: (allowed: boolean) => Promise<void>;
+  setConfirmBy: (confirmBy: ConfirmBy) => Promise<void>;
   revoke: () => void;
 }) {
   const { t, lang } = useI18n();
   const w = settingsWords(lang);
   const [confirming, setConfirming] = useState(false);
-  // The box shows the person's click at once; the list's value takes over once the server has answered.
-  const [asked, setAsked] = useState<boolean | null>(null);
-  const toggle = (allowed: boolean) => {
-    setAsked(allowed);
-    void setAgentConfirm(allowed).finally(() => setAsked(null));
-  };
   return (
-    <li className="mcp-server api-key" data-key-id={k.id} data-agent-confirm={String(k.agent_confirm)}>
+    <li className="mcp-server api-key" data-key-id={k.id} data-confirm-by={k.confirm_by}>
       <div className="mcp-title">
         <strong>{k.name}</strong>
         <code className="key-prefix">{w.keyPrefix(k.prefix)}</code>
         <span className="badge">{t.roles[k.role] ?? k.role}</span>
-        {k.agent_confirm && <span className="badge agent-confirm">{w.agentConfirmOn}</span>}
+        {k.confirm_by !== "weft" && <span className={`badge confirm-by-${k.confirm_by}`}>{w.confirmByBadge[k.confirm_by]}</span>}
       </div>
       <div className="muted">
         {showOwner && `${k.user_name} · `}
         {w.keyCreated(shortTime(k.created_at, lang))} ·{" "}
         {k.last_used_at ? w.keyLastUsed(shortTime(k.last_used_at, lang)) : w.keyNeverUsed}
       </div>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={asked ?? k.agent_confirm}
-          disabled={asked !== null}
-          aria-describedby={describedBy}
-          onChange={(e) => toggle(e.target.checked)}
-        />
-        <span>{w.agentConfirm}</span>
-      </label>
+      <ConfirmByChoice value={k.confirm_by} onChange={setConfirmBy} />
       {confirming ? (
         <AskAgain
           question={w.confirmRevokeKey(k.name)}

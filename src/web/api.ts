@@ -2,12 +2,15 @@
 
 import type {
   ActionStatus,
-  ActionView,
   ApiKeySummary,
   AuditEntry,
+  AuditRecord,
+  ConfirmBy,
   EmployeeOption,
+  OAuthConnection,
   PassageView,
   PasswordLinkView,
+  PendingAction,
   PersonView,
   Role,
   ServerView,
@@ -16,7 +19,7 @@ import type {
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
-export type { AuditEntry, EmployeeOption, PasswordLinkView, PersonView, Role };
+export type { AuditEntry, ConfirmBy, EmployeeOption, PasswordLinkView, PersonView, Role };
 
 /** Who may create a workshop on this Weft (`SIGNUP`). */
 export type SignupMode = "open" | "invite" | "closed";
@@ -100,15 +103,7 @@ export interface NewMcpServer {
 }
 
 /** An app someone allowed to reach `/mcp` for them over OAuth (`/api/oauth/connections`). */
-export interface Connection {
-  id: string;
-  user_id: string;
-  user_name: string;
-  client_name: string;
-  redirect_host: string;
-  access: "read" | "write";
-  created_at: string;
-}
+export type Connection = OAuthConnection;
 
 /** An API key as its lists show it (`/api/keys`). */
 export type ApiKey = ApiKeySummary;
@@ -138,6 +133,12 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 const enc = encodeURIComponent;
 
 /** Every route the UI calls, in one place, shaped as the chat contract in the README describes. */
+/** Where a person said yes, and the language the preview was shown in (the audit keeps the words they saw). */
+export interface ConfirmSeen {
+  via: "card" | "confirm_page" | "url_elicitation";
+  lang: "zh" | "en";
+}
+
 export const api = {
   me: () => request<{ user: User }>("GET", "/api/auth/me"),
   login: (username: string, password: string) => request<{ user: User }>("POST", "/api/auth/login", { username, password }),
@@ -156,13 +157,16 @@ export const api = {
   getChat: (id: string) => request<{ id: string; title: string; messages: unknown[] }>("GET", `/api/chats/${enc(id)}`),
   renameChat: (id: string, title: string) => request<unknown>("PATCH", `/api/chats/${enc(id)}`, { title }),
   deleteChat: (id: string) => request<unknown>("DELETE", `/api/chats/${enc(id)}`),
-  getAction: (actionId: string) => request<ActionView>("GET", `/api/actions/${enc(actionId)}`),
-  /** Decides an action; `confirm_page` when the person said yes on the confirm page rather than a chat's card. */
-  decideAction: (actionId: string, decision: "confirm" | "cancel", via?: "confirm_page") =>
+  getAction: (actionId: string) => request<PendingAction>("GET", `/api/actions/${enc(actionId)}`),
+  /**
+   * Decides an action. A yes says where it was given (the chat's card, the confirm page, or the
+   * confirm page a URL elicitation opened) and the language its preview was shown in.
+   */
+  decideAction: (actionId: string, decision: "confirm" | "cancel", seen: ConfirmSeen) =>
     request<Record<string, unknown>>(
       "POST",
       `/api/actions/${enc(actionId)}/${decision}`,
-      via && decision === "confirm" ? { via } : undefined,
+      decision === "confirm" ? seen : undefined,
     ),
   recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
     request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
@@ -178,9 +182,12 @@ export const api = {
   /** Creates a key for the caller; `key` is the secret, in this answer only. */
   createKey: (name: string) => request<ApiKey & { key: string }>("POST", "/api/keys", { name }),
   revokeKey: (id: string) => request<ApiKey>("DELETE", `/api/keys/${enc(id)}`),
-  setKeyAgentConfirm: (id: string, allowed: boolean) =>
-    request<ApiKey>("PATCH", `/api/keys/${enc(id)}`, { agent_confirm: allowed }),
+  setKeyConfirmBy: (id: string, confirmBy: ConfirmBy) =>
+    request<ApiKey>("PATCH", `/api/keys/${enc(id)}`, { confirm_by: confirmBy }),
+  setConnectionConfirmBy: (id: string, confirmBy: ConfirmBy) =>
+    request<Connection>("PATCH", `/api/oauth/connections/${enc(id)}`, { confirm_by: confirmBy }),
   recentWrites: (limit: number) => request<{ entries: AuditEntry[] }>("GET", `/api/audit?limit=${limit}`),
+  auditEntry: (id: string) => request<AuditRecord>("GET", `/api/audit/${enc(id)}`),
   signupMode: () => request<{ signup: SignupMode }>("GET", "/api/workshops/signup"),
   signUp: (workshop: NewWorkshop) => request<{ user: User }>("POST", "/api/workshops", workshop),
   changePassword: (current_password: string, new_password: string) =>

@@ -37,7 +37,7 @@ export function consultationStep(output: unknown): ConsultationStep | null {
   };
 }
 
-/** The messages with one confirm card's status (and result) replaced; every other part is kept as it is. */
+/** The messages with one confirm card's status (and outcome line) replaced; every other part is kept as it is. */
 export function withActionOutcome(
   messages: WeftMessage[],
   actionId: string,
@@ -48,7 +48,12 @@ export function withActionOutcome(
     return {
       ...message,
       parts: message.parts.map((p) =>
-        p.type === "data-confirm-card" && p.id === actionId ? { ...p, data: { ...p.data, ...outcome } } : p,
+        p.type === "data-confirm-card" && p.id === actionId
+          ? {
+              ...p,
+              data: { ...p.data, status: outcome.status, ...(outcome.result !== undefined ? { outcome: outcome.result } : {}) },
+            }
+          : p,
       ),
     };
   });

@@ -91,8 +91,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
       const text = { ...t.outcomeText, labels: resultLabels(toolWords, lang) };
-      const outcome = await decideAction(chatId, actionId, decision, text);
-      if (outcome.status === "pending") return outcome.result ?? t.actionRetry;
+      const outcome = await decideAction(chatId, actionId, decision, text, lang);
+      // Nothing decided by this click (it failed, or another confirm is writing it): the card says why.
+      if (outcome.status === "pending" || outcome.status === "confirming") return outcome.result ?? t.actionRetry;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
       return outcome.recorded ? null : t.actionNotRecorded;
     } catch (failure) {

@@ -5,7 +5,9 @@ import { useI18n } from "./i18n.ts";
 
 /**
  * A pending write from a prepare tool. Only a person's click confirms it: Confirm and Cancel call the
- * actions route (through `onDecide`), then the card shows the outcome in place of the buttons.
+ * actions route (through `onDecide`), then the card shows the outcome in place of the buttons. The
+ * preview's words are the ones the audit keeps for a yes given here (`cardLines` in
+ * src/preview-text.ts): the summary, then each field's label and value.
  */
 export function ConfirmCard({
   data,
@@ -18,7 +20,7 @@ export function ConfirmCard({
   const { t, lang } = useI18n();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const expires = new Date(data.expiresAt);
+  const expires = new Date(data.expires_at);
   const expiresText = Number.isNaN(expires.getTime())
     ? ""
     : expires.toLocaleString(lang === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
@@ -26,13 +28,13 @@ export function ConfirmCard({
     setBusy(true);
     setNotice(null);
     try {
-      setNotice(await onDecide(data.actionId, decision));
+      setNotice(await onDecide(data.action_id, decision));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <section className="confirm-card" data-action-id={data.actionId} data-status={data.status} aria-label={t.confirmTitle}>
+    <section className="confirm-card" data-action-id={data.action_id} data-status={data.status} aria-label={t.confirmTitle}>
       <header>
         <strong>{data.summary}</strong>
         {/* A pending card with a choice still open cannot be confirmed: it waits for the choice, not a click. */}
@@ -87,7 +89,7 @@ export function ConfirmCard({
           </div>
         </footer>
       ) : (
-        data.result && <p className="action-result">{data.result}</p>
+        data.outcome && <p className="action-result">{data.outcome}</p>
       )}
     </section>
   );

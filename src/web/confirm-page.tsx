@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { ActionView, ConfirmCardData } from "../shapes.ts";
-import { outcomeOfAnswer, outcomeOfError } from "./action-outcome.ts";
+import type { ConfirmCardData, PendingAction } from "../shapes.ts";
+import { outcomeOfAnswer, outcomeOfError, undecided } from "./action-outcome.ts";
 import { ApiError, api } from "./api.ts";
 import { ConfirmCard } from "./confirm-card.tsx";
+import { viaOfSearch } from "./confirm-page-path.ts";
 import { useI18n } from "./i18n.ts";
 import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "./outcome-text.ts";
 import { resultLabels } from "./result-labels.ts";
@@ -14,22 +15,15 @@ type Loaded =
   | { state: "failed"; message: string }
   | { state: "ready"; card: ConfirmCardData };
 
-function cardOf(view: ActionView, result?: string): ConfirmCardData {
-  return {
-    actionId: view.action_id,
-    summary: view.summary,
-    preview: view.preview,
-    ambiguities: view.ambiguities,
-    expiresAt: view.expires_at,
-    status: view.status,
-    ...(result !== undefined ? { result } : view.error ? { result: view.error.message } : {}),
-  };
+function cardOf(view: PendingAction): ConfirmCardData {
+  return view.error ? { ...view, outcome: view.error.message } : view;
 }
 
 /**
  * The confirm page, `/actions/:id`: an agent's prepared write shown to its owner after sign-in,
  * with Confirm and Cancel. It is how a person says yes to what an MCP client prepared when the
- * client cannot ask them itself; the link comes from the prepare result or from `confirm_action`.
+ * client may not ask them itself; the link comes from the prepare result, from `confirm_action`,
+ * or from a URL elicitation (then `?via=url_elicitation`, which the audit records as the path).
  */
 export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; onUnauthorized: () => void }) {
   const { t, lang } = useI18n();
@@ -39,6 +33,7 @@ export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; on
     [lang, toolWords],
   );
   const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
+  const [via] = useState(() => viaOfSearch(location.search));
 
   useEffect(() => {
     api
@@ -54,8 +49,12 @@ export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; on
   const decide = useCallback(
     async (id: string, decision: "confirm" | "cancel"): Promise<string | null> => {
       try {
-        const outcome = outcomeOfAnswer(await api.decideAction(id, decision, "confirm_page"), decision, text);
-        setLoaded((now) => (now.state === "ready" ? { state: "ready", card: { ...now.card, ...outcome } } : now));
+        const outcome = outcomeOfAnswer(await api.decideAction(id, decision, { via, lang }), decision, text);
+        setLoaded((now) =>
+          now.state === "ready"
+            ? { state: "ready", card: { ...now.card, status: outcome.status, outcome: outcome.result } }
+            : now,
+        );
         return null;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
@@ -63,12 +62,16 @@ export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; on
           return null;
         }
         const outcome = outcomeOfError(error, text);
-        if (outcome.status === "pending") return outcome.result ?? t.confirmPage.tryAgain;
-        setLoaded((now) => (now.state === "ready" ? { state: "ready", card: { ...now.card, ...outcome } } : now));
+        if (undecided(outcome.status)) return outcome.result ?? t.confirmPage.tryAgain;
+        setLoaded((now) =>
+          now.state === "ready"
+            ? { state: "ready", card: { ...now.card, status: outcome.status, outcome: outcome.result } }
+            : now,
+        );
         return null;
       }
     },
-    [text, t, onUnauthorized],
+    [text, t, lang, via, onUnauthorized],
   );
 
   return (

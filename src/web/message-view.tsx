@@ -63,7 +63,7 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide,
   const sources = useMemo(() => message.parts.flatMap((p) => (p.type === "data-sources" ? p.data.sources : [])), [message.parts]);
   // Once its card is decided, the line asking to decide it says what happened instead.
   const decided = message.parts.find((p) => p.type === "data-confirm-card" && p.data.status !== "pending");
-  const outcome = decided?.type === "data-confirm-card" ? decidedLine(decided.data.status, decided.data.result, lang) : null;
+  const outcome = decided?.type === "data-confirm-card" ? decidedLine(decided.data.status, decided.data.outcome, lang) : null;
   return (
     <article className={`message ${mine ? "from-user" : "from-assistant"}`} data-role={message.role} aria-busy={streaming}>
       <h3 className="sr-only">{mine ? t.you : t.assistant}</h3>

@@ -13,6 +13,7 @@ export const OUTCOME_TEXT_ZH: Omit<OutcomeText, "labels"> = {
     ["forbidden", "你的角色不能确认这项操作。"],
     ["unavailable", "保存失败，什么都没写入。请再试一次。"],
     ["rate_limited", "操作太频繁，请稍后再试。"],
+    ["action_in_progress", "这项操作正在写入，请过一会儿刷新页面看结果。"],
     ["upstream_failed", "外部服务暂时不可用，请稍后再试。"],
     ["upstream_timeout", "外部服务没有及时响应，请稍后再试。"],
   ]),

@@ -6,7 +6,10 @@ import { useRequestError } from "./use-request-error.ts";
 
 const SHOWN = 10;
 
-/** The workshop's latest writes (boss and admin, who may read the audit): when, what, who, and how it was confirmed. */
+/**
+ * The workshop's latest writes (boss and admin, who may read the audit): when, what, who, how it
+ * was confirmed and with which credential, and on request the preview its person was shown.
+ */
 export function RecentWrites({ onUnauthorized }: { onUnauthorized: () => void }) {
   const { t, lang } = useI18n();
   const w = settingsWords(lang);
@@ -39,10 +42,36 @@ export function RecentWrites({ onUnauthorized }: { onUnauthorized: () => void })
                   {confirmedViaText(e, w)}
                 </span>
               </span>
+              {e.shown_sha256 && <Shown id={e.id} onUnauthorized={onUnauthorized} />}
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** The preview an entry's person was shown, read when asked for, with its digest as the audit keeps it. */
+function Shown({ id, onUnauthorized }: { id: string; onUnauthorized: () => void }) {
+  const { lang } = useI18n();
+  const w = settingsWords(lang);
+  const [shown, setShown] = useState<{ text: string | null; sha: string | null } | null>(null);
+  const { error, fail } = useRequestError(onUnauthorized);
+  const open = () => {
+    if (shown) return;
+    api.auditEntry(id).then((entry) => setShown({ text: entry.shown_text, sha: entry.shown_sha256 }), fail);
+  };
+  return (
+    <details className="write-shown" onToggle={(e) => e.currentTarget.open && open()}>
+      <summary>{w.showShown}</summary>
+      {error && <p className="error-text">{error}</p>}
+      {shown && (
+        <>
+          <p className="muted">{w.shownTitle}</p>
+          {shown.text === null ? <p className="muted">{w.shownMissing}</p> : <pre className="shown-text">{shown.text}</pre>}
+          {shown.sha && <p className="muted shown-digest">{w.shownDigest(shown.sha)}</p>}
+        </>
+      )}
+    </details>
   );
 }

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { holdAction } from "../../src/actions/actions.ts";
 import { configFor } from "../../src/config.ts";
-import { toolContext } from "../../src/tools/context.ts";
+import { servicesFor } from "../../src/services.ts";
 import { browserCall, signIn } from "../chat/sign-in.ts";
-import { keys, logins, testServices, users } from "../fixtures.ts";
+import { keys, logins, users } from "../fixtures.ts";
 import { callJson, mcpClient } from "../helpers.ts";
 
 // A person's yes before any write: over MCP and REST, an agent confirms only with a key whose owner
@@ -50,7 +51,7 @@ describe("who may say yes to a prepared write", () => {
     // A client that reads only the text gets the link the person confirms at, too.
     const text = (result.content as { type: string; text: string }[]).map((b) => b.text).join("\n");
     expect(text).toContain(`请打开 ${pending.confirm_url} 核对后点“确认”`);
-    expect(text).toContain("this credential may not confirm");
+    expect(text).toContain("confirm_action will not work");
   });
 
   it("refuses confirm_action over MCP with a key that may not confirm, giving the link, and writes nothing", async () => {
@@ -105,23 +106,28 @@ describe("who may say yes to a prepared write", () => {
     expect(await auditOf(action_id)).toEqual({ confirmed_via: "card", confirmed_key: null });
   });
 
-  it("shows whether each key may confirm, off for a new key", async () => {
+  it("shows who says yes to each key's writes, weft for a new key, and agent_confirm derived from it for one release", async () => {
     const created = await callJson("/api/keys", { method: "POST", key: keys.staff, body: JSON.stringify({ name: "agent" }) });
-    expect(created.body.agent_confirm).toBe(false);
+    expect(created.body).toMatchObject({ confirm_by: "weft", agent_confirm: false });
     const listed = await callJson("/api/keys", { key: keys.boss });
-    const own = (listed.body.keys as { user_id: string; agent_confirm: boolean }[]).filter((k) => k.user_id === "u-boss");
-    expect(own.map((k) => k.agent_confirm)).toEqual([true]);
+    const own = (listed.body.keys as { user_id: string; confirm_by: string; agent_confirm: boolean }[]).filter(
+      (k) => k.user_id === "u-boss",
+    );
+    expect(own.map((k) => [k.confirm_by, k.agent_confirm])).toEqual([["agent", true]]);
   });
 
-  it("lets only a signed-in person allow it: the key's owner, or their workshop's admin, never the key itself", async () => {
+  it("lets only a signed-in person choose it: the key's owner, or their workshop's admin, never with a key", async () => {
     const created = await callJson("/api/keys", { method: "POST", key: keys.staff, body: JSON.stringify({ name: "agent" }) });
     const id = created.body.id as string;
     const agentKey = created.body.key as string;
-    const allow = JSON.stringify({ agent_confirm: true });
+    const allow = JSON.stringify({ confirm_by: "agent" });
     const headers = { "Content-Type": "application/json" };
-    // The key (or any key) cannot grant itself the right.
-    expect((await callJson(`/api/keys/${id}`, { method: "PATCH", key: agentKey, body: allow })).status).toBe(403);
-    expect((await callJson(`/api/keys/${id}`, { method: "PATCH", key: keys.admin, body: allow })).status).toBe(403);
+    // The key (or any key, an admin's too) cannot set it, for itself or another.
+    for (const key of [agentKey, keys.staff, keys.admin]) {
+      const refused = await callJson(`/api/keys/${id}`, { method: "PATCH", key, body: allow });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toContain("signed in");
+    }
     // Another staff member, or a boss (who lists only their own keys), does not even see it.
     const staff2 = await signIn(logins.staff2.username, logins.staff2.password);
     expect((await browserCall(`/api/keys/${id}`, staff2, { method: "PATCH", body: allow, headers })).status).toBe(404);
@@ -134,24 +140,34 @@ describe("who may say yes to a prepared write", () => {
     const owner = await signIn(logins.staff.username, logins.staff.password);
     const allowed = await browserCall(`/api/keys/${id}`, owner, { method: "PATCH", body: allow, headers });
     expect(allowed.status).toBe(200);
-    expect(await allowed.json()).toMatchObject({ id, agent_confirm: true });
+    expect(await allowed.json()).toMatchObject({ id, confirm_by: "agent", agent_confirm: true });
     const { client, action_id } = await prepareOverMcp(agentKey);
     expect((await client.callTool({ name: "confirm_action", arguments: { action_id } })).isError).toBeFalsy();
     expect(await piecesWritten(action_id)).toBe(1);
-    // Their workshop's admin may turn it off again.
+    // Their workshop's admin may set it back, and the key's next confirm is refused.
     const admin = await signIn(logins.admin.username, logins.admin.password);
     const off = await browserCall(`/api/keys/${id}`, admin, {
       method: "PATCH",
-      body: JSON.stringify({ agent_confirm: false }),
+      body: JSON.stringify({ confirm_by: "weft" }),
       headers,
     });
-    expect(await off.json()).toMatchObject({ agent_confirm: false });
+    expect(await off.json()).toMatchObject({ confirm_by: "weft", agent_confirm: false });
+    const again = await prepareOverMcp(agentKey);
+    const refused = await again.client.callTool({ name: "confirm_action", arguments: { action_id: again.action_id } });
+    expect(refused.isError).toBe(true);
+    expect(await piecesWritten(again.action_id)).toBe(0);
   });
 
   it("refuses a malformed key change as a client's mistake", async () => {
     const owner = await signIn(logins.staff.username, logins.staff.password);
     const headers = { "Content-Type": "application/json" };
-    for (const body of ['{"agent_confirm":"yes"}', '{"agent_confirm":true,"role":"admin"}', "{}", "{bad"]) {
+    for (const body of [
+      '{"confirm_by":"person"}',
+      '{"confirm_by":"agent","role":"admin"}',
+      '{"agent_confirm":true}',
+      "{}",
+      "{bad",
+    ]) {
       const res = await browserCall("/api/keys/k-u-staff", owner, { method: "PATCH", body, headers });
       expect(res.status, body).toBe(400);
     }
@@ -159,16 +175,19 @@ describe("who may say yes to a prepared write", () => {
 });
 
 describe("the confirm page's address", () => {
-  it("is the configured PUBLIC_URL's where one is set, whatever host the request came in by", () => {
+  it("is the configured PUBLIC_URL's where one is set, whatever host the request came in by", async () => {
     const config = configFor(env);
-    const base = { user: users.boss, requestId: "t", signal: new AbortController().signal, services: testServices() };
-    const local = toolContext({ ...base, config, origin: "http://localhost:8787" });
-    expect(local.confirmUrl("a1")).toBe("http://localhost:8787/actions/a1");
-    const deployed = toolContext({
-      ...base,
-      config: { ...config, publicUrl: "https://weft.example" },
-      origin: "http://other.host",
-    });
-    expect(deployed.confirmUrl("a1")).toBe("https://weft.example/actions/a1");
+    const prepared = { kind: "order", write: null, summary: "s", preview: [], ambiguities: [], needs: "boss" as const };
+    const local = servicesFor(env, config, { id: users.boss.tenantId }, { origin: "http://localhost:8787" }).actions;
+    const atLocal = await holdAction({ actions: local, user: users.boss, prepared });
+    expect(atLocal.confirm_url).toBe(`http://localhost:8787/actions/${atLocal.action_id}`);
+    const deployed = servicesFor(
+      env,
+      { ...config, publicUrl: "https://weft.example" },
+      { id: users.boss.tenantId },
+      { origin: "http://other.host" },
+    ).actions;
+    const atDeployed = await holdAction({ actions: deployed, user: users.boss, prepared });
+    expect(atDeployed.confirm_url).toBe(`https://weft.example/actions/${atDeployed.action_id}`);
   });
 });

@@ -7,7 +7,7 @@ import { call } from "../helpers.ts";
 const staff = {
   keyId: "k1",
   prefix: "dev-",
-  agentConfirm: false,
+  confirmBy: "weft" as const,
   userId: "u-staff",
   tenantId: "t-jinxiu",
   role: "staff" as const,

@@ -36,6 +36,7 @@ interface Fixtures {
   docId: string;
   sessionId: string;
   staffActionId: string;
+  auditId: string;
 }
 let fx: Fixtures;
 
@@ -149,10 +150,10 @@ const ROUTES: Row[] = [
     run: async (c) => status(`/api/keys/${await staff2Key()}`, { method: "DELETE" })(c),
   },
   {
-    // Whether a key may confirm writes is set from a signed-in browser only (test/actions/confirmation.test.ts).
-    name: "PATCH /api/keys/:id agent_confirm of a jinxiu staff member's key, with an API key",
+    // Who may confirm a key's writes is set from a signed-in browser only (test/actions/confirmation.test.ts).
+    name: "PATCH /api/keys/:id confirm_by of a jinxiu staff member's key, with an API key",
     expected: [403, 403, 403, 403, 403, 403],
-    run: async (c) => status(`/api/keys/${await staff2Key()}`, json("PATCH", { agent_confirm: true }))(c),
+    run: async (c) => status(`/api/keys/${await staff2Key()}`, json("PATCH", { confirm_by: "agent" }))(c),
   },
   { name: "GET /api/knowledge-bases", expected: [200, 200, 200, 200, 200, 200], run: status("/api/knowledge-bases") },
   {
@@ -312,6 +313,17 @@ const ROUTES: Row[] = [
     run: async (c) => status(`/api/actions/${await bossAction()}/cancel`, { method: "POST" })(c),
   },
   { name: "GET /api/audit", expected: [200, 200, 403, 200, 200, 403], run: status("/api/audit") },
+  {
+    name: "GET /api/audit/:id of a jinxiu entry",
+    expected: [200, 200, 403, 404, 404, 403],
+    run: (c) => status(`/api/audit/${fx.auditId}`)(c),
+  },
+  {
+    // Likewise who may confirm a connected app's writes (test/oauth/consent-confirm-by.test.ts).
+    name: "PATCH /api/oauth/connections/:id confirm_by, with an API key",
+    expected: [403, 403, 403, 403, 403, 403],
+    run: (c) => status(`/api/oauth/connections/${crypto.randomUUID()}`, json("PATCH", { confirm_by: "agent" }))(c),
+  },
   { name: "GET /api/mcp/servers", expected: [200, 200, 403, 200, 200, 403], run: status("/api/mcp/servers") },
   { name: "GET /api/people", expected: [200, 200, 403, 200, 200, 403], run: status("/api/people") },
   {
@@ -509,11 +521,14 @@ beforeAll(async () => {
     name: "prepare_piece_record",
     arguments: { process: "上袖子", quantity: 1, order: "o-jx-1" },
   });
+  const confirmed = await bossAction();
+  await (await mcpClient(devKeys.boss)).callTool({ name: "confirm_action", arguments: { action_id: confirmed } });
   fx = {
     kbId,
     docId,
     sessionId: (started.structuredContent as { session_id: string }).session_id,
     staffActionId: (prepared.structuredContent as { action_id: string }).action_id,
+    auditId: `audit-${confirmed}`,
   };
 });
 

@@ -248,12 +248,14 @@ describe("query_payroll", () => {
 describe("query_orders, query_processes, query_employees", () => {
   it("filters orders by status and customer, with progress and totals", async () => {
     const open = await ok<{
-      orders: { order_no: string; status: string; progress: { percent: number; processes: unknown[] } }[];
+      orders: { order_no: string; status: string; progress: { percent: number; processes: Record<string, number> } }[];
       totals: { orders: number };
     }>(STAFF, "query_orders", { status: "open" });
     expect(open.orders.every((o) => o.status === "pending" || o.status === "in_production")).toBe(true);
     expect(open.totals.orders).toBe(open.orders.length);
-    expect(open.orders.find((o) => o.status === "in_production")?.progress.processes.length).toBeGreaterThan(0);
+    expect(Object.keys(open.orders.find((o) => o.status === "in_production")?.progress.processes ?? {}).length).toBeGreaterThan(
+      0,
+    );
     const byCustomer = await ok<{ orders: { customer: string }[] }>(BOSS, "query_orders", { customer_contains: "海澜" });
     expect(byCustomer.orders.map((o) => o.customer)).toEqual(["海澜"]);
     const paged = await ok<{ orders: unknown[]; next_cursor: string | null }>(BOSS, "query_orders", { limit: 2 });

@@ -16,7 +16,7 @@ export const OTHER_BOSS: UserContext = users.otherBoss;
 export async function tool(user: UserContext, name: string, input: Record<string, unknown>, now?: Date): Promise<ToolOutcome> {
   const found = WEFT_TOOLS.find((t) => t.name === name);
   if (!found) throw new Error(`no tool ${name}`);
-  const ctx = testContext(user, { agentConfirm: { keyPrefix: "test-key" } });
+  const ctx = testContext(user, { confirming: { by: "agent", credential: "test-key", credentialId: "key:test" } });
   if (now) ctx.services.business.clock = () => now;
   return runTool(found, ctx, input);
 }

@@ -34,11 +34,15 @@ const prepareTestRecord = defineTool({
     return {
       kind: "pending_action",
       action: {
-        actionId: `act-${input.quantity}`,
+        action_id: `act-${input.quantity}`,
+        kind: "test_record",
+        status: "pending",
+        created_at: "2026-11-26T09:50:00.000Z",
+        confirm_url: `http://weft.test/actions/${`act-${input.quantity}`}`,
         summary: `记录 ${input.quantity} 件`,
         preview: [{ label: "数量", value: String(input.quantity) }],
         ambiguities: [],
-        expiresAt: "2099-01-01T00:00:00.000Z",
+        expires_at: "2099-01-01T00:00:00.000Z",
       },
     };
   },
@@ -70,7 +74,6 @@ async function turn(
     config: configFor(env),
     services: testServices(),
     directory: { db: env.DB },
-    origin: "http://weft.test",
     waitUntil: (p) => pending.push(p),
     user: BOSS,
     requestId: "test-request",
@@ -137,16 +140,19 @@ describe("the chat agent loop, driven by a scripted model", () => {
       type: "data-confirm-card",
       id: "act-200",
       data: {
-        actionId: "act-200",
+        action_id: "act-200",
+        kind: "test_record",
+        status: "pending",
         summary: "记录 200 件",
         preview: [{ label: "数量", value: "200" }],
         ambiguities: [],
-        expiresAt: "2099-01-01T00:00:00.000Z",
-        status: "pending",
+        created_at: "2026-11-26T09:50:00.000Z",
+        expires_at: "2099-01-01T00:00:00.000Z",
+        confirm_url: "http://weft.test/actions/act-200",
       },
     });
     const tool = message.parts.find((p) => p.type === "tool-prepare_test_record") as { output: Record<string, unknown> };
-    expect(tool.output).toMatchObject({ status: "pending_confirmation", action_id: "act-200" });
+    expect(tool.output).toMatchObject({ status: "pending", action_id: "act-200" });
     // The model was told the user decides, and nothing was written yet.
     expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).toContain("Nothing is written until they click Confirm");
 
@@ -161,7 +167,7 @@ describe("the chat agent loop, driven by a scripted model", () => {
     expect(stored).toEqual([
       expect.objectContaining({
         id: "act-200",
-        data: expect.objectContaining({ status: "confirmed", result: "已写入 1 条计件记录" }),
+        data: expect.objectContaining({ status: "confirmed", outcome: "已写入 1 条计件记录" }),
       }),
     ]);
     expect(chat.messages[1]?.parts.some((p) => p.type === "tool-prepare_test_record")).toBe(true);
@@ -243,7 +249,6 @@ describe("the chat agent loop, driven by a scripted model", () => {
       config: configFor(env),
       services: testServices(),
       directory: { db: env.DB },
-      origin: "http://weft.test",
       waitUntil: (p) => pending.push(p),
       user: BOSS,
       requestId: "test-request",

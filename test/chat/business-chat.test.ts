@@ -36,9 +36,9 @@ describe("the offline model over the business tools", () => {
     expect(prepare.input).toEqual({ employee: "张三", process: "上领子", quantity: 80 });
     const card = chunks.find((c) => c.type === "data-confirm-card") as {
       id: string;
-      data: { actionId: string; status: string; summary: string };
+      data: { action_id: string; status: string; summary: string };
     };
-    expect(card.id).toBe(card.data.actionId);
+    expect(card.id).toBe(card.data.action_id);
     expect(card.data).toMatchObject({ status: "pending", summary: expect.stringContaining("张三 上领子 80 件") });
     expect(textOf(message)).toContain("确认卡片");
 
@@ -64,7 +64,7 @@ describe("the offline model over the business tools", () => {
     const stored = chat.messages[1] as UIMessage;
     expect(stored.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({
       id: card.id,
-      data: { status: "confirmed", result: "已登记" },
+      data: { status: "confirmed", outcome: "已登记" },
     });
     expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
 
@@ -91,7 +91,7 @@ describe("the offline model over the business tools", () => {
       method: "POST",
       body: JSON.stringify({ status: "cancelled", result: "已取消" }),
     });
-    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", result: "已取消" } });
+    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", outcome: "已取消" } });
     const chat = await storedChat(cookie, "biz-forge", 2);
     expect(chat.messages[1]?.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({ data: { status: "cancelled" } });
   });

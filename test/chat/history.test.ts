@@ -152,3 +152,52 @@ describe("chat history", () => {
     expect(await count("SELECT COUNT(*) AS n FROM web_sessions WHERE tenant_id = 't-gone'")).toBe(0);
   });
 });
+
+describe("confirm cards stored before the one wire shape", () => {
+  it("reads a card stored in the earlier camelCase shape as today's, with its outcome line", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const owner = { tenantId: "t-jinxiu", userId: "u-boss" };
+    await saveUserMessage({
+      db: env.DB,
+      owner,
+      chatId: "h-old-card",
+      title: "记件",
+      message: { id: "q1", role: "user", parts: [{ type: "text", text: "给张三记 5 件" }] },
+    });
+    const earlier = {
+      type: "data-confirm-card",
+      id: "act-old",
+      data: {
+        actionId: "act-old",
+        summary: "计件登记：张三 上领子 5 件",
+        preview: [{ label: "数量", value: "5 件" }],
+        ambiguities: [],
+        expiresAt: "2026-01-01T00:10:00.000Z",
+        status: "confirmed",
+        result: "已登记",
+      },
+    };
+    await env.DB.prepare(
+      "INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES ('h-old-card', 'r1', 2, 'assistant', ?1)",
+    )
+      .bind(JSON.stringify([earlier]))
+      .run();
+    const chat = await storedChat(cookie, "h-old-card", 2);
+    expect(chat.messages[1]?.parts[0]).toEqual({
+      type: "data-confirm-card",
+      id: "act-old",
+      data: {
+        action_id: "act-old",
+        kind: "",
+        status: "confirmed",
+        summary: "计件登记：张三 上领子 5 件",
+        preview: [{ label: "数量", value: "5 件" }],
+        ambiguities: [],
+        created_at: "",
+        expires_at: "2026-01-01T00:10:00.000Z",
+        confirm_url: "/actions/act-old",
+        outcome: "已登记",
+      },
+    });
+  });
+});

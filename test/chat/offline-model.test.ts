@@ -513,7 +513,7 @@ describe("the offline model's words for a tool's result", () => {
 
   // The chat shows the card with the tool call, above the reply (web/message-view.tsx renders parts in order).
   it("points to the confirm card above the reply, in either language", () => {
-    const output = { status: "pending_confirmation", summary: "计件登记：张三 上领子 12 件", ambiguities: [] };
+    const output = { status: "pending", action_id: "a".repeat(64), summary: "计件登记：张三 上领子 12 件", ambiguities: [] };
     const zh = toolReply({ toolName: "prepare_piece_record", output, isError: false, question: "", chinese: true });
     const en = toolReply({ toolName: "prepare_piece_record", output, isError: false, question: "", chinese: false });
     expect(zh).toContain("请在上面的确认卡片上点“确认”或“取消”");
@@ -522,7 +522,8 @@ describe("the offline model's words for a tool's result", () => {
 
   it("asks a person, in Chinese, for each choice a prepared write still needs, with the candidates", () => {
     const output = {
-      status: "pending_confirmation",
+      status: "pending",
+      action_id: "a".repeat(64),
       summary: "计件登记：张三 上领子 12 件",
       ambiguities: [
         {
@@ -543,7 +544,8 @@ describe("the offline model's words for a tool's result", () => {
 
   it("asks for a new order's open style as an order, not a piece record to add an order number to", () => {
     const output = {
-      status: "pending_confirmation",
+      status: "pending",
+      action_id: "a".repeat(64),
       summary: "新建订单：优衣美 衬衫 120 件，2026-12-20 交货",
       ambiguities: [
         {

@@ -19,10 +19,23 @@ async function agent(key: string): Promise<Client> {
   return client;
 }
 
-async function audit(actionId: string): Promise<{ confirmed_via: string | null }[]> {
+interface Entry {
+  id: string;
+  action_id: string;
+  confirmed_via: string | null;
+  shown_sha256: string | null;
+}
+
+async function audit(actionId: string): Promise<Entry[]> {
   const res = await fetch(`${baseUrl}/api/audit?limit=100`, { headers: { Authorization: "Bearer dev-boss-key" } });
-  const body = (await res.json()) as { entries: { action_id: string; confirmed_via: string | null }[] };
+  const body = (await res.json()) as { entries: Entry[] };
   return body.entries.filter((entry) => entry.action_id === actionId);
+}
+
+/** The preview text an audit entry keeps, as `GET /api/audit/:id` gives it to a boss. */
+async function shownText(id: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/audit/${id}`, { headers: { Authorization: "Bearer dev-boss-key" } });
+  return ((await res.json()) as { shown_text: string }).shown_text;
 }
 
 let browser: Browser | undefined;
@@ -36,7 +49,7 @@ describe("the confirm page", () => {
     { width: 375, height: 812 },
     { width: 1280, height: 800 },
   ]) {
-    it(`lets the person confirm what an agent prepared, at ${viewport.width} px`, async () => {
+    it(`lets the person confirm what an agent prepared, and keeps the words they saw, at ${viewport.width} px`, async () => {
       const client = await agent("dev-staff-key");
       const prepared = await client.callTool({ name: "prepare_piece_record", arguments: { process: "上袖子", quantity: 3 } });
       const { action_id, confirm_url } = prepared.structuredContent as { action_id: string; confirm_url: string };
@@ -64,7 +77,32 @@ describe("the confirm page", () => {
       await card.getByRole("button", { name: "确认" }).click();
       await expect.poll(() => card.getAttribute("data-status"), { timeout: 15_000 }).toBe("confirmed");
       await browser.shot("2-confirmed");
-      expect(await audit(action_id)).toEqual([expect.objectContaining({ confirmed_via: "confirm_page" })]);
+      const [entry] = await audit(action_id);
+      expect(entry).toMatchObject({ confirmed_via: "confirm_page", shown_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      // Each line the audit keeps is on the card the person saw: the summary, then each field.
+      const shown = await shownText(entry!.id);
+      const cardText = (await card.textContent()) ?? "";
+      for (const line of shown.split("\n")) {
+        for (const part of line.split("：")) expect(cardText, part).toContain(part);
+      }
     });
   }
+
+  it("records a yes on the page a URL elicitation opened as that path", async () => {
+    const client = await agent("dev-staff-key");
+    const prepared = await client.callTool({ name: "prepare_piece_record", arguments: { process: "上袖子", quantity: 2 } });
+    const { action_id, confirm_url } = prepared.structuredContent as { action_id: string; confirm_url: string };
+    await client.close();
+    browser = await launchBrowser({ width: 375, height: 812 }, "confirm-page-url-elicitation");
+    const { page } = browser;
+    await page.goto(`${confirm_url}?via=url_elicitation`);
+    await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
+    await page.locator('input[name="username"]').fill("staff");
+    await page.locator('input[name="password"]').fill("staff123");
+    await page.keyboard.press("Enter");
+    const card = page.locator(`section.confirm-card[data-action-id="${action_id}"]`);
+    await card.getByRole("button", { name: "确认" }).click();
+    await expect.poll(() => card.getAttribute("data-status"), { timeout: 15_000 }).toBe("confirmed");
+    expect(await audit(action_id)).toEqual([expect.objectContaining({ confirmed_via: "url_elicitation" })]);
+  });
 });

@@ -1,7 +1,8 @@
 // The settings every signed-in person has, against `npm run dev` in Debian's Chromium at phone and
 // desktop width: staff (李娟) see the apps they connected and their API keys, create a key (its
-// secret shown once), let agents confirm writes with it, and revoke both, without downloading the
-// workshop's settings; a boss also sees the workshop's recent writes and how each was confirmed.
+// secret shown once), choose who says yes to its writes and to an app's, and revoke both, without
+// downloading the workshop's settings; a boss also sees the workshop's recent writes, how each was
+// confirmed, and the preview its person saw.
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { type Browser, launchBrowser } from "./browser.ts";
@@ -41,8 +42,16 @@ async function registerClient(name: string): Promise<string> {
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
-/** Connects an app for the person: Weft's sign-in and consent in the browser, up to the code coming back. */
-async function connectApp(page: Page, appName: string, login: { username: string; password: string }) {
+/**
+ * Connects an app for the person: Weft's sign-in and consent in the browser, up to the code coming
+ * back. With `writes`, the person allows writes and chooses that the app asks them (`client`).
+ */
+async function connectApp(
+  page: Page,
+  appName: string,
+  login: { username: string; password: string },
+  { writes = false, shot }: { writes?: boolean; shot?: (name: string) => Promise<void> } = {},
+) {
   const clientId = await registerClient(appName);
   const verifier = crypto.randomUUID() + crypto.randomUUID();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
@@ -53,7 +62,7 @@ async function connectApp(page: Page, appName: string, login: { username: string
     client_id: clientId,
     redirect_uri: REDIRECT_URI,
     state: "st-settings",
-    scope: "weft:read",
+    scope: writes ? "weft:read weft:write" : "weft:read",
     resource: `${baseUrl}/mcp`,
     code_challenge: challenge,
     code_challenge_method: "S256",
@@ -69,6 +78,12 @@ async function connectApp(page: Page, appName: string, login: { username: string
   await page.getByLabel("用户名").fill(login.username);
   await page.getByLabel("密码").fill(login.password);
   await page.getByRole("button", { name: "登录" }).click();
+  // The consent page explains each scope and asks who says yes to the app's writes, Weft's own pages first.
+  await page.getByRole("group", { name: "它准备的写入由谁说“是”" }).waitFor();
+  expect(await page.getByRole("radio", { name: /^我在 Weft 上确认/ }).isChecked()).toBe(true);
+  expect(await page.locator("body").textContent()).toContain("weft:write");
+  if (writes) await page.getByRole("radio", { name: /^应用问我/ }).check();
+  await shot?.("0-consent");
   await page.getByRole("button", { name: "允许" }).click();
   await page.getByText("back at the client").waitFor();
   expect(code).toBeTruthy();
@@ -79,12 +94,12 @@ const noWiderThan = (page: Page) => page.evaluate(() => document.documentElement
 
 describe("settings for staff", () => {
   for (const viewport of VIEWPORTS) {
-    it(`shows 李娟 her connected apps and keys, and lets her create, allow and revoke a key, at ${viewport.width} px`, async () => {
+    it(`shows 李娟 her connected apps and keys, and lets her create a key, choose who says yes to its writes and to an app's, and revoke both, at ${viewport.width} px`, async () => {
       browser = await launchBrowser(viewport, `settings-staff-${viewport.width}`);
       const { page, shot, context } = browser;
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
       const app = `李娟的助手 ${viewport.width}`;
-      await connectApp(page, app, { username: "staff", password: "staff123" });
+      await connectApp(page, app, { username: "staff", password: "staff123" }, { writes: true, shot });
 
       // Signed in by the consent's sign-in: the chat, then settings, fetching none of the workshop's part.
       const assets = recordAssets(page);
@@ -104,7 +119,9 @@ describe("settings for staff", () => {
       // Her connected app, and her development key (its prefix only), as staff.
       const appRow = page.locator(".connected-clients li", { hasText: app });
       await appRow.waitFor();
-      expect(await appRow.textContent()).toContain("只读");
+      expect(await appRow.textContent()).toContain("读取并准备写入");
+      expect(await appRow.getAttribute("data-confirm-by")).toBe("client");
+      expect(await appRow.textContent()).toContain("相信你的 MCP 客户端");
       const devKey = keys.locator("li", { hasText: "dev-…" });
       expect(await devKey.textContent()).toContain("员工");
       expect(await page.locator("body").textContent()).not.toContain("dev-staff-key");
@@ -131,25 +148,31 @@ describe("settings for staff", () => {
       const row = keys.locator("li", { hasText: name });
       expect(await row.textContent()).toContain(`${secret.slice(0, 12)}…`);
       expect(await row.textContent()).toContain("还没用过");
-      expect(await row.getAttribute("data-agent-confirm")).toBe("false");
-      const allow = row.getByRole("checkbox", { name: "允许代理用这个密钥确认写入" });
-      expect(await allow.isChecked()).toBe(false);
+      expect(await row.getAttribute("data-confirm-by")).toBe("weft");
+      const choice = row.getByRole("combobox", { name: "写入由谁说“是”" });
+      expect(await choice.inputValue()).toBe("weft");
+      expect(await row.textContent()).toContain("只相信 Weft 自己的确认卡片和确认页");
 
-      // Agents may confirm with it: toggled with the keyboard, shown in the list, held by the server.
-      await allow.focus();
-      await page.keyboard.press("Space");
-      await expect.poll(() => row.getAttribute("data-agent-confirm"), { timeout: 15_000 }).toBe("true");
-      expect(await row.textContent()).toContain("代理可确认写入");
+      // Its MCP client may ask her: chosen, told what it trusts, shown in the list, held by the server.
+      await choice.selectOption("client");
+      await expect.poll(() => row.getAttribute("data-confirm-by"), { timeout: 15_000 }).toBe("client");
+      expect(await row.textContent()).toContain("相信你的 MCP 客户端会把预览如实给你看");
+      expect(await row.textContent()).toContain("客户端问我");
       await page.reload();
       await page.getByRole("button", { name: "设置" }).click();
       await expect
-        .poll(() => keys.locator("li", { hasText: name }).getAttribute("data-agent-confirm"), { timeout: 15_000 })
-        .toBe("true");
+        .poll(() => keys.locator("li", { hasText: name }).getAttribute("data-confirm-by"), { timeout: 15_000 })
+        .toBe("client");
       expect(await page.locator("body").textContent()).not.toContain(secret);
-      const listed = (await (await keysOf(secret)).json()) as { keys: { name: string; agent_confirm: boolean }[] };
-      expect(listed.keys.find((k) => k.name === name)?.agent_confirm).toBe(true);
+      const listed = (await (await keysOf(secret)).json()) as { keys: { name: string; confirm_by: string }[] };
+      expect(listed.keys.find((k) => k.name === name)?.confirm_by).toBe("client");
       await keys.locator("li", { hasText: name }).scrollIntoViewIfNeeded();
-      await shot("3-agent-confirm");
+      expect(await noWiderThan(page)).toBeLessThanOrEqual(viewport.width);
+      await shot("3-confirm-by");
+
+      // The app's choice, changed back to Weft's own pages from its row.
+      await appRow.getByRole("combobox", { name: "写入由谁说“是”" }).selectOption("weft");
+      await expect.poll(() => appRow.getAttribute("data-confirm-by"), { timeout: 15_000 }).toBe("weft");
 
       // Revoked after asking once more: gone from the list, refused at once.
       const again = keys.locator("li", { hasText: name });
@@ -167,9 +190,9 @@ describe("settings for staff", () => {
       // The same in English.
       await page.getByRole("button", { name: "Switch to English" }).click();
       await page.getByRole("heading", { name: "API keys" }).waitFor();
-      expect(await devKey.getByRole("checkbox", { name: "Agents may confirm writes with this key" }).isChecked()).toBe(false);
+      expect(await devKey.getByRole("combobox", { name: "Who says yes to writes" }).inputValue()).toBe("weft");
       expect(await devKey.textContent()).toContain("staff");
-      expect(await page.locator("body").textContent()).toContain("is off by default: a person should see the preview");
+      expect(await devKey.textContent()).toContain("Trusts only Weft's own confirm card and page");
       expect(await noWiderThan(page)).toBeLessThanOrEqual(viewport.width);
       await shot("4-english");
       await page.getByRole("button", { name: "切换到中文" }).click();
@@ -208,6 +231,13 @@ describe("settings for a boss", () => {
       expect(text).toContain(`计件登记：张三 上领子 ${quantity} 件`);
       expect(text).toContain("王老板");
       expect(await entry.locator(".write-via").textContent()).toBe("卡片");
+      // The preview 王老板 saw on the card, word for word, with its digest.
+      await entry.getByText("当时看到的预览").click();
+      const shown = entry.locator(".shown-text");
+      await shown.waitFor();
+      expect(await shown.textContent()).toContain(`计件登记：张三 上领子 ${quantity} 件`);
+      expect(await shown.textContent()).toContain(`数量：${quantity} 件`);
+      expect(await entry.locator(".shown-digest").textContent()).toMatch(/^SHA-256：[0-9a-f]{64}$/);
       // The boss's own sections are there too, beside the workshop's.
       await page.getByRole("heading", { name: "外部 MCP 服务器" }).waitFor();
       await page.getByRole("heading", { name: "API 密钥" }).waitFor();
@@ -225,7 +255,7 @@ describe("settings for a boss", () => {
 });
 
 describe("settings for an admin", () => {
-  it("shows the workshop's keys with whose each is, and lets the admin allow agents to confirm with a staff member's key", async () => {
+  it("shows the workshop's keys with whose each is, and lets the admin let agents confirm with a staff member's key", async () => {
     // A key of 李娟's, made with her development key.
     const name = `staff agent ${Date.now() % 1_000_000}`;
     const made = await fetch(`${baseUrl}/api/keys`, {
@@ -251,10 +281,13 @@ describe("settings for an admin", () => {
     expect(await page.locator(".api-keys li", { hasText: "王老板" }).count()).toBeGreaterThan(0);
     expect(await page.locator("section[aria-labelledby='keys-title']").textContent()).toContain("本工作坊所有人的密钥");
 
-    await row.getByRole("checkbox", { name: "允许代理用这个密钥确认写入" }).check();
-    await expect.poll(() => row.getAttribute("data-agent-confirm"), { timeout: 15_000 }).toBe("true");
-    const listed = (await (await keysOf(secret)).json()) as { keys: { name: string; agent_confirm: boolean }[] };
-    expect(listed.keys.find((k) => k.name === name)?.agent_confirm).toBe(true);
+    await row.getByRole("combobox", { name: "写入由谁说“是”" }).selectOption("agent");
+    await expect.poll(() => row.getAttribute("data-confirm-by"), { timeout: 15_000 }).toBe("agent");
+    expect(await row.textContent()).toContain("相信代理");
+    const listed = (await (await keysOf(secret)).json()) as {
+      keys: { name: string; confirm_by: string; agent_confirm: boolean }[];
+    };
+    expect(listed.keys.find((k) => k.name === name)).toMatchObject({ confirm_by: "agent", agent_confirm: true });
     await row.scrollIntoViewIfNeeded();
     await shot("1-workshop-keys");
     await row.getByRole("button", { name: "撤销" }).click();

@@ -150,7 +150,6 @@ describe("a form for an external tool's arguments, through /api/chat with the of
       config: configFor(env),
       services: testServices(),
       directory: { db: env.DB },
-      origin: "http://weft.test",
       waitUntil: () => {},
       user: { userId: "u-boss", tenantId: "t-jinxiu", role: "boss" },
       requestId: "form-remote",

@@ -20,7 +20,6 @@ async function turn(model: MockLanguageModelV4, chatId: string, text: string) {
     config: configFor(env),
     services: testServices(),
     directory: { db: env.DB },
-    origin: "http://weft.test",
     waitUntil: (p) => pending.push(p),
     user: BOSS,
     requestId: "fed-chat",

@@ -401,7 +401,7 @@ describe("external tools in the faces", () => {
     const audit = await env.DB.prepare("SELECT confirmed_via FROM business_audit WHERE action_id = ?")
       .bind((result.structuredContent as { action_id: string }).action_id)
       .first();
-    expect(audit).toEqual({ confirmed_via: "elicitation" });
+    expect(audit).toEqual({ confirmed_via: "form_elicitation" });
   });
 
   it("leaves a down server's tools out of /mcp instead of failing it", async () => {

@@ -47,7 +47,7 @@ describe("deleting a workshop", () => {
         "INSERT INTO mcp_servers (id, tenant_id, name, url, headers_sealed) VALUES ('mcp_gone', 't-gone', 'gone', 'https://x.example.com/mcp', 'v1.a.b')",
       ),
     ]);
-    await deleteTenant(servicesFor(env, configFor(env), { id: "t-gone" }).search);
+    await deleteTenant(servicesFor(env, configFor(env), { id: "t-gone" }, { origin: "http://weft.test" }).search);
     expect(await env.DB.prepare("SELECT id FROM mcp_servers WHERE tenant_id = 't-gone'").first()).toBeNull();
   });
 

@@ -180,19 +180,19 @@ const TASKS: Task[] = [
     before: 2_971,
     async run(call) {
       const prepared = await call("prepare_piece_record", { employee: "张三", process: "上领子", quantity: 50 });
-      const pending = structured(prepared) as { action_id: string; confirm_by: string; tell_user: string; expires_at: string };
+      const pending = structured(prepared) as { action_id: string; confirm_by: string; tell_user: string; expires_local: string };
       // The boss's development key may confirm: the result says so, and what to tell the person.
       expect(pending.confirm_by).toBe("agent");
       expect(pending.tell_user).toMatch(/10 分钟内有效（到 \d\d:\d\d）/);
-      expect(pending.expires_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+      expect(pending.expires_local).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
       const confirmed = await call("confirm_action", { action_id: pending.action_id });
-      const done = structured(confirmed) as { status: string; summary: string };
+      const done = structured(confirmed) as { status: string; tell_user: string };
       expect(done.status).toBe("confirmed");
       const row = await sql<{ order_no: string }>(
         "SELECT o.order_no FROM piece_records r JOIN orders o ON o.id = r.order_id WHERE r.action_id = ?1",
         pending.action_id,
       );
-      expect(done.summary).toContain(row.order_no);
+      expect(done.tell_user).toContain(row.order_no);
       return [prepared, confirmed];
     },
   },
@@ -207,7 +207,7 @@ const TASKS: Task[] = [
       const { action_id } = structured(prepared) as { action_id: string };
       const confirmed = await call("confirm_action", { action_id });
       const row = await sql<{ order_no: string }>("SELECT order_no FROM orders WHERE action_id = ?1", action_id);
-      expect((structured(confirmed) as { summary: string }).summary).toContain(`新订单号 ${row.order_no}`);
+      expect((structured(confirmed) as { tell_user: string }).tell_user).toContain(`新订单号 ${row.order_no}`);
       return [prepared, confirmed];
     },
   },

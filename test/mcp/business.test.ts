@@ -62,7 +62,7 @@ describe("workshop business over MCP", () => {
       action_id: string;
       preview: { label: string; value: string }[];
     };
-    expect(action.status).toBe("pending_confirmation");
+    expect(action.status).toBe("pending");
     expect(action.preview).toEqual(
       expect.arrayContaining([
         { label: "金额", value: "40.00 元" },
@@ -70,7 +70,7 @@ describe("workshop business over MCP", () => {
       ]),
     );
     const text = (prepared.content as { text: string }[])[0]?.text ?? "";
-    expect(text).toMatch(/^已准备，尚未写入：计件登记：张三 上领子 50 件/);
+    expect(text).toMatch(/^Pending confirmation \(nothing has been written yet\): 计件登记：张三 上领子 50 件/);
     expect(text).toContain("Never confirm on your own initiative");
 
     const confirmed = await structured<{ status: string; result: { quantity: number } }>(client, "confirm_action", {

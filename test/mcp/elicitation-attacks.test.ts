@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { keys } from "../fixtures.ts";
+import { keyConfirmingBy } from "../auth/credentials.ts";
+import { keys, logins } from "../fixtures.ts";
 import { call, mcpClient } from "../helpers.ts";
 import {
   AMBIGUOUS,
@@ -65,11 +66,15 @@ describe("elicitation under attack: no answer, no write", () => {
     expect(await written(actionId)).toBe(0);
   });
 
-  it("a client that does not declare elicitation cannot use a state, and a plain agent key cannot confirm its action", async () => {
-    const { state, actionId } = await firstRound(keys.staff, { process: "上袖子", quantity: 20 });
+  it("a client that does not declare elicitation cannot use a state, and a key its client asks with cannot confirm its action", async () => {
+    const { key } = await keyConfirmingBy(logins.staff, "client");
+    const { state, actionId } = await firstRound(key, { process: "上袖子", quantity: 20 });
     const args = { process: "上袖子", quantity: 20 };
-    expect(errorText(await answer(keys.staff, state, args, NO_ANSWER, null))).toMatch(/^request_state_invalid/);
-    const client = await mcpClient(keys.staff);
+    expect(errorText(await answer(key, state, args, NO_ANSWER, null))).toMatch(/^request_state_invalid/);
+    expect(errorText(await answer(key, state, args, undefined, { url: {} }))).toMatch(
+      /^request_state_invalid: .*does not answer forms/,
+    );
+    const client = await mcpClient(key);
     const confirm = await client.callTool({ name: "confirm_action", arguments: { action_id: actionId } });
     expect(confirm.isError).toBe(true);
     expect((confirm.content as { text: string }[])[0]?.text).toMatch(/^confirmation_required/);
@@ -81,7 +86,7 @@ describe("elicitation under attack: no answer, no write", () => {
     const first = await rawCall(keys.staff, { name: "prepare_piece_record", arguments: args }, { url: {} });
     const state = first.requestState ?? "";
     const result = await answer(keys.staff, state, args, { confirm: { action: "accept", content: {} } }, { form: {} });
-    expect(result.structuredContent).toMatchObject({ status: "pending_confirmation" });
+    expect(result.structuredContent).toMatchObject({ status: "pending" });
     expect(await written(actionOf(state))).toBe(0);
   });
 });
@@ -136,9 +141,13 @@ describe("elicitation under attack: malformed and forged states", () => {
     expect(await written(actionId)).toBe(0);
   });
 
-  it("refuses another person of the same workshop", async () => {
+  it("refuses another person of the same workshop, and another key of the same person", async () => {
     const args = { process: "上袖子", quantity: 20 };
-    const { state, actionId } = await firstRound(keys.staff, args);
+    const { key } = await keyConfirmingBy(logins.staff, "client");
+    const { state, actionId } = await firstRound(key, args);
+    expect(errorText(await answer((await keyConfirmingBy(logins.staff, "client")).key, state, args))).toMatch(
+      /belongs to another call/,
+    );
     expect(errorText(await answer(keys.staff2, state, args))).toMatch(/belongs to another call/);
     expect(errorText(await answer(keys.otherBoss, state, args))).toMatch(/belongs to another call/);
     expect(await written(actionId)).toBe(0);

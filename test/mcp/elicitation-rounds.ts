@@ -48,7 +48,7 @@ export function actionOf(state: string): string {
   return JSON.parse(atob(body)).p.actionId as string;
 }
 
-export async function firstRound(key = keys.boss, args: Record<string, unknown> = PIECES, tool = "prepare_piece_record") {
+export async function firstRound(key: string = keys.boss, args: Record<string, unknown> = PIECES, tool = "prepare_piece_record") {
   const round = await rawCall(key, { name: tool, arguments: args });
   expect(round.resultType).toBe("input_required");
   const state = round.requestState ?? "";

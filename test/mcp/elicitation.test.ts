@@ -34,7 +34,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     const audit = await env.DB.prepare("SELECT confirmed_via, user_id FROM business_audit WHERE action_id = ?1")
       .bind(view.action_id)
       .first();
-    expect(audit).toEqual({ confirmed_via: "elicitation", user_id: "u-boss" });
+    expect(audit).toEqual({ confirmed_via: "form_elicitation", user_id: "u-boss" });
   });
 
   it("cancels on decline and writes nothing", async () => {
@@ -133,26 +133,31 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     const pending = await client.callTool({ name: "prepare_piece_record", arguments: { process: "上袖子", quantity: 20 } });
     expect(asked[0]?.mode).toBe("url");
     const link = asked[0]?.url ?? "";
-    expect(link).toMatch(/^http:\/\/weft\.test\/actions\/[0-9a-f]{64}$/);
+    expect(link).toMatch(/^http:\/\/weft\.test\/actions\/[0-9a-f]{64}\?via=url_elicitation$/);
     // Accepting only opened the page: nothing is written until the person confirms there.
     const structured = pending.structuredContent as { status: string; action_id: string };
-    expect(structured).toMatchObject({ status: "pending_confirmation", confirm_url: link });
+    expect(structured).toMatchObject({ status: "pending", confirm_url: link.replace("?via=url_elicitation", "") });
     expect(await written(structured.action_id)).toBe(0);
     const cookie = await signIn(logins.staff.username, logins.staff.password);
+    // The page opened by the elicitation says so when the person confirms there.
     const page = await browserCall(`/api/actions/${structured.action_id}/confirm`, cookie, {
       method: "POST",
-      body: JSON.stringify({ via: "confirm_page" }),
+      body: JSON.stringify({ via: "url_elicitation", lang: "zh" }),
       headers: { "Content-Type": "application/json" },
     });
     expect(page.status).toBe(200);
     expect(await written(structured.action_id)).toBe(1);
+    const audit = await env.DB.prepare("SELECT confirmed_via, credential FROM business_audit WHERE action_id = ?1")
+      .bind(structured.action_id)
+      .first();
+    expect(audit).toEqual({ confirmed_via: "url_elicitation", credential: null });
   });
 
   it("tells a URL client's retry what the person did on the page", async () => {
     const args = { process: "上袖子", quantity: 20 };
     const first = await rawCall(keys.staff, { name: "prepare_piece_record", arguments: args }, { url: {} });
     const link = first.inputRequests?.confirm?.params.url ?? "";
-    const actionId = link.split("/").pop() ?? "";
+    const actionId = new URL(link).pathname.split("/").pop() ?? "";
     const cookie = await signIn(logins.staff.username, logins.staff.password);
     await browserCall(`/api/actions/${actionId}/confirm`, cookie, {
       method: "POST",
@@ -177,7 +182,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
   it("gives 2025-era clients the confirm link, whatever they declared, since they cannot be asked", async () => {
     const client = await mcpClient(keys.boss);
     const result = await client.callTool({ name: "prepare_piece_record", arguments: PIECES });
-    expect(result.structuredContent).toMatchObject({ status: "pending_confirmation" });
+    expect(result.structuredContent).toMatchObject({ status: "pending" });
     const modern = await rawCall(keys.boss, { name: "list_knowledge_bases", arguments: {} });
     expect(modern.resultType ?? "complete").toBe("complete");
   });

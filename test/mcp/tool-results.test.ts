@@ -69,13 +69,15 @@ describe("every tool's result and its output schema", () => {
     for (const [name, result] of results) expect(problems(name, result.structuredContent), name).toEqual([]);
   });
 
-  it("leads every result with a summary, and gives it as the text for a client that reads structured content", () => {
+  it("says first what to tell the person, and gives it as the text for a client that reads structured content", () => {
     for (const [name, result] of results) {
-      const structured = result.structuredContent as { summary?: string; response?: string };
-      const said = structured.summary ?? structured.response;
+      // A business or search result's summary, a consultation's response, or what a write's person is told.
+      const structured = result.structuredContent as { summary?: string; response?: string; tell_user?: string };
+      const said = structured.tell_user ?? structured.summary ?? structured.response;
       expect(said, name).toMatch(/\S/);
       const texts = (result.content as { type: string; text?: string }[]).filter((c) => c.type === "text").map((c) => c.text);
-      expect(texts[0]?.startsWith(said ?? ""), name).toBe(true);
+      if (structured.tell_user) expect(texts[0], name).toContain(structured.tell_user);
+      else expect(texts[0]?.startsWith(said ?? ""), name).toBe(true);
       // The data once: no text block repeats the JSON.
       expect(
         texts.some((text) => text?.startsWith("{")),

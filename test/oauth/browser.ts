@@ -67,7 +67,8 @@ export async function signInAndConsent(
     password,
     decision = "allow",
     access = "read",
-  }: { username: string; password: string; decision?: string; access?: string },
+    confirmBy,
+  }: { username: string; password: string; decision?: string; access?: string; confirmBy?: string },
   browser = new Browser(),
 ): Promise<URL> {
   const signInPage = await browser.go(authorizationUrl);
@@ -78,7 +79,12 @@ export async function signInAndConsent(
   const consent = await browser.go(signedIn.headers.get("Location")!);
   expect(consent.status).toBe(200);
   const handle = hidden(await consent.text(), "handle");
-  const answered = await browser.post("/oauth/authorize", { handle, decision, access });
+  const answered = await browser.post("/oauth/authorize", {
+    handle,
+    decision,
+    access,
+    ...(confirmBy ? { confirm_by: confirmBy } : {}),
+  });
   expect(answered.status).toBe(302);
   return new URL(answered.headers.get("Location")!);
 }
@@ -163,7 +169,7 @@ export function tokenRequest(fields: Record<string, string>): Promise<Response> 
 }
 
 /** Registration, authorization and code exchange by hand; the token response and what led to it. */
-export async function tokensFor(person: { username: string; password: string; access?: string }) {
+export async function tokensFor(person: { username: string; password: string; access?: string; confirmBy?: string }) {
   const clientId = await registerClient();
   const { verifier, challenge } = await pkce();
   const back = await signInAndConsent(authorizeUrl({ clientId, challenge }), person);

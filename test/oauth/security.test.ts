@@ -134,9 +134,11 @@ describe("OAuth security", () => {
     // Once its successor has been used, the old refresh token is dead.
     const old = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
     expect(old.status).toBe(400);
-    // Bound to the resource https://weft.test/mcp: the same token at another origin is refused.
-    const elsewhere = await mcpCall(next.access_token, "tools/list", {}, "https://weft-copy.test");
+    // Bound to the resource https://weft.test/mcp: the same token at another origin this deployment
+    // serves is refused (one it does not serve never gets past the Host check).
+    const elsewhere = await mcpCall(next.access_token, "tools/list", {}, "https://localhost");
     expect(elsewhere.status).toBe(401);
+    expect((await mcpCall(next.access_token, "tools/list", {}, "https://weft-copy.test")).status).toBe(403);
     // And it is no API key: the REST API does not take it.
     const rest = await new Browser().go("/api/knowledge-bases", { headers: { Authorization: `Bearer ${next.access_token}` } });
     expect(rest.status).toBe(401);

@@ -242,7 +242,7 @@ describe("FAQ search", () => {
     // The citation names the FAQ base and the question that matched, not the entry's internal file name.
     expect(hit?.citation).toBe(`常见问题-8（FAQ） › ${PASSWORD.question}`);
     const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
-    expect(text).toContain(`[1] 常见问题-8（FAQ） › ${PASSWORD.question}`);
+    expect(text).toContain(`最相关的是 常见问题-8（FAQ） › ${PASSWORD.question}`);
     expect(text).not.toContain("faq-");
     await client.close();
   });

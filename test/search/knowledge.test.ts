@@ -333,7 +333,7 @@ describe("knowledge_search over MCP", () => {
     expect(structured.totals.results).toBeGreaterThanOrEqual(structured.results.length);
     const content = result.content as { type: string; text?: string }[];
     expect(content[0]?.text).toBe(structured.summary);
-    expect(structured.summary).toContain("[1] 使用手册-mcp › guide.md › 登记计件");
+    expect(structured.summary).toContain("最相关的是 使用手册-mcp › guide.md › 登记计件");
     // The passages are not repeated in the text.
     expect(content.filter((c) => c.type === "text").some((c) => c.text?.includes("自动计算工资"))).toBe(false);
   });

@@ -239,7 +239,7 @@ describe("the tool registry", () => {
               "type": "string",
             },
             "process": {
-              "description": "Name (领子 finds 上领子 if it is the only one) or id.",
+              "description": "Name or id (领子 finds 上领子).",
               "maxLength": 50,
               "minLength": 1,
               "type": "string",
@@ -463,7 +463,7 @@ describe("the tool registry", () => {
               "type": "string",
             },
             "process": {
-              "description": "Name (领子 finds 上领子 if it is the only one) or id.",
+              "description": "Name or id (领子 finds 上领子).",
               "maxLength": 50,
               "minLength": 1,
               "type": "string",
@@ -542,10 +542,6 @@ describe("the tool registry", () => {
               "description": "{code, message}",
               "type": "object",
             },
-            "expires_at": {
-              "description": "Workshop-local, YYYY-MM-DD HH:MM.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
             },
@@ -554,7 +550,8 @@ describe("the tool registry", () => {
             },
             "status": {
               "enum": [
-                "pending_confirmation",
+                "pending",
+                "confirming",
                 "confirmed",
                 "cancelled",
                 "expired",
@@ -565,7 +562,7 @@ describe("the tool registry", () => {
             "summary": {
               "type": "string",
             },
-            "time_zone": {
+            "tell_user": {
               "type": "string",
             },
           },
@@ -580,10 +577,6 @@ describe("the tool registry", () => {
               "description": "{code, message}",
               "type": "object",
             },
-            "expires_at": {
-              "description": "Workshop-local, YYYY-MM-DD HH:MM.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
             },
@@ -592,7 +585,8 @@ describe("the tool registry", () => {
             },
             "status": {
               "enum": [
-                "pending_confirmation",
+                "pending",
+                "confirming",
                 "confirmed",
                 "cancelled",
                 "expired",
@@ -603,7 +597,7 @@ describe("the tool registry", () => {
             "summary": {
               "type": "string",
             },
-            "time_zone": {
+            "tell_user": {
               "type": "string",
             },
           },
@@ -695,6 +689,7 @@ describe("the tool registry", () => {
             "confirm_by": {
               "enum": [
                 "weft",
+                "client",
                 "agent",
               ],
               "type": "string",
@@ -702,16 +697,22 @@ describe("the tool registry", () => {
             "confirm_url": {
               "type": "string",
             },
+            "created_at": {
+              "type": "string",
+            },
             "error": {
               "description": "{code, message}",
               "type": "object",
             },
             "expires_at": {
-              "description": "Workshop-local, YYYY-MM-DD HH:MM.",
               "type": "string",
             },
             "expires_in_minutes": {
               "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
             },
             "kind": {
               "type": "string",
@@ -728,7 +729,8 @@ describe("the tool registry", () => {
             },
             "status": {
               "enum": [
-                "pending_confirmation",
+                "pending",
+                "confirming",
                 "confirmed",
                 "cancelled",
                 "expired",
@@ -760,6 +762,7 @@ describe("the tool registry", () => {
             "confirm_by": {
               "enum": [
                 "weft",
+                "client",
                 "agent",
               ],
               "type": "string",
@@ -767,16 +770,22 @@ describe("the tool registry", () => {
             "confirm_url": {
               "type": "string",
             },
+            "created_at": {
+              "type": "string",
+            },
             "error": {
               "description": "{code, message}",
               "type": "object",
             },
             "expires_at": {
-              "description": "Workshop-local, YYYY-MM-DD HH:MM.",
               "type": "string",
             },
             "expires_in_minutes": {
               "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
             },
             "kind": {
               "type": "string",
@@ -793,7 +802,8 @@ describe("the tool registry", () => {
             },
             "status": {
               "enum": [
-                "pending_confirmation",
+                "pending",
+                "confirming",
                 "confirmed",
                 "cancelled",
                 "expired",
@@ -872,7 +882,7 @@ describe("the tool registry", () => {
               ],
             },
             "orders": {
-              "description": "[{id, order_no, customer, style{code, name}, quantity, due_date, created_on, status, note, days_left, overdue, remaining_pieces, progress{processes[{name, pieces}], percent}}]",
+              "description": "[{id, order_no, customer, style{code, name}, quantity, due_date, created_on, status, note, days_left, overdue, remaining_pieces, progress{processes, percent}}]",
               "type": "array",
             },
             "period": {

@@ -54,14 +54,18 @@ const prepareTool = defineTool({
     return {
       kind: "pending_action",
       action: {
-        actionId: "act-123",
+        action_id: "act-123",
+        kind: "test_record",
+        status: "pending",
+        created_at: "2026-11-26T09:50:00.000Z",
+        confirm_url: `http://weft.test/actions/${"act-123"}`,
         summary: `为张三记录 ${input.pieces} 件领子`,
         preview: [
           { label: "员工", value: "张三" },
           { label: "数量", value: String(input.pieces) },
         ],
         ambiguities: [],
-        expiresAt: "2026-11-26T10:00:00.000Z",
+        expires_at: "2026-11-26T10:00:00.000Z",
       },
     };
   },
@@ -196,35 +200,36 @@ describe("the MCP adapter", () => {
   }
 
   it("renders a pending action as structured content and text telling the agent to ask the user", async () => {
-    const ctx = { ...contextFor(boss), agentConfirm: { keyPrefix: "dev-" } };
+    const ctx = { ...contextFor(boss), confirming: { by: "agent" as const, credential: "dev-", credentialId: "key:dev" } };
     const client = await connect([prepareTool as unknown as Tool], ctx);
     const result = await client.callTool({ name: "prepare_test_write", arguments: { pieces: 50 } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
-      status: "pending_confirmation",
+      status: "pending",
       action_id: "act-123",
       preview: [
         { label: "员工", value: "张三" },
         { label: "数量", value: "50" },
       ],
-      // The workshop's time, not UTC's: 10:00 UTC is 18:00 in Shanghai.
-      expires_at: "2026-11-26 18:00",
+      // The wire shape's instant, and the workshop's time, not UTC's: 10:00 UTC is 18:00 in Shanghai.
+      expires_at: "2026-11-26T10:00:00.000Z",
+      expires_local: "2026-11-26 18:00",
       time_zone: "Asia/Shanghai",
       confirm_by: "agent",
     });
     const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("尚未写入");
+    expect(text).toMatch(/^Pending confirmation \(nothing has been written yet\)/);
     expect(text).toContain("call confirm_action");
     expect(text).toMatch(/Never confirm on your own initiative/);
     expect(text).toContain("说“确认”我就写入");
   });
 
-  it("tells an agent whose key may not confirm to give the user the confirm page's link instead", async () => {
+  it("tells an agent whose credential may not confirm to give the user the confirm page's link instead", async () => {
     const client = await connect([prepareTool as unknown as Tool], contextFor(boss));
     const result = await client.callTool({ name: "prepare_test_write", arguments: { pieces: 50 } });
     expect(result.structuredContent).toMatchObject({ confirm_url: "http://weft.test/actions/act-123", confirm_by: "weft" });
     const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("this credential may not confirm");
+    expect(text).toContain("confirm_action will not work");
     expect(text).toContain("请打开 http://weft.test/actions/act-123 核对后点“确认”");
     expect(text).not.toContain("call confirm_action");
   });

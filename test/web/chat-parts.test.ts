@@ -3,12 +3,15 @@ import type { ConfirmCardData } from "../../src/shapes.ts";
 import { consultationStep, type WeftMessage, withActionOutcome } from "../../src/web/chat-types.ts";
 
 const card = (actionId: string): ConfirmCardData => ({
-  actionId,
+  action_id: actionId,
+  kind: "piece_record",
+  status: "pending",
   summary: "记录计件",
   preview: [{ label: "员工", value: "李娟" }],
   ambiguities: [],
-  expiresAt: "2026-11-26T10:00:00.000Z",
-  status: "pending",
+  created_at: "2026-11-26T09:50:00.000Z",
+  expires_at: "2026-11-26T10:00:00.000Z",
+  confirm_url: `http://weft.test/actions/${actionId}`,
 });
 
 const messages: WeftMessage[] = [
@@ -28,7 +31,7 @@ describe("updating a confirm card with its outcome", () => {
   it("changes only the card whose id is the action id", () => {
     const next = withActionOutcome(messages, "act_1", { status: "confirmed", result: "已记录 30 件" });
     const parts = next[1]!.parts;
-    expect(parts[1]).toMatchObject({ id: "act_1", data: { status: "confirmed", result: "已记录 30 件", summary: "记录计件" } });
+    expect(parts[1]).toMatchObject({ id: "act_1", data: { status: "confirmed", outcome: "已记录 30 件", summary: "记录计件" } });
     expect(parts[2]).toMatchObject({ id: "act_2", data: { status: "pending" } });
     expect(next[0]).toBe(messages[0]);
     expect(messages[1]!.parts[1]).toMatchObject({ data: { status: "pending" } });

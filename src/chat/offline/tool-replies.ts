@@ -14,7 +14,7 @@ const MAX_ITEMS = 10;
 // line (the tool's summary) says already. `entered_by` is a login's id too; `overdue` is what a
 // negative `days_left` says.
 const HIDDEN =
-  /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by|key|summary|period|filters|assumptions|overdue)$/;
+  /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by|key|summary|period|filters|assumptions|overdue|processes)$/;
 
 // The codes the tools answer with, in words: one table for every reply, so "active" never reaches a
 // Chinese reader and 在职 never an English one.
@@ -90,13 +90,12 @@ const SETTLE_ZH = new Map([
   ["style", "例如写上款号"],
 ]);
 
-// The tool's summary already says what was prepared and that nothing is written yet.
 function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: string): string {
   const summary = scalar(output.summary ?? null) ?? "";
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `${summary}\n\n${DECIDE_LINES.zh}`;
+      return `已准备好：${summary}\n\n${DECIDE_LINES.zh}`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
@@ -343,7 +342,8 @@ export function toolReply({
   const external = toolName.startsWith(EXTERNAL_TOOL_PREFIX) ? externalText(output) : null;
   if (external) return external;
   if (!isRecord(output)) return String(output);
-  if (output.status === "pending_confirmation") return pendingReply(output, chinese, toolName);
+  // A prepared write: the pending action's wire shape.
+  if (output.status === "pending" && typeof output.action_id === "string") return pendingReply(output, chinese, toolName);
   if (output.status === "needs_input") {
     return chinese
       ? "这个工具需要的参数我没法从这句话里读全：请在上面的表单里填好，再点“调用”。"
