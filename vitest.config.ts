@@ -8,6 +8,11 @@ import { demoSeedStatements } from "./scripts/demo-data.ts";
 const trees = readdirSync("./knowledge/trees")
   .filter((f) => /\.(json|ya?ml)$/.test(f))
   .map((file_name) => ({ file_name, content: readFileSync(`./knowledge/trees/${file_name}`, "utf8") }));
+// Trees the engine's tests use besides the shipped ones (a second topic, English triggers); never shipped.
+const testTrees = readdirSync("./test/consult/trees").map((file_name) => ({
+  file_name,
+  content: readFileSync(`./test/consult/trees/${file_name}`, "utf8"),
+}));
 
 // The README and docs/ pages, and the npm scripts they may name, for test/docs.test.ts.
 const docs = [
@@ -70,6 +75,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_SEED: seed,
             TEST_TREES: trees,
+            TEST_CONSULT_TREES: testTrees,
             TEST_DOCS: docs,
             TEST_NPM_SCRIPTS: npmScripts,
             TEST_REPO_PATHS: repoPaths,

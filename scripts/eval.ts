@@ -101,6 +101,7 @@ async function evaluate(baseUrl: string, set: string) {
   const texts = new Map<string, string>();
   console.log("| mode | nDCG@10 | recall@10 | MRR@10 | relevant top-10 ≥ 0.5 | non-relevant top-10 ≥ 0.5 | AUC |");
   console.log("|---|---|---|---|---|---|---|");
+  const byThreshold: string[] = [];
   for (const mode of MODES.filter((m) => !ONLY || ONLY.has(m.key))) {
     const total = { ndcg: 0, recall: 0, mrr: 0 };
     const judgedTop10: Judged[] = [];
@@ -145,6 +146,14 @@ async function evaluate(baseUrl: string, set: string) {
     console.log(
       `| ${mode.name} | ${(total.ndcg / n).toFixed(3)} | ${(total.recall / n).toFixed(3)} | ${(total.mrr / n).toFixed(3)} | ${c.relevantKept.toFixed(3)} | ${c.nonRelevantKept.toFixed(3)} | ${c.auc.toFixed(3)} |`,
     );
+    for (const threshold of THRESHOLDS) {
+      const t = calibrationFigures(judgedTop10, threshold);
+      byThreshold.push(`| ${mode.name} | ${threshold} | ${t.relevantKept.toFixed(3)} | ${t.nonRelevantKept.toFixed(3)} |`);
+    }
+  }
+  if (THRESHOLDS.length > 0) {
+    console.log("\n| mode | min_score | relevant top-10 kept | non-relevant top-10 kept |\n|---|---|---|---|");
+    for (const row of byThreshold) console.log(row);
   }
   if (DUMP) appendFileSync(DUMP, `${JSON.stringify({ set, texts: [...texts] })}\n`);
 }
@@ -162,6 +171,10 @@ const DUMP = dumpAt >= 0 ? args.splice(dumpAt, 2)[1] : undefined;
 // `--modes keyword,rerank` runs only those modes (keyword, vector, hybrid, rerank).
 const modesAt = args.indexOf("--modes");
 const ONLY = modesAt >= 0 ? new Set(args.splice(modesAt, 2)[1]?.split(",")) : undefined;
+// `--thresholds 0.3,0.4,0.5` also prints the shares of relevant and non-relevant results each would keep.
+const thresholdsAt = args.indexOf("--thresholds");
+const THRESHOLDS =
+  thresholdsAt >= 0 ? (args.splice(thresholdsAt, 2)[1] ?? "").split(",").map(Number).filter(Number.isFinite) : [];
 const rawAt = args.indexOf("--raw");
 if (rawAt >= 0) {
   args.splice(rawAt, 1);

@@ -3,9 +3,15 @@
 import type { Tree } from "../src/consult/tree-schema.ts";
 import { sqlQuote as q } from "./sql.ts";
 
-/** One upsert per valid tree: a shipped tree is replaced in place, never deleted and re-added. */
+/**
+ * One upsert per valid tree (a shipped tree is replaced in place, never deleted and re-added),
+ * then the withdrawal of shipped trees whose file is no longer in knowledge/trees: a tree that
+ * stops being shipped stops being offered. A file that fails to validate keeps its last version.
+ */
 export function shippedTreeStatements(reports: { file: string; tree: Tree | null; warnings: string[] }[]): string[] {
-  return reports
+  const files = reports.map((report) => q(report.file)).join(", ");
+  const withdraw = `DELETE FROM consult_trees WHERE tenant_id IS NULL${files ? ` AND file_name NOT IN (${files})` : ""};`;
+  const upserts = reports
     .filter((report) => report.tree !== null)
     .map(({ file, tree, warnings }) => {
       const t = tree as Tree;
@@ -17,4 +23,5 @@ export function shippedTreeStatements(reports: { file: string; tree: Tree | null
         "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now');"
       );
     });
+  return [...upserts, withdraw];
 }

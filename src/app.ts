@@ -16,6 +16,7 @@ import { chatHistoryRoutes } from "./routes/chats.ts";
 import { consultTreeRoutes } from "./routes/consult-trees.ts";
 import { consultationRoutes } from "./routes/consultations.ts";
 import { health } from "./routes/health.ts";
+import { icon } from "./routes/icons.ts";
 import { knowledgeBaseRoutes } from "./routes/knowledge-bases.ts";
 import { knowledgeSearchRoutes } from "./routes/knowledge-search.ts";
 import { mcpOAuthRoutes } from "./routes/mcp-oauth.ts";
@@ -56,6 +57,7 @@ app.use(async function accessLog(c, next) {
 });
 
 app.get("/healthz", health);
+app.get("/icons/:file", icon);
 // The confirm, sign-up and set-password pages are the browser UI's, at addresses of their own: the
 // UI reads which from the path (and a link's token or invite code from the fragment, which no
 // server or log ever sees).

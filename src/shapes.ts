@@ -270,3 +270,30 @@ export type FileProblemReason =
   | "needs_ocr"
   | "ocr_failed"
   | "index_failed";
+
+/** Words in both of the UI's languages. */
+export interface BothLanguages {
+  zh: string;
+  en: string;
+}
+
+/**
+ * A tool's words as the browser reads them (`GET /api/chat/tools`): written once on the tool's
+ * definition, so the chat's tool cards, the confirm card and the confirm page need no list of
+ * their own keyed by tool name.
+ */
+export interface ToolWordsView {
+  name: string;
+  title: BothLanguages;
+  /** The icon's address on this deployment (`/icons/records.svg`). */
+  icon: string;
+  read_only: boolean;
+  /** The kind of write the tool prepares, for a prepare tool (`piece_record`, `order`). */
+  prepares: string | null;
+  /** What the tool's input fields and their coded values are called (`employee`: 员工, `this_month`: 本月). */
+  fields: Record<string, BothLanguages>;
+  /** What the fields of its result (and, for a prepare tool, of the written record) are called. */
+  results: Record<string, BothLanguages>;
+  /** What the lists in its result are called ("计件记录 10" on a tool card). */
+  lists: Record<string, BothLanguages>;
+}

@@ -71,3 +71,31 @@ export function decidedLine(status: string, result: string | undefined, lang: St
   if (lang === "zh") return told ? `${word}：${told}。` : `${word}。`;
   return told ? `${word}: ${told}.` : `${word}.`;
 }
+
+/** The statuses an order filter names: one of an order's, or `open` (待生产 and 生产中). */
+export type OrderStatusFilter = keyof typeof ORDER_STATUS_WORDS | "open";
+
+// How people say which orders they mean, most specific first: "还没做完" is open although it holds
+// "做完", and "还没做" (not started) is pending although "还没" alone would read as open.
+const ORDER_STATUS_PHRASES: readonly [RegExp, OrderStatusFilter][] = [
+  [
+    /未完成|还?没(?:有)?完成|还?没(?:有)?做完|还?没(?:有)?[做弄]好|在做的?|还在做|进行中|未结束|还?没结束|还?没交(?:货)?|未交(?:货)?|\bopen\b|\bunfinished\b|\bnot (?:yet )?(?:done|finished|completed)\b|\boutstanding\b/i,
+    "open",
+  ],
+  [/生产中|在生产|\bin[ _]production\b/i, "in_production"],
+  [/待生产|未开始|还?没(?:有)?开始|还?没(?:有)?做|\bpending\b|\bnot started\b/i, "pending"],
+  [/取消|\bcancel(?:l)?ed\b/i, "cancelled"],
+  [/已完成|完成了|做完了?|做好了|交货了|已交货?|\bcompleted\b|\bfinished\b|\bdone\b/i, "completed"],
+];
+
+/**
+ * The order statuses words ask for, read the same way by the `query_orders` tool's `status` and the
+ * offline model: 还没完成, 没做完, 在做的 are the open orders (待生产 and 生产中), 已完成 the completed
+ * ones; `null` when the words name none.
+ *
+ * @example orderStatusOfWords("哪些订单还没完成") // "open"
+ */
+export function orderStatusOfWords(text: string): OrderStatusFilter | null {
+  for (const [words, status] of ORDER_STATUS_PHRASES) if (words.test(text)) return status;
+  return null;
+}

@@ -4,6 +4,7 @@ declare namespace Cloudflare {
     MIGRATION_TEST_DB: D1Database;
     TEST_SEED: import("../scripts/demo-data.ts").DemoSeed;
     TEST_TREES: { file_name: string; content: string }[];
+    TEST_CONSULT_TREES: { file_name: string; content: string }[];
     TEST_DOCS: { path: string; content: string }[];
     TEST_NPM_SCRIPTS: string[];
     TEST_REPO_PATHS: string[];

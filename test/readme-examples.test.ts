@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sendChat } from "./chat/chat-api.ts";
 import { browserCall, ORIGIN, signIn } from "./chat/sign-in.ts";
 import { assembled, readChunks, textOf } from "./chat/stream.ts";
+import { loadDemoKnowledge } from "./demo-knowledge.ts";
 import { keys, logins } from "./fixtures.ts";
 import { call, callJson, mcpClient } from "./helpers.ts";
 
@@ -23,33 +24,8 @@ function toolPart(message: UIMessage, name: string): ToolPart {
   return part as unknown as ToolPart;
 }
 
-/** Loads knowledge/ as `npm run dev` does: through the REST API, as the demo workshop's boss. */
-beforeAll(async () => {
-  const boss = { key: keys.boss };
-  for (const kb of new Set(env.TEST_KNOWLEDGE_DOCS.map((doc) => doc.kb))) {
-    const created = await callJson("/api/knowledge-bases", { ...boss, method: "POST", body: JSON.stringify({ name: kb }) });
-    const documents = env.TEST_KNOWLEDGE_DOCS.filter((doc) => doc.kb === kb).map(({ filename, content }) => ({
-      filename,
-      content,
-    }));
-    const uploaded = await callJson(`/api/knowledge-bases/${created.body.id}/documents`, {
-      ...boss,
-      method: "POST",
-      body: JSON.stringify({ documents }),
-    });
-    expect(uploaded.status).toBe(200);
-  }
-  for (const { name, description = "", entries } of env.TEST_KNOWLEDGE_FAQS) {
-    const body = JSON.stringify({ name, description, type: "faq" });
-    const created = await callJson("/api/knowledge-bases", { ...boss, method: "POST", body });
-    const imported = await callJson(`/api/knowledge-bases/${created.body.id}/faq/import`, {
-      ...boss,
-      method: "POST",
-      body: JSON.stringify({ entries }),
-    });
-    expect(imported.status).toBe(200);
-  }
-});
+/** The knowledge `npm run dev` loads, for the README's questions that are answered from it. */
+beforeAll(loadDemoKnowledge);
 
 const readme = env.TEST_DOCS.find((page) => page.path === "README.md")?.content ?? "";
 
@@ -139,7 +115,7 @@ describe("the README's own workshop", () => {
     expect(guide).toContain("添加人员");
     expect(guide).toMatch(/\[1\]/);
     expect(textOf((await ask(boss, "这个月的计件")).message)).toMatch(
-      /^全车间本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 0 件/,
+      /^全车间，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：共 0 件，计 0\.00 元（0 条记录）。/,
     );
 
     const added = await browserCall("/api/people", boss, {
@@ -157,22 +133,50 @@ describe("the README's own workshop", () => {
     const staff = await signIn("readme-lijuan", "lijuan-pass-1");
     const { message } = await ask(staff, "我这个月做了多少件");
     expect(toolPart(message, "query_piece_records").output).toMatchObject({ scope: "own", totals: { pieces: 0 } });
-    expect(textOf(message)).toMatch(/^你本月（.*）做了 0 件/);
+    expect(textOf(message)).toMatch(/^你，本月（.*，进行中）：共 0 件，计 0\.00 元（0 条记录）。/);
   });
 });
 
 describe("the README's first MCP call", () => {
-  it("knowledge_search 计件工资怎么算 with top_k 2: two passages with scores and sources", async () => {
+  it("knowledge_search 计件工资怎么算 with top_k 2: two passages with scores, bases, citations and a link", async () => {
     const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "knowledge_search", arguments: { query: "计件工资怎么算", top_k: 2 } });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { results: { score: number; content: string }[] };
+    const structured = result.structuredContent as {
+      summary: string;
+      results: { score: number; content: string; citation: string; knowledge_base: { name: string }; uri: string | null }[];
+    };
     expect(structured.results).toHaveLength(2);
-    for (const hit of structured.results) expect(hit.score).toBeGreaterThanOrEqual(0.5);
+    for (const hit of structured.results) {
+      expect(hit.score).toBeGreaterThanOrEqual(0.5);
+      expect(hit.knowledge_base.name).toMatch(/\S/);
+    }
+    expect(structured.summary).toContain(`最相关的是 ${structured.results[0]?.citation}`);
     expect(structured.results[0]?.content).toContain("计件工资");
-    const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
-    expect(text).toContain("**Score:**");
-    expect(text).toContain("**Source:**");
+    expect(structured.results.some((hit) => hit.uri?.startsWith("weft://"))).toBe(true);
+    const content = result.content as { type: string; text?: string; uri?: string }[];
+    expect(content[0]?.text).toBe(structured.summary);
+    expect(content.some((item) => item.type === "resource_link")).toBe(true);
     await client.close();
+  });
+
+  it("answers the README's curl, which names no protocol revision, with the JSON as text too", async () => {
+    const { status, body } = await callJson("/mcp", {
+      method: "POST",
+      key: keys.staff,
+      headers: { Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "knowledge_search", arguments: { query: "计件工资怎么算", top_k: 2 } },
+      }),
+    });
+    expect(status).toBe(200);
+    const texts = (body.result.content as { type: string; text?: string }[]).filter((c) => c.type === "text");
+    expect(texts.map((c) => c.text)).toEqual([
+      body.result.structuredContent.summary,
+      JSON.stringify(body.result.structuredContent),
+    ]);
   });
 });

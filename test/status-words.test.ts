@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../src/business/orders.ts";
-import { ACTION_STATUS_WORDS, decidedLine, ORDER_STATUS_WORDS, statusWord } from "../src/status-words.ts";
+import { ACTION_STATUS_WORDS, decidedLine, ORDER_STATUS_WORDS, orderStatusOfWords, statusWord } from "../src/status-words.ts";
 
 describe("the status words the server and the browser share", () => {
   it("names every order status in both languages, the order labels among them", () => {
@@ -14,6 +14,24 @@ describe("the status words the server and the browser share", () => {
     expect(statusWord(ACTION_STATUS_WORDS, "confirmed", "en")).toBe("confirmed");
     expect(statusWord(ACTION_STATUS_WORDS, "archived", "zh")).toBe("archived");
     expect(statusWord(ACTION_STATUS_WORDS, "__proto__", "zh")).toBe("__proto__");
+  });
+
+  it.each([
+    ["哪些订单还没完成", "open"],
+    ["没做完的订单", "open"],
+    ["还没做完的单子", "open"],
+    ["在做的订单", "open"],
+    ["未完成的订单", "open"],
+    ["which orders are not done yet", "open"],
+    ["生产中的订单", "in_production"],
+    ["待生产的订单", "pending"],
+    ["还没开始做的", "pending"],
+    ["已完成的订单", "completed"],
+    ["做完了的订单", "completed"],
+    ["取消的订单", "cancelled"],
+    ["海澜的订单", null],
+  ])("reads %s as the order statuses %s, for the tool's filter and the offline model alike", (words, status) => {
+    expect(orderStatusOfWords(words)).toBe(status);
   });
 
   it("says what became of a decided card, with what a confirmed or failed write reported", () => {

@@ -72,6 +72,17 @@ function offsetAt(instant: number, timeZone: string): number {
 }
 
 /**
+ * The workshop's wall clock at an instant, to the minute (`YYYY-MM-DD HH:MM`): the time its people
+ * read, where UTC would read as the evening before in China.
+ *
+ * @example localMinute(new Date("2026-11-28T02:05:00Z"), "Asia/Shanghai") // "2026-11-28 10:05"
+ */
+export function localMinute(instant: Date, timeZone: string): string {
+  const second = Math.floor(instant.getTime() / 1000) * 1000;
+  return new Date(second + offsetAt(second, timeZone)).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/**
  * The instant a workshop-local day begins, written as D1 stores `created_at`
  * (`strftime('%Y-%m-%dT%H:%M:%fZ')`, UTC), so that a day range of local dates compares with it as
  * text. The offset is read twice because it may differ between UTC midnight and local midnight

@@ -9,3 +9,10 @@ export function yuan(cents: number): string {
 export function money(cents: number): { cents: number; yuan: string } {
   return { cents, yuan: yuan(cents) };
 }
+
+/** A figure with its thousands grouped, as people read it: 2752 → "2,752"; "1691.60" → "1,691.60". */
+export function grouped(figure: string | number): string {
+  const [whole = "", fraction] = String(figure).split(".");
+  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
+}

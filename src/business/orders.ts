@@ -23,16 +23,28 @@ export interface OrderRow {
   id: string;
   order_no: string;
   customer: string;
-  style: { id: string; code: string; name: string };
+  /** Its style by code and name, as people and the filters name it. */
+  style: { code: string; name: string };
   quantity: number;
   due_date: string;
   /** The workshop-local day the order was placed (created in Weft). */
   created_on: string;
   status: OrderStatus;
-  status_label: string;
   note: string;
-  /** Pieces recorded per process of the order's style; progress is the slowest process's share. */
-  progress: { processes: { process_id: string; name: string; pieces: number }[]; percent: number };
+  /**
+   * Days from the workshop's today to the due date, negative once it has passed; `null` for an
+   * order that is completed or cancelled, which is due for nothing.
+   */
+  days_left: number | null;
+  /** Still open (待生产, 生产中) and its due date has passed. */
+  overdue: boolean;
+  /** Pieces its slowest process still has to make (0 once every process has made the quantity). */
+  remaining_pieces: number;
+  /**
+   * Pieces recorded per process of the order's style, by the process's name (unique within a
+   * style), in the order they are done; progress is the slowest process's share.
+   */
+  progress: { processes: Record<string, number>; percent: number };
 }
 
 export type OrderCandidate = Named & { styleId: string; status: OrderStatus; orderNo: string };
@@ -91,6 +103,7 @@ export async function listOrders({
   business,
   tenantId,
   timeZone,
+  today,
   status,
   orderId,
   customerContains,
@@ -105,6 +118,8 @@ export async function listOrders({
   business: BusinessService;
   tenantId: string;
   timeZone: string;
+  /** The workshop's today, which days left and overdue are counted from. */
+  today: string;
   status?: OrderStatus | "open" | undefined;
   orderId?: string | undefined;
   customerContains?: string | undefined;
@@ -136,7 +151,7 @@ export async function listOrders({
   const [rows, totals] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT o.id, o.order_no, o.customer, o.quantity, o.due_date, o.created_at, o.status, o.note, s.id AS style_id, s.code, s.name AS style_name
+        `SELECT o.id, o.order_no, o.customer, o.quantity, o.due_date, o.created_at, o.status, o.note, s.code, s.name AS style_name
            FROM orders o JOIN styles s ON s.id = o.style_id AND s.tenant_id = o.tenant_id
           WHERE ${p.sql} ORDER BY o.due_date, o.id LIMIT ${limit + 1}`,
       )
@@ -151,22 +166,35 @@ export async function listOrders({
     const processes = progress.get(String(r.id)) ?? [];
     const quantity = Number(r.quantity);
     const slowest = processes.length ? Math.min(...processes.map((p) => p.pieces)) : 0;
+    const status = r.status as OrderStatus;
+    const due = String(r.due_date);
+    const open = OPEN_STATUSES.includes(status);
     return {
       id: String(r.id),
       order_no: String(r.order_no),
       customer: String(r.customer),
-      style: { id: String(r.style_id), code: String(r.code), name: String(r.style_name) },
+      style: { code: String(r.code), name: String(r.style_name) },
       quantity,
       due_date: String(r.due_date),
       created_on: localDate(new Date(String(r.created_at)), timeZone),
-      status: r.status as OrderStatus,
-      status_label: ORDER_STATUS_LABELS[r.status as OrderStatus],
+      status,
       note: String(r.note),
-      progress: { processes, percent: Math.min(100, Math.floor((slowest * 100) / quantity)) },
+      days_left: open ? daysBetween(today, due) : null,
+      overdue: open && due < today,
+      remaining_pieces: Math.max(0, quantity - slowest),
+      progress: {
+        processes: Object.fromEntries(processes.map((p) => [p.name, p.pieces])),
+        percent: Math.min(100, Math.floor((slowest * 100) / quantity)),
+      },
     };
   });
   const t = totals?.results[0] ?? {};
   return { items, next_cursor: paged.next_cursor, totals: { orders: Number(t.orders ?? 0), quantity: Number(t.quantity ?? 0) } };
+}
+
+/** Whole days from one `YYYY-MM-DD` date to another (negative when `to` comes first). */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 /** Pieces recorded per active process of each order's style, for one page of orders. */
@@ -178,25 +206,25 @@ async function progressOf({
   db: D1Database;
   tenantId: string;
   orders: Record<string, unknown>[];
-}): Promise<Map<string, { process_id: string; name: string; pieces: number }[]>> {
-  const out = new Map<string, { process_id: string; name: string; pieces: number }[]>();
+}): Promise<Map<string, { name: string; pieces: number }[]>> {
+  const out = new Map<string, { name: string; pieces: number }[]>();
   if (orders.length === 0) return out;
   const w = new Where();
   w.add(`o.tenant_id = ${w.param(tenantId)}`);
   w.add(`o.id IN (${orders.map((o) => w.param(String(o.id))).join(", ")})`);
   const { results } = await db
     .prepare(
-      `SELECT o.id AS order_id, p.id AS process_id, p.name,
+      `SELECT o.id AS order_id, p.name,
               (SELECT COALESCE(SUM(r.quantity), 0) FROM piece_records r
                 WHERE r.tenant_id = o.tenant_id AND r.order_id = o.id AND r.process_id = p.id) AS pieces
          FROM orders o JOIN processes p ON p.tenant_id = o.tenant_id AND p.style_id = o.style_id AND p.active = 1
         WHERE ${w.sql} ORDER BY o.id, p.sort_order, p.id`,
     )
     .bind(...w.params)
-    .all<{ order_id: string; process_id: string; name: string; pieces: number }>();
+    .all<{ order_id: string; name: string; pieces: number }>();
   for (const r of results) {
     const list = out.get(r.order_id) ?? [];
-    list.push({ process_id: r.process_id, name: r.name, pieces: r.pieces });
+    list.push({ name: r.name, pieces: r.pieces });
     out.set(r.order_id, list);
   }
   return out;

@@ -1,4 +1,5 @@
-import { decodeCursor, page } from "../cursor.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { AppError } from "../errors.ts";
 import { monthRange } from "./local-time.ts";
 import { money } from "./money.ts";
 import type { BusinessService } from "./service.ts";
@@ -14,7 +15,6 @@ export interface PayrollLine {
 
 export interface PayrollAdjustment {
   kind: "allowance" | "deduction";
-  kind_label: "补贴" | "扣款";
   amount: Money;
   reason: string;
 }
@@ -27,20 +27,38 @@ export interface Payslip {
   allowances: Money;
   deductions: Money;
   net_pay: Money;
-  lines: PayrollLine[];
+  /** Per process and unit price; left out unless asked for (`withLines`). */
+  lines?: PayrollLine[];
   adjustments: PayrollAdjustment[];
 }
+
+/** How payslips are ordered: by employee number (the default), or pieces or net pay, largest first. */
+export const PAYROLL_SORTS = ["employee_no", "pieces", "net_pay"] as const;
+export type PayrollSort = (typeof PAYROLL_SORTS)[number];
+
+export type PayrollTotals = {
+  employees: number;
+  pieces: number;
+  piece_wage: Money;
+  allowances: Money;
+  deductions: Money;
+  net_pay: Money;
+};
 
 /**
  * Payroll for one workshop and month (`YYYY-MM`, the workshop's local month): piece wages from
  * each record's quantity × the unit price recorded with it, then 补贴 added and 扣款 taken off.
- * One payslip per employee who has records or adjustments that month, by employee number.
+ * One payslip per employee who has records or adjustments that month, by employee number unless
+ * `sortBy` says otherwise; `top` keeps the first few (a ranking, no cursor), else pages of `limit`.
  */
 export async function queryPayroll({
   business,
   tenantId,
   month,
   employeeId,
+  sortBy = "employee_no",
+  top,
+  withLines,
   limit,
   cursor,
 }: {
@@ -48,13 +66,12 @@ export async function queryPayroll({
   tenantId: string;
   month: string;
   employeeId?: string | undefined;
+  sortBy?: PayrollSort | undefined;
+  top?: number | undefined;
+  withLines: boolean;
   limit: number;
   cursor?: string | undefined;
-}): Promise<{
-  items: Payslip[];
-  next_cursor: string | null;
-  totals: { employees: number; pieces: number; piece_wage: Money; allowances: Money; deductions: Money; net_pay: Money };
-}> {
+}): Promise<{ items: Payslip[]; next_cursor: string | null; totals: PayrollTotals }> {
   const { from, to } = monthRange(month);
   const one = (clause: string) => (employeeId ? ` AND ${clause}` : "");
   const db = business.db;
@@ -103,7 +120,7 @@ export async function queryPayroll({
     const slip = slipOf(String(l.employee_id));
     const pieces = Number(l.pieces);
     const cents = pieces * Number(l.unit_price_cents);
-    slip.lines.push({
+    slip.lines?.push({
       process: { id: String(l.process_id), name: String(l.name), style_code: String(l.code) },
       unit_price: money(Number(l.unit_price_cents)),
       pieces,
@@ -118,16 +135,23 @@ export async function queryPayroll({
     const cents = Number(a.amount_cents);
     slip.adjustments.push({
       kind,
-      kind_label: kind === "allowance" ? "补贴" : "扣款",
       amount: money(cents),
       reason: String(a.reason),
     });
     if (kind === "allowance") slip.allowances = money(slip.allowances.cents + cents);
     else slip.deductions = money(slip.deductions.cents + cents);
   }
+  const byNumber = (a: Payslip, b: Payslip) =>
+    cmp(a.employee.employee_no, b.employee.employee_no) || cmp(a.employee.id, b.employee.id);
   const all = [...slips.values()]
     .map((s) => ({ ...s, net_pay: money(s.piece_wage.cents + s.allowances.cents - s.deductions.cents) }))
-    .sort((a, b) => cmp(a.employee.employee_no, b.employee.employee_no) || cmp(a.employee.id, b.employee.id));
+    .sort((a, b) =>
+      sortBy === "pieces"
+        ? b.pieces - a.pieces || byNumber(a, b)
+        : sortBy === "net_pay"
+          ? b.net_pay.cents - a.net_pay.cents || byNumber(a, b)
+          : byNumber(a, b),
+    );
   const sum = (f: (s: Payslip) => number) => all.reduce((n, s) => n + f(s), 0);
   const totals = {
     employees: all.length,
@@ -137,14 +161,23 @@ export async function queryPayroll({
     deductions: money(sum((s) => s.deductions.cents)),
     net_pay: money(sum((s) => s.net_pay.cents)),
   };
-  let rest = all;
-  if (cursor) {
-    const [no, id] = decodeCursor(cursor, 2).map(String) as [string, string];
-    rest = all.filter(
-      (s) => cmp(s.employee.employee_no, no) > 0 || (s.employee.employee_no === no && cmp(s.employee.id, id) > 0),
-    );
+  const offset = cursor && top === undefined ? payslipOffset(cursor, sortBy) : 0;
+  const shown = top ?? limit;
+  const items = all.slice(offset, offset + shown).map(({ lines, ...slip }) => (withLines ? { ...slip, lines } : slip));
+  const more = top === undefined && offset + shown < all.length;
+  return {
+    items,
+    next_cursor: more ? encodeCursor(["payslips", sortBy, offset + shown]) : null,
+    totals,
+  };
+}
+
+function payslipOffset(cursor: string, sortBy: PayrollSort): number {
+  const [kind, sorted, offset] = decodeCursor(cursor, 3);
+  if (kind !== "payslips" || sorted !== sortBy || typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
+    throw new AppError("invalid_input", "This cursor belongs to another listing: pass next_cursor with the same sort_by.");
   }
-  return { ...page(rest.slice(0, limit + 1), limit, (s) => [s.employee.employee_no, s.employee.id]), totals };
+  return offset;
 }
 
 function cmp(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import { decodeCursor, page } from "../cursor.ts";
-import { yuan } from "./money.ts";
+import { money, yuan } from "./money.ts";
 import type { Named } from "./name-match.ts";
 import type { BusinessService } from "./service.ts";
 import { Where } from "./where.ts";
@@ -7,9 +7,10 @@ import { Where } from "./where.ts";
 export interface ProcessRow {
   id: string;
   name: string;
-  style: { id: string; code: string; name: string };
-  unit_price_cents: number;
-  unit_price_yuan: string;
+  /** Its style by code and name, as people and the filters name it. */
+  style: { code: string; name: string };
+  /** The price per piece now, in cents and yuan, as every amount is given. */
+  unit_price: { cents: number; yuan: string };
   active: boolean;
 }
 
@@ -111,7 +112,7 @@ export async function listProcesses({
   const [rows, count] = await business.db.batch<Record<string, unknown>>([
     business.db
       .prepare(
-        `SELECT p.id, p.name, p.unit_price_cents, p.active, p.sort_order, s.id AS style_id, s.code, s.name AS style_name
+        `SELECT p.id, p.name, p.unit_price_cents, p.active, p.sort_order, s.code, s.name AS style_name
            ${from} WHERE ${p.sql} ORDER BY s.code, p.sort_order, p.id LIMIT ${limit + 1}`,
       )
       .bind(...p.params),
@@ -121,9 +122,8 @@ export async function listProcesses({
     row: {
       id: String(r.id),
       name: String(r.name),
-      style: { id: String(r.style_id), code: String(r.code), name: String(r.style_name) },
-      unit_price_cents: Number(r.unit_price_cents),
-      unit_price_yuan: yuan(Number(r.unit_price_cents)),
+      style: { code: String(r.code), name: String(r.style_name) },
+      unit_price: money(Number(r.unit_price_cents)),
       active: r.active === 1,
     },
     sort: Number(r.sort_order),

@@ -37,6 +37,15 @@ export async function callerOf({ business, user }: { business: BusinessService; 
   };
 }
 
+/** The workshop's time zone, for the times its people are told (when a prepared write expires). */
+export async function workshopTimeZoneOf({ business }: { business: BusinessService }): Promise<string> {
+  const row = await business.db
+    .prepare("SELECT time_zone FROM tenants WHERE id = ?1")
+    .bind(business.tenantId)
+    .first<{ time_zone: string | null }>();
+  return workshopTimeZone(row?.time_zone);
+}
+
 /** What a staff member whose account is linked to no employee record is told, in the chat's words too (`refusalWords`). */
 export const NOT_LINKED_MESSAGE =
   "Your account is not linked to an employee yet, so Weft cannot tell which piece records and pay are yours. Ask your boss to link it (Settings → People).";

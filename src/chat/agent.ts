@@ -31,7 +31,7 @@ import { chatInstructions } from "./instructions.ts";
 import { modelTools } from "./model-tools.ts";
 import type { Passage } from "./passages.ts";
 import { replayResponse } from "./replay.ts";
-import { afterStart, searchResultsOf, sourcesPart } from "./sources.ts";
+import { afterStart, retrievedSources, sourcesPart, toolSources } from "./sources.ts";
 import { chatTitle } from "./title.ts";
 import { workshopProfile } from "./workshop.ts";
 
@@ -198,8 +198,8 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           tools,
           ctx,
           onPending: (action) => writer.write(confirmCardPart(action)),
-          onResult: (name, output) => {
-            const found = sourcesPart(searchResultsOf(name, output));
+          onResult: (_name, output) => {
+            const found = sourcesPart(toolSources(output));
             if (found) writer.write(found);
           },
           onForm: (toolCallId, form) => writer.write({ type: "data-tool-form", id: `form-${toolCallId}`, data: form }),
@@ -214,7 +214,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
           redactToolErrors: false,
         })
           // What the reply may cite, so the browser can open a cited passage beside the conversation.
-          .pipeThrough(afterStart(sourcesPart(retrieved)))
+          .pipeThrough(afterStart(sourcesPart(retrievedSources(retrieved))))
           .pipeThrough(timeoutAsError({ signal, timeoutMs, requestId }, describe)),
       );
     },

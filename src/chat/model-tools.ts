@@ -5,10 +5,6 @@ import { inputJsonSchema } from "../tools/json-schemas.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 
-// A write is confirmed or cancelled by the user's click on its card, never by the model, so the
-// chat does not offer these tools to the model at all.
-const USER_ONLY = new Set(["confirm_action", "cancel_action"]);
-
 const schemas = new WeakMap<Tool, JsonSchema>();
 
 /**
@@ -29,7 +25,10 @@ function inputSchemaOf(t: Tool): JsonSchema {
   return schema;
 }
 
-/** What the model reads after preparing a write: what will happen, and that the user decides. */
+/**
+ * What the model reads after preparing a write: the action in its wire shape, and that the user
+ * decides on the card (in the chat the card is how a person says yes).
+ */
 export function pendingForModel(action: PendingAction) {
   return {
     ...action,
@@ -80,8 +79,10 @@ export function modelTools({
   onResult?: (toolName: string, output: unknown) => void;
   onForm?: (toolCallId: string, form: ToolFormData) => void;
 }): ToolSet {
+  // A write is confirmed or cancelled by the person's click on its card, never by the model, so the
+  // chat does not offer the tools that decide one to the model at all.
   const entries = tools
-    .filter((t) => !USER_ONLY.has(t.name))
+    .filter((t) => !t.decidesAction)
     .map((t) => [
       t.name,
       tool({

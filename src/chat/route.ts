@@ -4,6 +4,10 @@ import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { AppError, badRequest } from "../errors.ts";
 import { validate } from "../routes/validate.ts";
+import type { ToolWordsView } from "../shapes.ts";
+import { toolContext } from "../tools/context.ts";
+import { toolsFor } from "../tools/registry.ts";
+import { toolWordsView } from "../tools/tool-words.ts";
 import { chatResponse } from "./agent.ts";
 import { ChatRequestSchema, UserTextSchema } from "./chat.schema.ts";
 import { modelInfo } from "./models.ts";
@@ -18,6 +22,21 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 chatRoutes.use(bearerAuth({ latestReads: true }));
 
 chatRoutes.get("/model", (c) => c.json(modelInfo(c.var.config)));
+
+// What each tool the caller may use is called: the tool cards, the confirm card and page read it
+// here rather than keep lists of their own. An external tool brings its own title on its card.
+chatRoutes.get("/tools", async (c) => {
+  const ctx = toolContext({
+    user: c.var.user,
+    requestId: c.var.requestId,
+    signal: c.req.raw.signal,
+    config: c.var.config,
+    services: c.var.services,
+  });
+  const { tools } = await toolsFor(ctx, { external: false });
+  const words: ToolWordsView[] = tools.flatMap((tool) => (tool.kind === "weft" ? [toolWordsView(tool)] : []));
+  return c.json({ tools: words });
+});
 
 chatRoutes.post(
   "/",

@@ -8,9 +8,11 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { cancelAction, confirmAction, getAction, refuseConfirm } from "../actions/actions.ts";
+import { localMinute } from "../business/local-time.ts";
 import { AppError } from "../errors.ts";
 import { printable } from "../printable.ts";
 import type { Ambiguity, PendingAction } from "../shapes.ts";
+import { actionViewResult, workshopTimeZone } from "../tools/action-results.ts";
 import { confirmAllows } from "../tools/confirm-by.ts";
 import type { ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
@@ -88,7 +90,10 @@ export async function askToConfirm(
   };
   const request =
     asking.mode === "form"
-      ? inputRequired.elicit({ message: formMessage(action), requestedSchema: choicesSchema(action.ambiguities) })
+      ? inputRequired.elicit({
+          message: formMessage(action, await workshopTimeZone(ctx)),
+          requestedSchema: choicesSchema(action.ambiguities, tool),
+        })
       : inputRequired.elicitUrl({
           message: `${action.summary}\n请在 Weft 的确认页上查看并确认（确认后才会保存）。`,
           url: `${action.confirm_url}?${URL_ELICITATION_QUERY}`,
@@ -159,14 +164,8 @@ export async function answerRound({
   }
   if (answer.action !== "accept") {
     const cancelled = await cancelAction({ actions, user: ctx.user, actionId: view.action_id, once: true });
-    return {
-      outcome: {
-        ok: true,
-        kind: "result",
-        structured: { ...cancelled },
-        text: `The user declined: nothing was written (${cancelled.summary}).`,
-      },
-    };
+    const structured = actionViewResult(cancelled);
+    return { outcome: { ok: true, kind: "result", structured, text: `The user declined. ${structured.tell_user}` } };
   }
   if (view.ambiguities.length > 0) {
     const choices = chosen(view.ambiguities, answer.content);
@@ -177,21 +176,21 @@ export async function answerRound({
     if (!again.ok || again.kind !== "pending_action") return { outcome: again };
     return { ask: await askToConfirm({ mode: "form", codec }, { action: again.action, tool, args, ctx }) };
   }
+  // The approval records the message the form showed, with its expiry in the same zone.
+  const timeZone = await workshopTimeZone(ctx);
   const confirmed = await confirmAction({
     actions,
     user: ctx.user,
     actionId: view.action_id,
-    confirmation: { via: "form_elicitation", credential: ctx.confirming.credential, shown: formMessage },
+    confirmation: {
+      via: "form_elicitation",
+      credential: ctx.confirming.credential,
+      shown: (action) => formMessage(action, timeZone),
+    },
     once: true,
   });
-  return {
-    outcome: {
-      ok: true,
-      kind: "result",
-      structured: { ...confirmed },
-      text: `Confirmed by the user and done: ${confirmed.summary}`,
-    },
-  };
+  const structured = actionViewResult(confirmed);
+  return { outcome: { ok: true, kind: "result", structured, text: `Confirmed by the user. ${structured.tell_user}` } };
 }
 
 async function verified(codec: RequestStateCodec<ConfirmState>, wire: string, mcp: ServerContext): Promise<ConfirmState> {
@@ -228,37 +227,36 @@ function alreadyUsed(view: PendingAction): AppError {
 /** A URL elicitation came back: what the person did on the confirm page, or the link again. */
 function urlOutcome(view: PendingAction): ToolOutcome {
   if (view.status === "pending") return { ok: true, kind: "pending_action", action: view };
-  return { ok: true, kind: "result", structured: { ...view }, text: `The action is ${view.status}: ${view.summary}` };
+  const structured = actionViewResult(view);
+  return { ok: true, kind: "result", structured, text: structured.tell_user };
 }
-
-const FIELD_TITLES = new Map([
-  ["employee", "员工"],
-  ["process", "工序"],
-  ["order", "订单"],
-  ["style", "款式"],
-]);
 
 /**
  * The preview as one message (what a form elicitation shows, and what its approval records as
- * shown); every line is Weft's, since no value can start a line of its own.
+ * shown): when it lapses in the workshop's time (`timeZone`), not UTC; every line is Weft's, since
+ * no value can start a line of its own.
  */
-function formMessage(action: PendingAction): string {
+function formMessage(action: PendingAction, timeZone: string): string {
   return [
     "请确认这项写入（确认后才会保存）：",
     printable(action.summary),
     ...action.preview.map((field) => `${printable(field.label)}：${printable(field.value)}`),
     ...(action.ambiguities.length ? ["", "还需要您选择下面的项目；选好后会再给您看一次完整的预览。"] : []),
-    `有效期至 ${action.expires_at.slice(0, 16).replace("T", " ")} (UTC)`,
+    `有效期至 ${localMinute(new Date(action.expires_at), timeZone)} (${timeZone})`,
   ].join("\n");
 }
 
-/** Each open question as a single choice among its candidates; no fields when nothing is open. */
-function choicesSchema(ambiguities: readonly Ambiguity[]): ElicitRequestFormParams["requestedSchema"] {
+/**
+ * Each open question as a single choice among its candidates, titled in the tool's words for the
+ * field (员工, 工序, 订单); no fields when nothing is open.
+ */
+function choicesSchema(ambiguities: readonly Ambiguity[], tool: Tool): ElicitRequestFormParams["requestedSchema"] {
+  const fields = tool.kind === "weft" ? (tool.words.fields ?? {}) : {};
   const properties: Record<string, { type: "string"; title: string; oneOf: { const: string; title: string }[] }> = {};
   for (const ambiguity of ambiguities) {
     properties[ambiguity.field] = {
       type: "string",
-      title: FIELD_TITLES.get(ambiguity.field) ?? ambiguity.field,
+      title: Object.hasOwn(fields, ambiguity.field) ? (fields[ambiguity.field]?.zh ?? ambiguity.field) : ambiguity.field,
       oneOf: ambiguity.candidates.map((candidate) => ({ const: candidate.id, title: candidate.label })),
     };
   }

@@ -10,7 +10,8 @@ import type { ConfirmBy } from "../shapes.ts";
 import { promptConfirmStep } from "../tools/confirm-by.ts";
 import type { Toolset } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
-import { ICONS } from "./icons.ts";
+import type { IconName } from "../tools/tool-icons.ts";
+import { iconsFor } from "./icons.ts";
 
 /** Prompt names: a consultation is `consult.{tree id}`, a task `task.{name}`, so the two never collide. */
 const CONSULT_PREFIX = "consult.";
@@ -18,6 +19,7 @@ const MAX_ARGUMENT = 2000;
 
 interface TaskPrompt {
   prompt: Prompt;
+  icon: IconName;
   /** The tools the task combines: offered only to a caller who has them all. */
   tools: string[];
   /** The prompt's message; `confirmBy` is what the caller's credential allows in saying yes to a write. */
@@ -32,13 +34,13 @@ const TASKS: TaskPrompt[] = [
       title: "登记计件",
       description:
         "Record pieces an employee finished: prepare the record, show the preview, and write it only after the user says yes (where, depends on what this connection allows).",
-      icons: ICONS.write,
       arguments: [
         { name: "employee", description: "Who did the work: name, 工号 or id (员工).", required: true },
         { name: "process", description: "The process done, as the workshop names it (工序), e.g. 上领子.", required: true },
         { name: "quantity", description: "How many pieces, a whole number (件数).", required: true },
       ],
     },
+    icon: "write",
     tools: ["prepare_piece_record", "confirm_action", "cancel_action"],
     message: ({ employee, process, quantity }, confirmBy) =>
       `请给${employee}登记计件：工序「${process}」，${quantity}件。\n` +
@@ -50,17 +52,17 @@ const TASKS: TaskPrompt[] = [
       name: "task.monthly-payroll",
       title: "本月工资汇总",
       description: "Sum up this month's pay per employee and check it against the pieces recorded.",
-      icons: ICONS.records,
       arguments: [
         { name: "employee", description: "Only this employee (name, 工号 or id); leave empty for everyone you may see." },
       ],
     },
+    icon: "records",
     tools: ["query_payroll", "query_piece_records"],
     message: ({ employee }) =>
       `请汇总本月工资${employee ? `（只看${employee}）` : ""}。\n` +
-      `先调用 query_payroll${employee ? `（employee: ${employee}）` : ""} 取本月每个人的计件工资和应发工资，` +
+      `先调用 query_payroll${employee ? `（employee: ${employee}）` : ""} 取本月每个人的计件工资、补贴、扣款和实发工资，` +
       `再调用 query_piece_records（period: this_month, group_by: employee${employee ? `, employee: ${employee}` : ""}）核对件数。` +
-      "用表格列出每个人的件数、计件工资和应发工资，最后给出合计。",
+      "先说清楚统计的是哪个月、这个月是否还没结束，再用表格列出每个人的件数、计件工资和实发工资，最后给出合计。",
   },
 ];
 
@@ -87,7 +89,7 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
         name: `${CONSULT_PREFIX}${id}`,
         title: tree?.title,
         description: tree?.description || `Start the guided consultation '${tree?.title ?? id}'.`,
-        icons: ICONS.consult,
+        icons: iconsFor(ctx.services.actions.origin, "consult"),
         arguments: [
           {
             name: "question",
@@ -96,7 +98,12 @@ export function servePrompts(mcp: McpServer, ctx: ToolContext, toolset: Toolset)
         ],
       };
     });
-    return { prompts: [...consultations, ...tasks.map((task) => task.prompt)] };
+    return {
+      prompts: [
+        ...consultations,
+        ...tasks.map((task) => ({ ...task.prompt, icons: iconsFor(ctx.services.actions.origin, task.icon) })),
+      ],
+    };
   });
 
   server.setRequestHandler("prompts/get", async (request): Promise<GetPromptResult> => {

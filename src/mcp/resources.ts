@@ -7,9 +7,9 @@ import {
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
 import { AppError } from "../errors.ts";
-import { faqFilename } from "../search/faq.ts";
 import { listKnowledgeBases } from "../search/knowledge-bases.ts";
 import { documentMarkdown, listReadableDocuments } from "../search/readable-documents.ts";
+import { documentUri } from "../tools/knowledge-links.ts";
 import type { ToolContext } from "../tools/tool.ts";
 
 /** Documents a `resources/list` page holds. */
@@ -21,11 +21,6 @@ const TEMPLATE = "weft://knowledge-bases/{knowledge_base}/documents/{document}";
 const DOCUMENT_URI = /^weft:\/\/knowledge-bases\/([A-Za-z0-9_-]{1,128})\/documents\/([A-Za-z0-9_-]{1,128})$/;
 /** Where a listed document names its knowledge base. */
 export const KNOWLEDGE_BASE_META = "weft/knowledge_base";
-
-/** The URI of a knowledge document, as resources and search results name it. */
-export function documentUri(kbId: string, documentId: string): string {
-  return `weft://knowledge-bases/${encodeURIComponent(kbId)}/documents/${encodeURIComponent(documentId)}`;
-}
 
 /**
  * The workshop's knowledge documents as MCP resources, on the per-request server: listed a page
@@ -106,29 +101,20 @@ export function serveDocuments(mcp: McpServer, ctx: ToolContext): void {
   }
 }
 
-/** `resource_link` items for the documents a search result quotes, each once, FAQ entries aside. */
+/**
+ * `resource_link` items for the documents a result quotes (a search's hits that have a `uri`),
+ * each once: a client can open the whole document beside the passage.
+ */
 export function searchResultLinks(structured: unknown): ContentBlock[] {
-  const results = (structured as { results?: unknown }).results;
+  const results = (structured as { results?: unknown } | undefined)?.results;
   if (!Array.isArray(results)) return [];
   const seen = new Set<string>();
   const links: ContentBlock[] = [];
-  for (const result of results as {
-    knowledge_id: string;
-    knowledge_base_id: string;
-    knowledge_title: string;
-    knowledge_filename: string;
-  }[]) {
-    if (result.knowledge_filename === faqFilename(result.knowledge_id)) continue;
-    const uri = documentUri(result.knowledge_base_id, result.knowledge_id);
-    if (seen.has(uri)) continue;
-    seen.add(uri);
-    links.push({
-      type: "resource_link",
-      uri,
-      name: result.knowledge_filename,
-      title: result.knowledge_title,
-      mimeType: MARKDOWN,
-    });
+  for (const result of results as { uri?: unknown; title?: unknown }[]) {
+    if (typeof result?.uri !== "string" || seen.has(result.uri)) continue;
+    seen.add(result.uri);
+    const title = typeof result.title === "string" ? result.title : result.uri;
+    links.push({ type: "resource_link", uri: result.uri, name: title, title, mimeType: MARKDOWN });
   }
   return links;
 }

@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -66,14 +67,30 @@ mcpRoutes.post(
       services: c.var.services,
     });
     const needed = toolsNeeded(body);
+    const client = { readsStructuredContent: readsStructuredContent(body, c.req.header("MCP-Protocol-Version")) };
     return serveMcp(c.req.raw, body, async () => {
       const toolset = needed === "none" ? NO_TOOLS : await toolsFor(ctx, { external: needed === "all" });
-      return buildMcpServer(toolset, ctx);
+      return buildMcpServer(toolset, ctx, client);
     });
   },
 );
 
 const NO_TOOLS: Toolset = { tools: [], unavailable: [], notes: [] };
+
+/** The first protocol revision whose tool results carry `structuredContent`. */
+const STRUCTURED_SINCE = "2025-06-18";
+
+/**
+ * Whether the request's client speaks a revision with `structuredContent`: a 2026-07-28 request
+ * says its revision in `_meta`, a 2025-era one in the `MCP-Protocol-Version` header (a client
+ * that sends none is 2025-03-26, the spec says, from before structured results).
+ */
+function readsStructuredContent(body: unknown, header: string | undefined): boolean {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  const claimed = meta && typeof meta === "object" ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+  const revision = typeof claimed === "string" ? claimed : header;
+  return typeof revision === "string" && /^\d{4}-\d{2}-\d{2}$/.test(revision) && revision >= STRUCTURED_SINCE;
+}
 
 /**
  * Which of the caller's tools a request needs. External tools cost a D1 read and perhaps a contact

@@ -9,15 +9,16 @@ import {
 } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import { statusOf } from "../errors.ts";
-import type { ConfirmBy } from "../shapes.ts";
+import { agentPreviewText } from "../preview-text.ts";
+import type { ConfirmBy, PendingAction } from "../shapes.ts";
+import { pendingActionResult } from "../tools/action-results.ts";
 import { confirmNote, endsInConfirmation } from "../tools/confirm-by.ts";
 import { inputJsonSchema, outputJsonSchema } from "../tools/json-schemas.ts";
 import type { Toolset } from "../tools/registry.ts";
 import { failureOf, runTool, type ToolOutcome } from "../tools/run-tool.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 import { answerRound, askingFor, askToConfirm, type Round } from "./elicitation.ts";
-import { ICONS, toolIcons } from "./icons.ts";
-import { renderPendingAction } from "./pending-action.ts";
+import { iconsFor } from "./icons.ts";
 import { servePrompts } from "./prompts.ts";
 import { searchResultLinks, serveDocuments } from "./resources.ts";
 
@@ -26,10 +27,17 @@ const MAX_NAME_IN_ERROR = 64;
 export const LEFT_OUT_META = "weft/left_out";
 export const ERROR_META = "weft/error";
 
-const INSTRUCTIONS =
-  "Weft gives access to a workshop's knowledge bases, guided consultations and business records. " +
-  "Tools only ever see the caller's own workshop. Tools that prepare a write return a preview: show it to " +
-  "the user; nothing is written until they say yes.";
+const INSTRUCTIONS = [
+  "Weft gives access to a garment workshop's knowledge bases, guided consultations and business records, only ever the caller's own workshop.",
+  "Every tool's result starts with `summary`: the sentence to tell the person, naming the period, filters and counts it rests on. " +
+    "Business results also carry `period` ({name, of, from, to, in_progress}: name `all` when no period was given, in_progress while it includes today), " +
+    "`filters` (what was applied, as the records name it), `assumptions` (what was read into the question: say them too), " +
+    "`totals` (over every matching row, not just the page), `next_cursor`, and the workshop's `today` and `time_zone`. " +
+    "Money is {cents, yuan} everywhere. Dates are the workshop's.",
+  "Tools that prepare a write return a preview, nothing written: `confirm_by` says who may say yes with this credential, " +
+    "`next_step` what you do, `tell_user` what to tell the person, and `expires_at` is the workshop's local time. " +
+    "Nothing is written before the person's yes.",
+].join("\n");
 
 /**
  * Cache hints for 2026-07-28 clients (2025-era answers carry none). Every list depends on the
@@ -46,6 +54,15 @@ const CACHE_HINTS: Record<string, CacheHint> = {
   "resources/templates/list": { ttlMs: 3_600_000, cacheScope: "private" },
 };
 
+/** What a request's client reads besides the tools: whether its protocol revision has `structuredContent`. */
+export interface McpClientTraits {
+  /**
+   * True from revision 2025-06-18 on: its results carry the data once, in `structuredContent`, and
+   * the text is only the summary. Earlier clients get the JSON as text too, which is all they read.
+   */
+  readsStructuredContent: boolean;
+}
+
 /**
  * A fresh MCP server (SDK v2) for one request, exposing exactly the tools the caller may use, the
  * workshop's documents as resources and its consultations and two tasks as prompts. A
@@ -56,10 +73,10 @@ const CACHE_HINTS: Record<string, CacheHint> = {
  * because external tools arrive as JSON Schema and because input checking belongs to `runTool`,
  * the same for every face.
  */
-export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
+export function buildMcpServer(toolset: Toolset, ctx: ToolContext, client: McpClientTraits): McpServer {
   const { tools, unavailable, notes } = toolset;
   const mcp = new McpServer(
-    { name: "weft", title: "Weft", version: pkg.version, icons: ICONS.weft },
+    { name: "weft", title: "Weft", version: pkg.version, icons: iconsFor(ctx.services.actions.origin, "weft") },
     {
       capabilities: { tools: { listChanged: false } },
       instructions: [`${INSTRUCTIONS} ${confirmNote(ctx.confirming.by)}`, ...notes].join("\n"),
@@ -70,7 +87,10 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
   const listed = new Map(tools.map((tool) => [tool.name, tool]));
   const known = new Map([...unavailable.map((tool) => [tool.name, tool] as const), ...listed]);
   server.setRequestHandler("tools/list", async () => ({
-    tools: tools.map((tool) => describe(tool, ctx.confirming.by)),
+    tools: tools.map((tool) => ({
+      ...describe(tool, ctx.confirming.by),
+      icons: iconsFor(ctx.services.actions.origin, toolIcon(tool)),
+    })),
     ...(notes.length ? { _meta: { [LEFT_OUT_META]: notes } } : {}),
   }));
   server.setRequestHandler("tools/call", async (request, mcpCtx) => {
@@ -85,9 +105,9 @@ export function buildMcpServer(toolset: Toolset, ctx: ToolContext): McpServer {
     const args = request.params.arguments ?? {};
     const round = await callTool({ tool, args, ctx, mcp: mcpCtx });
     if ("ask" in round) return round.ask;
-    const result = render(round.outcome, ctx);
-    // A search result links each document it quotes, so a client can open the whole of it.
-    if (tool.name === "knowledge_search" && !result.isError) result.content.push(...searchResultLinks(result.structuredContent));
+    const result = await render(round.outcome, tool, ctx, client);
+    // A result that quotes documents links each, so a client can open the whole of it.
+    if (!result.isError) result.content.push(...searchResultLinks(result.structuredContent));
     return server.projectCallToolResult(result, outputJsonSchema(tool) ?? undefined);
   });
   serveDocuments(mcp, ctx);
@@ -137,8 +157,9 @@ async function callTool({
 const descriptors = new WeakMap<Tool, Map<ConfirmBy, McpTool>>();
 
 /**
- * A tool as `tools/list` shows it, its JSON Schemas built once per tool and isolate; a tool whose
- * use ends in a person's yes says what the caller's credential allows (one descriptor per setting).
+ * A tool as `tools/list` shows it (its icon aside, which is an address on this deployment), its
+ * JSON Schemas built once per tool and isolate; a tool whose use ends in a person's yes says what
+ * the caller's credential allows (one descriptor per setting).
  */
 function describe(tool: Tool, confirmBy: ConfirmBy): McpTool {
   let bySetting = descriptors.get(tool);
@@ -154,17 +175,26 @@ function describe(tool: Tool, confirmBy: ConfirmBy): McpTool {
       name: tool.name,
       title: tool.title,
       description: endsInConfirmation(tool) ? `${tool.description} ${confirmNote(confirmBy)}` : tool.description,
-      icons: toolIcons(tool.name),
       inputSchema: inputSchema as McpTool["inputSchema"],
       ...(outputSchema ? { outputSchema: outputSchema as McpTool["outputSchema"] } : {}),
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: tool.annotations,
     };
     bySetting.set(confirmBy, descriptor);
   }
   return descriptor;
 }
 
-function render(outcome: ToolOutcome, ctx: ToolContext): CallToolResult {
+/** A tool's icon family: Weft's own tools name theirs; an external server's tools share one. */
+function toolIcon(tool: Tool) {
+  return tool.kind === "weft" ? tool.words.icon : "external";
+}
+
+/**
+ * A tool's outcome as an MCP result. The data is in `structuredContent` once; the text is the
+ * summary to tell the person. A client of a revision before `structuredContent` reads only text,
+ * so it gets the JSON as text as well (the spec's compatibility rule, kept for those alone).
+ */
+async function render(outcome: ToolOutcome, tool: Tool, ctx: ToolContext, client: McpClientTraits): Promise<CallToolResult> {
   if (!outcome.ok) {
     return {
       isError: true,
@@ -172,13 +202,22 @@ function render(outcome: ToolOutcome, ctx: ToolContext): CallToolResult {
       _meta: { [ERROR_META]: { code: outcome.code, status: statusOf(outcome.code), retryable: outcome.retryable } },
     };
   }
-  if (outcome.kind === "pending_action") return renderPendingAction(outcome.action, ctx.confirming.by);
+  const { structured, text } =
+    outcome.kind === "pending_action"
+      ? await pendingOutcome(outcome.action, tool, ctx)
+      : { structured: outcome.structured, text: outcome.text };
   return {
-    structuredContent: outcome.structured,
-    // The JSON is always a text block too, for clients that ignore structuredContent.
+    structuredContent: structured,
     content: [
-      ...(outcome.text ? [{ type: "text" as const, text: outcome.text }] : []),
-      { type: "text", text: JSON.stringify(outcome.structured) },
+      ...(text ? [{ type: "text" as const, text }] : []),
+      ...(client.readsStructuredContent && text ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }]),
     ],
   };
+}
+
+async function pendingOutcome(action: PendingAction, tool: Tool, ctx: ToolContext) {
+  const structured = await pendingActionResult(ctx, action, { tool: tool.name });
+  // The preview as the agent is given it (the words an agent's confirm records as shown), the
+  // next step and what to tell the person: all a client that reads only the text needs to act.
+  return { structured, text: [agentPreviewText(action), structured.next_step, structured.tell_user].join("\n") };
 }

@@ -12,31 +12,38 @@ export const dateField = (what: string) =>
 export const monthField = z
   .string()
   .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be YYYY-MM")
-  .describe("A calendar month, YYYY-MM (for 三月 of this year: 2026-03). The workshop's local month.");
+  .describe("YYYY-MM (三月: 2026-03).");
+
+/** Rows a page of a list holds by default: small enough for a model's context. */
+export const DEFAULT_ROWS = 10;
 
 export const pageFields = {
-  limit: z.number().int().min(1).max(100).default(20).describe("Rows per page (1-100, default 20)."),
-  cursor: z.string().max(400).optional().describe("next_cursor from the previous page, unchanged, for the next page."),
+  limit: z.number().int().min(1).max(100).default(DEFAULT_ROWS).describe("Rows a page."),
+  // Its length is checked where it is read (`decodeCursor`), like everything else about it.
+  cursor: z.string().optional().describe("next_cursor, for the next page."),
 };
+
+/** Only the first few rows of a ranking, after sorting; no cursor. */
+export const topField = z.number().int().min(1).max(100).optional().describe("Only the first N after sort_by; no cursor.");
 
 export const dateFilterFields = {
-  period: z
-    .enum(PERIODS)
-    .optional()
-    .describe("A period in the workshop's time zone: today, yesterday, this_week, last_week, this_month, last_month."),
+  period: z.enum(PERIODS).optional().describe("In the workshop's time zone."),
   month: monthField.optional(),
-  date_from: dateField("First work date to include, YYYY-MM-DD (with or without date_to).").optional(),
-  date_to: dateField("Last work date to include, YYYY-MM-DD.").optional(),
+  date_from: dateField("YYYY-MM-DD").optional(),
+  date_to: dateField("YYYY-MM-DD").optional(),
 };
 
-export const MoneySchema = z.object({ cents: z.number().int(), yuan: z.string() });
+/** An amount of money: integer cents (分) and the same in yuan, two decimals. Every amount has this shape. */
+export const MoneySchema = z.object({ cents: z.number().int(), yuan: z.string() }).meta({ id: "money" });
 
-export const RangeSchema = z.object({ from: z.string(), to: z.string() }).nullable();
+// Annotations say what differs from MCP's defaults (a tool may write, destroy, and reach the open
+// world; it is not idempotent): the spec reads the destructive and idempotent hints only on writes.
 
-/** Where "today" is: agents should use these rather than their own clock. */
-export const WorkshopClockSchema = {
-  today: z.string(),
-  time_zone: z.string(),
-};
+/** A read of the workshop's own records. */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+/** A change inside Weft that destroys nothing: a prepared write, a consultation's step. */
+export const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+
+/** Deciding a prepared write: doing it twice does what once does. */
+export const DECIDES = { ...WRITES, idempotentHint: true } as const;

@@ -1,20 +1,25 @@
 import { z } from "zod";
-import { cancelAction } from "../actions/actions.ts";
-import { ActionViewSchema, actionIdField } from "./action-view.ts";
+import { cancelAction, getAction } from "../actions/actions.ts";
+import { actionIdField } from "./action-id.ts";
+import { actionViewResult, DecidedActionSchema } from "./action-results.ts";
+import { DECIDES } from "./business-fields.ts";
 import { defineTool } from "./tool.ts";
+import { pick, said } from "./words.ts";
 
 /** Discards a prepared write. */
 export const cancelActionTool = defineTool({
   name: "cancel_action",
-  title: "Cancel a prepared write",
-  description:
-    "Discard a prepared write (from a prepare tool, or an external tool that needs confirmation) when the user says no or changes their mind. " +
-    "Nothing is written. Cancelling twice is harmless; a confirmed action cannot be cancelled.",
+  words: { title: said("取消待确认的写入", "Cancel a prepared write"), icon: "write", results: pick("order_no") },
+  description: "Discard a prepared write when the user says no. Nothing is written; a confirmed write cannot be cancelled.",
   inputSchema: z.object({ action_id: actionIdField }),
-  outputSchema: ActionViewSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  outputSchema: DecidedActionSchema,
+  annotations: DECIDES,
+  decidesAction: true,
   async run(ctx, input) {
-    const view = await cancelAction({ actions: ctx.services.actions, user: ctx.user, actionId: input.action_id });
-    return { kind: "result", structured: view, text: `Cancelled: ${view.summary}. Nothing was written.` };
+    const { actions, user } = { actions: ctx.services.actions, user: ctx.user };
+    const before = await getAction({ actions, user, actionId: input.action_id });
+    const view = await cancelAction({ actions, user, actionId: input.action_id });
+    const structured = actionViewResult(view, { before: before.status });
+    return { kind: "result", structured, text: structured.tell_user };
   },
 });

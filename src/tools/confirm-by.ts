@@ -17,12 +17,16 @@ export function confirmAllows(by: ConfirmBy, who: "client" | "agent"): boolean {
   return RANK[by] >= RANK[who];
 }
 
-/** What an agent should do with a prepared write, given what its credential allows (for the pending result's text). */
-export function nextStepFor(by: ConfirmBy, actionId: string, confirmUrl: string): string {
+/**
+ * What an agent should do with a prepared write, given what its credential allows (a pending
+ * result's `next_step`, and its text): the action's id where the agent confirms it itself, the
+ * confirm page (`confirm_url`, beside it in the result, and in the words for the person) otherwise.
+ */
+export function nextStepFor(by: ConfirmBy, actionId: string): string {
   if (confirmAllows(by, "agent")) {
-    return `Show this preview to the user and ask whether to go ahead. Only when they say yes, call confirm_action with action_id "${actionId}"; if they say no, call cancel_action. Never confirm on your own initiative. (They can also confirm it themselves at ${confirmUrl}.)`;
+    return `Ask the user about the preview; only on their yes call confirm_action with action_id "${actionId}", on no cancel_action. Never confirm on your own initiative.`;
   }
-  return `Show this preview to the user and give them this link to confirm it, signed in to Weft: ${confirmUrl} . ${CANNOT_CONFIRM[by]} If they say no, call cancel_action.`;
+  return `Show the preview and give the user confirm_url to confirm it there, signed in to Weft. ${CANNOT_CONFIRM[by]} If they say no, call cancel_action.`;
 }
 
 const CANNOT_CONFIRM: Readonly<Record<ConfirmBy, string>> = {

@@ -1,35 +1,29 @@
 import { z } from "zod";
 import { continueConsultation } from "../consult/sessions.ts";
-import { SessionStateSchema } from "./consultation-state.ts";
+import { WRITES } from "./business-fields.ts";
+import { SessionStateSchema, stepText } from "./consultation-state.ts";
 import { defineTool } from "./tool.ts";
+import { said } from "./words.ts";
 
 /** Moves a guided consultation one step. */
 export const navigateSessionTool = defineTool({
   name: "navigate_session",
-  title: "Continue a guided consultation",
+  words: {
+    title: said("咨询下一步", "Next consultation step"),
+    icon: "consult",
+    fields: { selected_option_id: said("选项", "option"), user_input: said("补充", "more") },
+  },
   description:
-    "Continue a consultation started with initiate_session. When the user picks an option (by number, by its words, or " +
-    "by meaning), send that option's `id` as selected_option_id. When their reply does not clearly map to one option, " +
-    "send selected_option_id 'provide_more_info' with their words verbatim in user_input: the server matches them to an " +
-    "option or asks again. 'back' returns to the previous step and 'end' finishes, at any step. Show `response` and the " +
-    "options to the user each time; stop when is_complete is true.",
+    "Continue a consultation with the chosen option's id (chosen by number, words or meaning), or provide_more_info " +
+    "with the user's words when no option fits; back and end work at any step. Show `response` and the options; stop " +
+    "when is_complete.",
   inputSchema: z.object({
-    session_id: z.string().trim().min(1).max(128).describe("The session_id returned by initiate_session."),
-    selected_option_id: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .describe("The id of the chosen option, or 'back', 'end', or 'provide_more_info' (with user_input)."),
-    user_input: z
-      .string()
-      .trim()
-      .max(2000)
-      .optional()
-      .describe("The user's own words. Required with 'provide_more_info'; optional extra detail otherwise."),
+    session_id: z.string().trim().min(1).max(128).describe("From initiate_session."),
+    selected_option_id: z.string().trim().min(1).max(64).describe("An option's id, back, end or provide_more_info."),
+    user_input: z.string().trim().max(2000).optional().describe("The user's words, for provide_more_info."),
   }),
   outputSchema: SessionStateSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITES,
   async run(ctx, input) {
     const state = await continueConsultation({
       consult: ctx.services.consult,
@@ -38,6 +32,6 @@ export const navigateSessionTool = defineTool({
       optionId: input.selected_option_id,
       userInput: input.user_input,
     });
-    return { kind: "result", structured: state };
+    return { kind: "result", structured: state, text: stepText(state) };
   },
 });

@@ -1,49 +1,85 @@
 import { z } from "zod";
 import { styleFilter } from "../business/filters.ts";
 import { listProcesses } from "../business/processes.ts";
-import { nameField, pageFields, READ_ONLY } from "./business-fields.ts";
+import { callerOf } from "../business/workshop.ts";
+import { AppliedSchema, ClockSchema, count, filterWords, money } from "./applied.ts";
+import { MoneySchema, nameField, pageFields, READ_ONLY } from "./business-fields.ts";
 import { defineTool } from "./tool.ts";
+import { pick, said } from "./words.ts";
+
+const FIELD_WORDS = pick("style", "name_contains");
 
 /** Processes (工序) and their current unit prices. */
 export const queryProcessesTool = defineTool({
   name: "query_processes",
-  title: "List processes and unit prices",
+  words: {
+    title: said("查工序和单价", "Look up processes and prices"),
+    icon: "records",
+    fields: { ...FIELD_WORDS, include_inactive: said("含停用", "include disabled") },
+    results: { ...pick("name", "style", "unit_price", "active", "totals"), processes: said("道数", "processes") },
+    lists: { processes: said("工序", "processes") },
+    offer: said("查工序和单价（例如：“上领子的单价”）", 'processes and unit prices ("list the processes")'),
+  },
   description:
-    "List the workshop's processes (工序) per style (款式) with the current unit price per piece (单价, in cents and " +
-    "yuan). Everyone in the workshop may see them. Disabled processes are left out unless include_inactive is true.",
+    "The workshop's processes (工序) per style (款式) with today's unit price per piece (单价). Disabled (停用) ones " +
+    "only with include_inactive.",
   inputSchema: z.object({
-    style: nameField("Only this style: its code (A01) or name (男式衬衫).").optional(),
-    name_contains: z.string().trim().min(1).max(50).optional().describe("Only processes whose name contains this text (领子)."),
-    include_inactive: z.boolean().default(false).describe("Also list disabled (停用) processes."),
+    style: nameField("Code (A01) or name (男式衬衫).").optional(),
+    name_contains: z.string().trim().min(1).max(50).optional().describe("Part of the name (领子)."),
+    include_inactive: z.boolean().default(false).describe("Disabled ones too."),
     ...pageFields,
   }),
   outputSchema: z.object({
+    ...AppliedSchema,
+    totals: z.object({ processes: z.number().int() }),
     processes: z.array(
       z.object({
         id: z.string(),
         name: z.string(),
-        style: z.object({ id: z.string(), code: z.string(), name: z.string() }),
-        unit_price_cents: z.number().int(),
-        unit_price_yuan: z.string(),
+        style: z.object({ code: z.string(), name: z.string() }),
+        unit_price: MoneySchema,
         active: z.boolean(),
       }),
     ),
-    total: z.number().int(),
     next_cursor: z.string().nullable(),
+    ...ClockSchema,
   }),
   annotations: READ_ONLY,
   async run(ctx, input) {
     const business = ctx.services.business;
     const { tenantId } = business;
+    const caller = await callerOf({ business, user: ctx.user });
+    const style = await styleFilter({ business, tenantId, style: input.style });
     const result = await listProcesses({
       business,
       tenantId,
-      styleId: await styleFilter({ business, tenantId, style: input.style }),
+      styleId: style?.ids[0],
       nameContains: input.name_contains,
       includeInactive: input.include_inactive,
       limit: input.limit,
       cursor: input.cursor,
     });
-    return { kind: "result", structured: { processes: result.items, total: result.total, next_cursor: result.next_cursor } };
+    const filters: Record<string, string> = {};
+    if (style) filters.style = style.label;
+    if (input.name_contains) filters.name_contains = input.name_contains;
+    const assumptions = [
+      ...(style?.readFrom ? [`把“${style.readFrom}”当作 ${style.label}`] : []),
+      ...(input.include_inactive ? [] : ["停用的工序没有列出"]),
+    ];
+    const [first] = result.items;
+    const one = result.total === 1 && first ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。` : "";
+    const summary = `${filterWords(filters, FIELD_WORDS) || "全部款式"}，当前单价（${caller.today}）：共 ${count(result.total)} 道工序。${one}`;
+    const structured = {
+      summary,
+      period: { name: "current" as const, from: caller.today, to: caller.today, in_progress: true },
+      filters,
+      assumptions,
+      totals: { processes: result.total },
+      processes: result.items,
+      next_cursor: result.next_cursor,
+      today: caller.today,
+      time_zone: caller.timeZone,
+    };
+    return { kind: "result", structured, text: summary };
   },
 });

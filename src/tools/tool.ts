@@ -9,6 +9,7 @@ import type { FederationService } from "../federation/service.ts";
 import type { SearchService } from "../search/service.ts";
 import type { ConfirmBy, JsonSchema, ToolOutput } from "../shapes.ts";
 import type { Role, UserContext } from "../user-context.ts";
+import type { ToolWords } from "./words.ts";
 
 /**
  * The domain services a tool runs on, wired for the caller's workshop after authentication (`servicesFor`); a
@@ -75,13 +76,22 @@ interface ToolCommon {
    * that kind must be registered (test/actions/kinds.test.ts holds every such tool to it).
    */
   prepares?: string;
+  /**
+   * Set on the tools that decide a prepared write (confirm, cancel): in the chat a person decides
+   * on the card, so its model is never offered them.
+   */
+  decidesAction?: true;
 }
 
-/** One of Weft's own tools: zod schemas, typed input and output. */
+/** One of Weft's own tools: zod schemas, typed input and output, and its words in both languages. */
 export interface WeftTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> extends ToolCommon {
   kind: "weft";
+  /** The English title (`words.title.en`), as MCP clients show it. */
+  title: string;
+  words: ToolWords;
   inputSchema: I;
-  outputSchema?: O;
+  /** What `structuredContent` holds: every tool of Weft's declares it, prepare tools included. */
+  outputSchema: O;
   run(ctx: ToolContext, input: z.output<I>): Promise<ToolOutput<z.output<O>>>;
 }
 
@@ -95,7 +105,9 @@ export interface JsonSchemaTool extends ToolCommon {
 
 export type Tool = WeftTool | JsonSchemaTool;
 
-/** Lets TypeScript infer a Weft tool's input and output types from its schemas. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: Omit<WeftTool<I, O>, "kind">): WeftTool<I, O> {
-  return { kind: "weft", ...tool };
+/** Lets TypeScript infer a Weft tool's input and output types from its schemas; its title is its English one. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  tool: Omit<WeftTool<I, O>, "kind" | "title">,
+): WeftTool<I, O> {
+  return { kind: "weft", title: tool.words.title.en, ...tool };
 }

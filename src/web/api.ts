@@ -14,6 +14,7 @@ import type {
   PersonView,
   Role,
   ServerView,
+  ToolWordsView,
 } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { McpServerChanges } from "./server-changes.ts";
@@ -156,6 +157,7 @@ export const api = {
   login: (username: string, password: string) => request<{ user: User }>("POST", "/api/auth/login", { username, password }),
   logout: () => request<unknown>("POST", "/api/auth/logout"),
   model: () => request<ModelInfo>("GET", "/api/chat/model"),
+  toolWords: () => request<{ tools: ToolWordsView[] }>("GET", "/api/chat/tools"),
   knowledgeBases: () => request<{ knowledge_bases: KnowledgeBase[] }>("GET", "/api/knowledge-bases"),
   documents: (kbId: string) => request<{ documents: KnowledgeDocument[] }>("GET", `/api/knowledge-bases/${enc(kbId)}/documents`),
   /** Uploads one file as a browser form; the server's job reads it, so the answer comes before the reading ends. */

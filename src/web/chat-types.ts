@@ -16,13 +16,14 @@ export interface ConsultationStep {
   is_complete: boolean;
 }
 
-const CONSULTATION_TOOLS = new Set(["initiate_session", "navigate_session"]);
-
-/** The consultation step in a tool's output, or null when the tool is not a consultation or the output is not one. */
-export function consultationStep(toolName: string, output: unknown): ConsultationStep | null {
-  if (!CONSULTATION_TOOLS.has(toolName) || typeof output !== "object" || output === null) return null;
+/**
+ * The consultation step in a tool's output (a session, the words to show and the options), or null
+ * when the output is not one: any tool that answers a step gets its options as buttons.
+ */
+export function consultationStep(output: unknown): ConsultationStep | null {
+  if (typeof output !== "object" || output === null) return null;
   const o = output as Partial<ConsultationStep>;
-  if (typeof o.response !== "string" || !Array.isArray(o.options)) return null;
+  if (typeof o.session_id !== "string" || typeof o.response !== "string" || !Array.isArray(o.options)) return null;
   const options = o.options.filter(
     (opt): opt is { id: string; description: string } =>
       typeof opt === "object" && opt !== null && typeof opt.id === "string" && typeof opt.description === "string",

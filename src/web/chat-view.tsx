@@ -10,6 +10,8 @@ import { decideAction } from "./decide-action.ts";
 import { useI18n } from "./i18n.ts";
 import { preloadMarkdown } from "./lazy-markdown.tsx";
 import { MessageView } from "./message-view.tsx";
+import { resultLabels } from "./result-labels.ts";
+import { useToolWords } from "./tool-words.ts";
 
 // Fetched on the first citation opened: most conversations never open one.
 const SourcePanel = lazy(() => import("./source-panel.tsx"));
@@ -43,6 +45,7 @@ function describeError(error: Error): { code?: string; message: string } {
 export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
   const { t, lang } = useI18n();
   const words = chatWords(lang);
+  const toolWords = useToolWords();
   const [chosen, setChosen] = useState<ChosenKb[]>([]);
   const transport = useMemo(
     () =>
@@ -87,7 +90,8 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
-      const outcome = await decideAction(chatId, actionId, decision, t.outcomeText, lang);
+      const text = { ...t.outcomeText, labels: resultLabels(toolWords, lang) };
+      const outcome = await decideAction(chatId, actionId, decision, text, lang);
       // Nothing decided by this click (it failed, or another confirm is writing it): the card says why.
       if (outcome.status === "pending" || outcome.status === "confirming") return outcome.result ?? t.actionRetry;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { ConfirmCardData, PendingAction } from "../shapes.ts";
 import { outcomeOfAnswer, outcomeOfError, undecided } from "./action-outcome.ts";
 import { ApiError, api } from "./api.ts";
@@ -6,6 +6,8 @@ import { ConfirmCard } from "./confirm-card.tsx";
 import { viaOfSearch } from "./confirm-page-path.ts";
 import { useI18n } from "./i18n.ts";
 import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "./outcome-text.ts";
+import { resultLabels } from "./result-labels.ts";
+import { useToolWords } from "./tool-words.ts";
 
 type Loaded =
   | { state: "loading" }
@@ -25,7 +27,11 @@ function cardOf(view: PendingAction): ConfirmCardData {
  */
 export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; onUnauthorized: () => void }) {
   const { t, lang } = useI18n();
-  const text = lang === "zh" ? OUTCOME_TEXT_ZH : OUTCOME_TEXT_EN;
+  const toolWords = useToolWords();
+  const text = useMemo(
+    () => ({ ...(lang === "zh" ? OUTCOME_TEXT_ZH : OUTCOME_TEXT_EN), labels: resultLabels(toolWords, lang) }),
+    [lang, toolWords],
+  );
   const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
   const [via] = useState(() => viaOfSearch(location.search));
 

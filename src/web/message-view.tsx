@@ -111,7 +111,7 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide,
         }
         if (isToolUIPart(part)) {
           const name = part.type === "dynamic-tool" ? part.toolName : part.type.slice("tool-".length);
-          const step = part.state === "output-available" ? consultationStep(name, part.output) : null;
+          const step = part.state === "output-available" ? consultationStep(part.output) : null;
           return (
             <div key={part.toolCallId} className="tool">
               <ToolCard name={name} part={part} />

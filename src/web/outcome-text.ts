@@ -1,19 +1,9 @@
-// How a confirm card words an outcome, one set per UI language: the labels a confirmed write's
-// result is shown with (the business domain answers field names, order_no or work_date, which mean
-// nothing to a person), and what a refusal means, in place of the server's message written for agents.
+// How a confirm card words an outcome, one set per UI language: what a refusal means, in place of
+// the server's message written for agents. The labels a confirmed write's result is shown with
+// are the prepare tools' own words (tool-words.ts).
 import type { OutcomeText } from "./action-outcome.ts";
 
-export const OUTCOME_TEXT_ZH: OutcomeText = {
-  labels: new Map([
-    ["order_no", "订单号"],
-    ["customer", "客户"],
-    ["employee", "员工"],
-    ["process", "工序"],
-    ["quantity", "数量"],
-    ["amount", "金额（元）"],
-    ["work_date", "日期"],
-    ["due_date", "交货日期"],
-  ]),
+export const OUTCOME_TEXT_ZH: Omit<OutcomeText, "labels"> = {
   separator: "，",
   refusals: new Map([
     ["action_stale", "情况有变（例如单价、订单或员工已被修改），这次没有写入。请重新准备。"],
@@ -35,17 +25,7 @@ export const OUTCOME_TEXT_ZH: OutcomeText = {
   ]),
 };
 
-export const OUTCOME_TEXT_EN: OutcomeText = {
-  labels: new Map([
-    ["order_no", "order no."],
-    ["customer", "customer"],
-    ["employee", "employee"],
-    ["process", "process"],
-    ["quantity", "quantity"],
-    ["amount", "amount (yuan)"],
-    ["work_date", "date"],
-    ["due_date", "due date"],
-  ]),
+export const OUTCOME_TEXT_EN: Omit<OutcomeText, "labels"> = {
   separator: ", ",
   // The server's messages are English already, and say more than a gist.
   refusals: new Map(),

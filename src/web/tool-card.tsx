@@ -1,6 +1,8 @@
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
+import type { BothLanguages } from "../shapes.ts";
 import { chatWords } from "./chat-words.ts";
-import { useI18n } from "./i18n.ts";
+import { type Lang, useI18n } from "./i18n.ts";
+import { useToolWords } from "./tool-words.ts";
 
 function pretty(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value, null, 2);
@@ -17,45 +19,53 @@ function brief(value: unknown): string {
   return Object.values(record).map(brief).filter(Boolean).join(" ");
 }
 
-type Words = Record<string, string>;
+type Words = Record<string, BothLanguages>;
 
-function word(words: Words, text: string): string {
-  return Object.hasOwn(words, text) ? (words[text] as string) : text;
+function word(words: Words, text: string, lang: Lang): string {
+  return Object.hasOwn(words, text) ? (words[text] as BothLanguages)[lang] : text;
 }
 
-/** The input as "name: value" pairs on one line, in the UI's words; the JSON stays behind the toggle. */
-function inputLine(input: unknown, words: Words): string {
+/** The input as "name: value" pairs on one line, in the tool's words; the JSON stays behind the toggle. */
+function inputLine(input: unknown, words: Words, lang: Lang): string {
   if (!input || typeof input !== "object") return brief(input);
   return Object.entries(input as Record<string, unknown>)
-    .map(([key, value]) => `${word(words, key)}: ${word(words, brief(value))}`)
+    .map(([key, value]) => `${word(words, key, lang)}: ${word(words, brief(value), lang)}`)
     .join(" · ");
 }
 
-// How many rows each list in a result holds ("计件记录 20"), so a person sees what came back.
-function outputLine(output: unknown, words: Words): string {
+// How many rows each list in a result holds ("计件记录 20"), so a person sees what came back. Lists
+// the tool names are its rows; any other (an external tool's) by its own key.
+function outputLine(output: unknown, lists: Words, lang: Lang): string {
   if (!output || typeof output !== "object") return brief(output);
+  const named = Object.keys(lists).length > 0;
   return Object.entries(output as Record<string, unknown>)
-    .filter(([, value]) => Array.isArray(value))
-    .map(([key, value]) => `${word(words, key)} ${(value as unknown[]).length}`)
+    .filter(([key, value]) => Array.isArray(value) && (!named || Object.hasOwn(lists, key)))
+    .map(([key, value]) => `${word(lists, key, lang)} ${(value as unknown[]).length}`)
     .join(" · ");
 }
 
 /**
- * A tool call under its human title with its state; opened, a readable line of its input and
- * result, and the raw JSON behind a second toggle.
+ * A tool call under its title and icon (Weft's own tools' words come from their definitions, an
+ * external server's tool shows the title its server gave) with its state; opened, a readable line
+ * of its input and result, and the raw JSON behind a second toggle.
  */
 export function ToolCard({ name, part }: { name: string; part: ToolUIPart | DynamicToolUIPart }) {
   const { t, lang } = useI18n();
-  const words = chatWords(lang);
+  const said = useToolWords()?.get(name);
   const states = t.toolState as Record<string, string>;
   // A call whose arguments went to a form for the person to fill (see tool-form.tsx) waits for them.
   const waiting = part.state === "output-available" && (part.output as { status?: unknown } | null)?.status === "needs_input";
-  const label = waiting ? words.needsInput : (states[part.state] ?? t.toolState.other);
-  // Weft's own tools by what they do in the UI's language; a server's tool by the title it gave.
-  const title = Object.hasOwn(words.toolTitles, name) ? words.toolTitles[name] : (part.title ?? name);
+  const label = waiting ? chatWords(lang).needsInput : (states[part.state] ?? t.toolState.other);
+  const title = said?.title[lang] ?? part.title ?? name;
+  const summary =
+    part.state === "output-available" && typeof (part.output as { summary?: unknown } | null)?.summary === "string"
+      ? String((part.output as { summary: string }).summary)
+      : null;
+  const output = part.state === "output-available" ? outputLine(part.output, said?.lists ?? {}, lang) : "";
   return (
     <details className="tool-card" data-tool={name} data-state={part.state}>
       <summary>
+        {said && <img className="tool-icon" src={said.icon} alt="" width={16} height={16} />}
         <span className="tool-name" title={name}>
           {title}
         </span>
@@ -63,12 +73,12 @@ export function ToolCard({ name, part }: { name: string; part: ToolUIPart | Dyna
       </summary>
       {part.input !== undefined && (
         <p className="tool-line">
-          <strong>{t.toolInput}</strong> {inputLine(part.input, words.toolWords) || "—"}
+          <strong>{t.toolInput}</strong> {inputLine(part.input, said?.fields ?? {}, lang) || "—"}
         </p>
       )}
-      {part.state === "output-available" && outputLine(part.output, words.toolWords) && (
+      {(summary || output) && (
         <p className="tool-line">
-          <strong>{t.toolOutput}</strong> {outputLine(part.output, words.toolWords)}
+          <strong>{t.toolOutput}</strong> {[summary, output].filter(Boolean).join(" · ")}
         </p>
       )}
       {/* The tool's own error is for developers and in its words: behind the raw data; the reply says it in the person's. */}

@@ -38,12 +38,22 @@ async function auditOf(actionId: string) {
 }
 
 describe("who may say yes to a prepared write", () => {
-  it("gives every prepared write the confirm page's link, in the MCP result's text and structured content", async () => {
-    const { client, action_id, confirm_url } = await prepareOverMcp(keys.boss);
-    expect(confirm_url).toBe(`http://weft.test/actions/${action_id}`);
-    const again = await client.callTool({ name: "prepare_piece_record", arguments: BOSS_PIECES });
-    const text = (again.content as { type: string; text: string }[]).map((b) => b.text).join("\n");
-    expect(text).toContain("http://weft.test/actions/");
+  it("gives every prepared write the confirm page's link, and says what the key allows and what to tell the person", async () => {
+    const agent = await prepareOverMcp(keys.boss);
+    expect(agent.confirm_url).toBe(`http://weft.test/actions/${agent.action_id}`);
+    const again = await agent.client.callTool({ name: "prepare_piece_record", arguments: BOSS_PIECES });
+    expect(again.structuredContent).toMatchObject({
+      confirm_by: "agent",
+      tell_user: expect.stringContaining("说“确认”我就写入"),
+    });
+    const person = await prepareOverMcp(keys.staff);
+    const result = await person.client.callTool({ name: "prepare_piece_record", arguments: OWN_PIECES });
+    const pending = result.structuredContent as { confirm_by: string; confirm_url: string; tell_user: string };
+    expect(pending.confirm_by).toBe("weft");
+    // A client that reads only the text gets the link the person confirms at, too.
+    const text = (result.content as { type: string; text: string }[]).map((b) => b.text).join("\n");
+    expect(text).toContain(`请打开 ${pending.confirm_url} 核对后点“确认”`);
+    expect(text).toContain("confirm_action will not work");
   });
 
   it("refuses confirm_action over MCP with a key that may not confirm, giving the link, and writes nothing", async () => {

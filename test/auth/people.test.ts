@@ -298,7 +298,9 @@ describe("people and employee records", () => {
     const chunks = await readChunks(
       await sendChat((await login(username, GOOD)).cookie, crypto.randomUUID(), "我这个月的工资是多少"),
     );
-    expect(textOf(await assembled(chunks))).toMatch(/^你 \d{4}-\d{2} 还没有计件、补贴或扣款，实发 ¥0\.00。/);
+    expect(textOf(await assembled(chunks))).toMatch(
+      /^你，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：没有计件记录，也没有补贴或扣款，实发 0\.00 元。/,
+    );
   });
 
   it("scopes staff to their linked record, and tells staff without one to ask their boss", async () => {

@@ -279,7 +279,7 @@ const ROUTES: Row[] = [
   {
     name: "DELETE /api/consult/trees/:id of a shipped tree",
     expected: [403, 403, 403, 403, 403, 403],
-    run: status("/api/consult/trees/tech-investment", { method: "DELETE" }),
+    run: status("/api/consult/trees/garment-defects", { method: "DELETE" }),
   },
   {
     name: "GET /api/consultations/:id of a jinxiu staff member's session",

@@ -86,7 +86,8 @@ describe("signing a workshop up", () => {
     // The guide answers the boss's first question, and the workshop has none of the demo's records.
     const client = await mcpClient(await ownKey(cookie));
     const found = await client.callTool({ name: "knowledge_search", arguments: { query: "怎么给员工开账号", top_k: 1 } });
-    expect(JSON.stringify(found.content)).toContain("设置密码的链接");
+    // The passage once, in the structured content; the text cites it.
+    expect(JSON.stringify(found.structuredContent)).toContain("设置密码的链接");
     const records = await client.callTool({ name: "query_piece_records", arguments: { period: "this_month" } });
     expect(records.isError).toBeFalsy();
     expect(records.structuredContent).toMatchObject({ records: [], totals: { records: 0, pieces: 0 } });

@@ -15,6 +15,7 @@ interface View {
   action_id: string;
   status: string;
   result?: { piece_record_id?: string; order_no?: string; quantity?: number };
+  tell_user: string;
 }
 
 async function rows(actionId: string): Promise<number> {
@@ -85,7 +86,10 @@ describe("prepare_piece_record and confirm_action", () => {
     const action = await ok<Pending>(BOSS, "prepare_piece_record", collarFor张三);
     const first = await ok<View>(BOSS, "confirm_action", { action_id: action.action_id });
     const second = await ok<View>(BOSS, "confirm_action", { action_id: action.action_id });
-    expect(second).toEqual(first);
+    // The same write, said to have been confirmed already rather than done again.
+    expect({ ...second, tell_user: "" }).toEqual({ ...first, tell_user: "" });
+    expect(first.tell_user).toMatch(/^已确认并写入：/);
+    expect(second.tell_user).toMatch(/^这项写入之前已经确认过了，没有再写一次：/);
     expect(await rows(action.action_id)).toBe(1);
   });
 

@@ -4,6 +4,10 @@ import { ADMIN, BOSS, fails, OTHER_BOSS, ok, STAFF, shanghaiToday } from "./run.
 
 type Money = { cents: number; yuan: string };
 interface Records {
+  summary: string;
+  period: { name: string; from: string | null; to: string | null; in_progress: boolean };
+  filters: Record<string, string>;
+  assumptions: string[];
   records: {
     id: string;
     work_date: string;
@@ -12,10 +16,9 @@ interface Records {
     quantity: number;
     amount: Money;
   }[];
-  totals: { records: number; pieces: number; amount: Money };
+  totals: { records: number; pieces: number; amount: Money; groups?: number };
   groups?: { key: string; label: string; pieces: number; amount: Money }[];
   next_cursor: string | null;
-  range: { from: string; to: string } | null;
   scope: string;
   today: string;
 }
@@ -37,7 +40,8 @@ describe("query_piece_records", () => {
       `${month}-31`,
     );
     const result = await ok<Records>(BOSS, "query_piece_records", { employee: "张三", period: "this_month", limit: 5 });
-    expect(result.range?.from).toBe(`${month}-01`);
+    expect(result.period).toMatchObject({ name: "this_month", from: `${month}-01`, in_progress: true });
+    expect(result.filters).toEqual({ employee: "张三 (工号 001)" });
     expect(result.today).toBe(today);
     expect(result.totals.records).toBe(expected.n);
     expect(result.totals.pieces).toBe(expected.pieces);
@@ -79,8 +83,14 @@ describe("query_piece_records", () => {
     expect(byProcess.totals.records).toBeGreaterThan(0);
 
     const today = shanghaiToday();
-    const day = await ok<Records>(BOSS, "query_piece_records", { date_from: today, date_to: today, group_by: "employee" });
-    expect(day.records.every((r) => r.work_date === today)).toBe(true);
+    const day = await ok<Records>(BOSS, "query_piece_records", {
+      date_from: today,
+      date_to: today,
+      group_by: "employee",
+      with_records: true,
+      limit: 100,
+    });
+    expect(day.records?.every((r) => r.work_date === today)).toBe(true);
     const groupSum = (day.groups ?? []).reduce((n, g) => n + g.pieces, 0);
     expect(groupSum).toBe(day.totals.pieces);
 
@@ -161,7 +171,7 @@ describe("query_piece_records", () => {
       now,
     );
     expect(thisMonth.today).toBe("2026-04-01");
-    expect(thisMonth.range).toEqual({ from: "2026-04-01", to: "2026-04-30" });
+    expect(thisMonth.period).toMatchObject({ from: "2026-04-01", to: "2026-04-30", in_progress: true });
     expect(thisMonth.records.map((r) => r.id)).toContain("pr-tz-test");
     const today = await ok<Records>(OTHER_BOSS, "query_piece_records", { employee: "周梅", period: "today" }, now);
     expect(today.records.map((r) => r.id)).toEqual(["pr-tz-test"]);
@@ -171,7 +181,13 @@ describe("query_piece_records", () => {
       { employee: "周梅", period: "last_month", limit: 100 },
       now,
     );
-    expect(lastMonth.range).toEqual({ from: "2026-03-01", to: "2026-03-31" });
+    expect(lastMonth.period).toEqual({
+      name: "last_month",
+      of: "work_date",
+      from: "2026-03-01",
+      to: "2026-03-31",
+      in_progress: false,
+    });
     expect(lastMonth.records.map((r) => r.id)).not.toContain("pr-tz-test");
   });
 });
@@ -185,7 +201,7 @@ interface Payroll {
     allowances: Money;
     deductions: Money;
     net_pay: Money;
-    lines: { pieces: number; amount: Money }[];
+    lines?: { pieces: number; amount: Money }[];
   }[];
   totals: { employees: number; net_pay: Money; pieces: number };
   next_cursor: string | null;
@@ -196,7 +212,7 @@ describe("query_payroll", () => {
   it("answers 三月工资: piece wage from records, plus allowances, minus deductions", async () => {
     const year = Number(shanghaiToday().slice(0, 4));
     const march = `${Number(shanghaiToday().slice(5, 7)) >= 3 ? year : year - 1}-03`;
-    const result = await ok<Payroll>(BOSS, "query_payroll", { month: march, employee: "张三" });
+    const result = await ok<Payroll>(BOSS, "query_payroll", { month: march, employee: "张三", with_lines: true });
     const slip = result.payslips[0];
     expect(slip?.employee.name).toBe("张三");
     const expected = await sql<{ pieces: number; cents: number }>(
@@ -208,7 +224,7 @@ describe("query_payroll", () => {
     expect(slip?.allowances.cents).toBe(10000);
     expect(slip?.deductions.cents).toBe(20000);
     expect(slip?.net_pay.cents).toBe(expected.cents + 10000 - 20000);
-    expect(slip?.lines.reduce((n, l) => n + l.amount.cents, 0)).toBe(expected.cents);
+    expect(slip?.lines?.reduce((n, l) => n + l.amount.cents, 0)).toBe(expected.cents);
   });
 
   it("lists every employee of the month for a boss, in pages, with totals over all of them", async () => {
@@ -233,12 +249,14 @@ describe("query_payroll", () => {
 describe("query_orders, query_processes, query_employees", () => {
   it("filters orders by status and customer, with progress and totals", async () => {
     const open = await ok<{
-      orders: { order_no: string; status: string; progress: { percent: number; processes: unknown[] } }[];
+      orders: { order_no: string; status: string; progress: { percent: number; processes: Record<string, number> } }[];
       totals: { orders: number };
     }>(STAFF, "query_orders", { status: "open" });
     expect(open.orders.every((o) => o.status === "pending" || o.status === "in_production")).toBe(true);
     expect(open.totals.orders).toBe(open.orders.length);
-    expect(open.orders.find((o) => o.status === "in_production")?.progress.processes.length).toBeGreaterThan(0);
+    expect(Object.keys(open.orders.find((o) => o.status === "in_production")?.progress.processes ?? {}).length).toBeGreaterThan(
+      0,
+    );
     const byCustomer = await ok<{ orders: { customer: string }[] }>(BOSS, "query_orders", { customer_contains: "海澜" });
     expect(byCustomer.orders.map((o) => o.customer)).toEqual(["海澜"]);
     const paged = await ok<{ orders: unknown[]; next_cursor: string | null }>(BOSS, "query_orders", { limit: 2 });
@@ -247,21 +265,18 @@ describe("query_orders, query_processes, query_employees", () => {
     expect(paged.orders.length + next.orders.length).toBe(5);
   });
 
-  it("lists processes with prices in cents and yuan, by style", async () => {
-    const a01 = await ok<{ processes: { name: string; unit_price_cents: number; unit_price_yuan: string }[] }>(
-      STAFF,
-      "query_processes",
-      {
-        style: "男式衬衫",
-      },
-    );
+  it("lists processes with prices in cents and yuan, as every amount, by style", async () => {
+    const a01 = await ok<{ processes: { name: string; unit_price: Money }[] }>(STAFF, "query_processes", {
+      style: "男式衬衫",
+      limit: 100,
+    });
     const collar = a01.processes.find((p) => p.name === "上领子");
-    expect(collar).toMatchObject({ unit_price_cents: 80, unit_price_yuan: "0.80" });
+    expect(collar?.unit_price).toEqual({ cents: 80, yuan: "0.80" });
     expect(a01.processes).toHaveLength(7);
   });
 
   it("shows a boss every employee and staff only themselves, without phone numbers", async () => {
-    const all = await ok<{ employees: { name: string; phone?: string }[]; total: number }>(BOSS, "query_employees", {
+    const all = await ok<{ employees: { name: string; phone?: string }[] }>(BOSS, "query_employees", {
       status: "active",
     });
     expect(all.employees.map((e) => e.name)).toContain("张三");
@@ -275,23 +290,27 @@ describe("query_orders, query_processes, query_employees", () => {
   });
 
   it("pages processes and employees with a cursor, and refuses another workshop's style", async () => {
-    const first = await ok<{ processes: { id: string }[]; total: number; next_cursor: string | null }>(BOSS, "query_processes", {
-      limit: 5,
-    });
+    const first = await ok<{ processes: { id: string }[]; totals: { processes: number }; next_cursor: string | null }>(
+      BOSS,
+      "query_processes",
+      { limit: 5 },
+    );
     const rest = await ok<{ processes: { id: string }[]; next_cursor: string | null }>(BOSS, "query_processes", {
       limit: 100,
       cursor: first.next_cursor,
     });
     const ids = [...first.processes, ...rest.processes].map((p) => p.id);
-    expect(ids.length).toBe(first.total);
+    expect(ids.length).toBe(first.totals.processes);
     expect(new Set(ids).size).toBe(ids.length);
     expect(rest.next_cursor).toBeNull();
 
-    const people = await ok<{ employees: { id: string }[]; total: number; next_cursor: string | null }>(BOSS, "query_employees", {
-      limit: 3,
-    });
+    const people = await ok<{ employees: { id: string }[]; totals: { employees: number }; next_cursor: string | null }>(
+      BOSS,
+      "query_employees",
+      { limit: 3 },
+    );
     const more = await ok<{ employees: { id: string }[] }>(BOSS, "query_employees", { limit: 100, cursor: people.next_cursor });
-    expect(people.employees.length + more.employees.length).toBe(people.total);
+    expect(people.employees.length + more.employees.length).toBe(people.totals.employees);
     expect((await fails(OTHER_BOSS, "query_processes", { style: "A01" })).code).toBe("unknown_name");
   });
 });

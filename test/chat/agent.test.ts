@@ -8,8 +8,10 @@ import { chatResponse } from "../../src/chat/agent.ts";
 import { saveAssistantMessage, saveUserMessage } from "../../src/chat/history.ts";
 import { configFor } from "../../src/config.ts";
 import { AppError } from "../../src/errors.ts";
+import { ActionResultSchema } from "../../src/tools/action-results.ts";
 import { type Toolset, toolsFor } from "../../src/tools/registry.ts";
 import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
+import { said } from "../../src/tools/words.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { keys, testServices } from "../fixtures.ts";
 import { call } from "../helpers.ts";
@@ -23,9 +25,10 @@ const BOSS: UserContext = { userId: "u-boss", tenantId: "t-jinxiu", role: "boss"
 // business tools' prepare_* will be.
 const prepareTestRecord = defineTool({
   name: "prepare_test_record",
-  title: "Prepare a test record",
+  words: { title: said("准备测试记录", "Prepare a test record"), icon: "write" },
   description: "Prepares a test write for confirmation.",
   inputSchema: z.object({ quantity: z.number().int().positive().describe("How many.") }),
+  outputSchema: ActionResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false },
   async run(_ctx, input) {
     return {
@@ -46,9 +49,10 @@ const prepareTestRecord = defineTool({
 });
 const failingTool = defineTool({
   name: "failing_test_tool",
-  title: "Fails",
+  words: { title: said("失败", "Fails"), icon: "records" },
   description: "Always fails with a safe message.",
   inputSchema: z.object({}),
+  outputSchema: z.object({}),
   annotations: { readOnlyHint: true },
   async run() {
     throw new AppError("unavailable", "测试工具暂时不可用。");

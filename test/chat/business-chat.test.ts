@@ -116,15 +116,22 @@ describe("the offline model over the business tools", () => {
   it("puts business results into readable Chinese: labels, money in yuan, statuses by their label", async () => {
     const cookie = await signIn("boss", "boss123");
     const orders = textOf((await ask(cookie, "biz-read-orders", "生产中的订单有哪些")).message);
-    expect(orders).toMatch(/^订单（\d+）：\n\n\| 订单号 \| 客户 \| 款式 \| 数量 \|/);
+    // First what it looked at (the tool's summary: the status asked for, no dates), then the table.
+    expect(orders).toMatch(
+      /^生产中的订单，不限日期：共 \d+ 张、[\d,]+ 件，按交期排列[^\n]*。\n\n订单（\d+）：\n\n\| 订单号 \| 客户 \| 款式 \| 数量 \|/,
+    );
     expect(orders).toContain("| 生产中 |");
     expect(orders).not.toContain("in_production");
     // The totals are the table's last row.
     expect(orders.split("\n").at(-1)).toMatch(/^\| \*\*合计\*\* \|/);
     const pay = textOf((await ask(cookie, "biz-read-pay", "张三这个月的工资")).message);
-    expect(pay).toMatch(/^张三 \d{4}-\d{2} 实发 ¥[\d,]+\.\d{2}。\n\n工资单（1）：/);
+    expect(pay).toMatch(
+      /^员工 张三 \(工号 001\)，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：实发 [\d,]+\.\d{2} 元（.*）。\n\n工资单（1）：/,
+    );
     const done = textOf((await ask(cookie, "biz-read-pieces", "张三这个月做了多少件")).message);
-    expect(done).toMatch(/^张三本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 [\d,]+ 件，计 ¥[\d,]+\.\d{2}。/);
+    expect(done).toMatch(
+      /^员工 张三 \(工号 001\)，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：共 [\d,]+ 件，计 [\d,]+\.\d{2} 元（\d+ 条记录）。/,
+    );
   });
 
   it("asks for orders by due date, and says the dates are due dates", async () => {

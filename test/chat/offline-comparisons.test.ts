@@ -98,7 +98,7 @@ const money = (cents: number) => ({ cents, yuan: (cents / 100).toFixed(2) });
 const pieces = (from: string, to: string, count: number, cents: number) => ({
   records: [],
   totals: { records: 3, pieces: count, amount: money(cents) },
-  range: { from, to },
+  period: { name: "dates", of: "work_date", from, to, in_progress: from <= TODAY && TODAY <= to },
   scope: "workshop",
   next_cursor: null,
   today: TODAY,

@@ -85,6 +85,10 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
     },
   ],
   ["生产中的订单有哪些", "query_orders", { status: "in_production" }],
+  // Words for the orders still to do are the open statuses, read as the tool reads them (issue 38).
+  ["哪些订单还没完成", "query_orders", { status: "open" }],
+  ["没做完的订单有哪些", "query_orders", { status: "open" }],
+  ["在做的订单", "query_orders", { status: "open" }],
   [
     "给华美服饰下一个订单，款号A-102，500件，12月20日交货",
     "prepare_order",
@@ -395,19 +399,25 @@ describe("the offline LanguageModelV4", () => {
   it("puts a tool's result into words after it has run", async () => {
     const result = await model.doGenerate({
       prompt: [
-        { role: "user", content: [{ type: "text", text: "有哪些员工" }] },
-        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "query_employees", input: {} }] },
+        { role: "user", content: [{ type: "text", text: "这个月的工资" }] },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "query_payroll", input: {} }] },
         {
           role: "tool",
           content: [
             {
               type: "tool-result",
               toolCallId: "c1",
-              toolName: "query_employees",
+              toolName: "query_payroll",
               output: {
                 type: "json",
                 value: {
-                  employees: [{ id: "e1", name: "李娟", employee_no: "A01", net_pay: { cents: 120000, yuan: "1200.00" } }],
+                  summary: "全车间，本月（2026-11-01 至 11-30，进行中）：李娟 实发 1,200.00 元。",
+                  period: { name: "this_month", from: "2026-11-01", to: "2026-11-30", in_progress: true },
+                  filters: {},
+                  assumptions: ["没有说月份，按本月计算"],
+                  payslips: [
+                    { employee: { id: "e1", name: "李娟", employee_no: "A01" }, net_pay: { cents: 120000, yuan: "1200.00" } },
+                  ],
                   next_cursor: null,
                 },
               },
@@ -416,8 +426,12 @@ describe("the offline LanguageModelV4", () => {
         },
       ],
     });
+    // It leads with what the tool looked at (its summary), then the table in the tool's words.
     expect(result.content).toEqual([
-      { type: "text", text: "员工（1）：\n\n| 名称 | 工号 | 实发 |\n| --- | --- | ---: |\n| 李娟 | A01 | ¥1,200.00 |" },
+      {
+        type: "text",
+        text: "全车间，本月（2026-11-01 至 11-30，进行中）：李娟 实发 1,200.00 元。\n\n工资单（1）：\n\n| 员工 | 实发 |\n| --- | ---: |\n| 李娟 | ¥1,200.00 |",
+      },
     ]);
   });
 });
@@ -463,7 +477,8 @@ describe("the offline model's extractive answers, repeated text", () => {
 });
 
 describe("the offline model's words for a tool's result", () => {
-  const reply = (output: unknown) => toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
+  const reply = (output: unknown) =>
+    toolReply({ toolName: "query_piece_records", output, isError: false, question: "", chinese: true });
 
   it("ends a list it shows only the start of with the totals over every row, as its last row", () => {
     const records = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, quantity: i + 1, entered_by: "u-boss" }));
@@ -572,7 +587,8 @@ describe("the offline model's words for a tool's result", () => {
   });
 
   it("shows an order's progress as a percentage", () => {
-    const text = reply({ orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null });
+    const output = { orders: [{ order_no: "2026-001", progress: { processes: [], percent: 51 } }], next_cursor: null };
+    const text = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
     expect(text).toBe("订单（1）：\n\n| 订单号 | 进度 |\n| --- | ---: |\n| 2026-001 | 51% |");
   });
 
@@ -593,10 +609,7 @@ describe("the offline model's words for a tool's result", () => {
   });
 
   it("says an order's status in the reply's language, once, from the words the browser shares", () => {
-    const output = {
-      orders: [{ order_no: "2026-001", status: "in_production", status_label: "生产中" }],
-      next_cursor: null,
-    };
+    const output = { orders: [{ order_no: "2026-001", status: "in_production" }], next_cursor: null };
     const zh = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: true });
     expect(zh).toContain("| 2026-001 | 生产中 |");
     expect(zh.match(/生产中/g)).toHaveLength(1);
@@ -608,7 +621,7 @@ describe("the offline model's words for a tool's result", () => {
 
   it("heads an English table in English, a style by its code and name", () => {
     const output = { orders: [{ order_no: "2026-001", quantity: 300, style: { code: "A01", name: "衬衫" } }], next_cursor: null };
-    const en = toolReply({ toolName: "query_employees", output, isError: false, question: "", chinese: false });
-    expect(en).toBe("orders (1):\n\n| order no | quantity | style |\n| --- | ---: | --- |\n| 2026-001 | 300 | A01 衬衫 |");
+    const en = toolReply({ toolName: "query_orders", output, isError: false, question: "", chinese: false });
+    expect(en).toBe("orders (1):\n\n| order no. | quantity | style |\n| --- | ---: | --- |\n| 2026-001 | 300 | A01 衬衫 |");
   });
 });

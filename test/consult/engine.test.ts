@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Catalog, navigate, type SessionRecord, startSession, viewOf } from "../../src/consult/engine.ts";
-import { shippedCatalog } from "./fixtures.ts";
+import { testCatalog } from "./fixtures.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
-  catalog = await shippedCatalog();
+  catalog = await testCatalog();
 });
 
 const NOW = "2026-11-25T00:00:00.000Z";

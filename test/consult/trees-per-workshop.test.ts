@@ -77,7 +77,7 @@ describe("reserved names in trees", () => {
     const catalog = await loadCatalog({ db: env.DB, tenantId: "t-other" });
     expect(catalog.order).not.toContain("__proto__");
     const state = await initiate(await mcpClient(devKeys.otherBoss), "你好");
-    expect(state.options.map((o) => o.id)).toEqual(["garment-defects", "tech-investment"]);
+    expect(state.current_step).toBe("问题类型");
   });
 });
 
@@ -85,7 +85,7 @@ describe("decision trees per workshop", () => {
   it("shows a workshop's own tree to that workshop only", async () => {
     expect((await put(devKeys.admin, "jinxiu.json", tree({ id: "jinxiu-only", title: "锦绣专用" }))).status).toBe(200);
     expect((await list(devKeys.staff)).find((t) => t.id === "jinxiu-only")).toMatchObject({ scope: "workshop" });
-    expect((await list(devKeys.otherBoss)).map((t) => t.id)).toEqual(["garment-defects", "tech-investment"]);
+    expect((await list(devKeys.otherBoss)).map((t) => t.id)).toEqual(["garment-defects"]);
     const state = await initiate(await mcpClient(devKeys.otherBoss), "锦绣专用");
     expect(state.options.map((o) => o.id)).not.toContain("jinxiu-only");
   });
@@ -104,10 +104,10 @@ describe("decision trees per workshop", () => {
   });
 
   it("does not let an admin delete a shipped tree or another workshop's tree", async () => {
-    const shipped = await call("/api/consult/trees/tech-investment", { method: "DELETE", key: devKeys.admin });
+    const shipped = await call("/api/consult/trees/garment-defects", { method: "DELETE", key: devKeys.admin });
     expect(shipped.status).toBe(403);
     expect((await shipped.json<{ error: { message: string } }>()).error.message).toContain("shipped");
-    expect((await list(devKeys.staff)).map((t) => t.id)).toContain("tech-investment");
+    expect((await list(devKeys.staff)).map((t) => t.id)).toContain("garment-defects");
 
     await put(devKeys.admin, "mine.json", tree({ id: "mine" }));
     await env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES ('u-other-admin', 't-other', 'x', 'admin')").run();

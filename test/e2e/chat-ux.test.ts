@@ -41,7 +41,8 @@ async function tour(browser: Browser, width: number) {
   const before = await answers(page).count();
   await page.getByRole("button", { name: "张三这个月做了多少件" }).click();
   const first = await replyAfter(page, before);
-  expect(first).toMatch(/张三本月（.+）做了 [\d,]+ 件，计 ¥[\d,]+\.\d{2}。/);
+  // It says first what it looked at: who, the period (a month still running) and the figures.
+  expect(first).toMatch(/员工 张三 \(工号 001\)，本月（.+，进行中）：共 [\d,]+ 件，计 [\d,]+\.\d{2} 元（\d+ 条记录）。/);
 
   // The result is a table whose last row holds the totals, scrolling inside the message on a phone.
   const table = answers(page).last().locator("table");
@@ -54,13 +55,16 @@ async function tour(browser: Browser, width: number) {
   // The tool card shows its title, and its raw JSON only behind a second toggle.
   const card = answers(page).last().locator(".tool-card").first();
   expect(await card.locator(".tool-name").textContent()).toBe("查计件");
+  // Its icon is the tool's own, from the address tools/list gives MCP clients.
+  expect(await card.locator(".tool-icon").getAttribute("src")).toBe("/icons/records.svg");
+  expect(await card.locator(".tool-icon").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   await card.locator("summary").first().click();
   expect(await card.locator(".tool-line").first().textContent()).toBe("参数 员工: 张三 · 时间: 本月");
   expect(await card.locator(".tool-raw pre").first().isVisible()).toBe(false);
   await shot("ux-2-table");
 
   // A follow-up carries the period over to another person.
-  expect(await ask(page, "那李娟呢？")).toMatch(/李娟本月（.+）做了 [\d,]+ 件/);
+  expect(await ask(page, "那李娟呢？")).toMatch(/员工 李娟 \(工号 \d+\)，本月（.+）：共 [\d,]+ 件/);
   await shot("ux-3-follow-up");
 
   // A request that leaves something out gets a question back; the answer completes it.

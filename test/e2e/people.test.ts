@@ -92,7 +92,9 @@ describe("a new workshop, from sign-up to its people chatting with their own rec
     expect(new URL(page.url()).pathname).toBe("/");
 
     expect(await ask(page, "怎么给员工开账号")).toContain("添加人员");
-    expect(await ask(page, "这个月的计件")).toMatch(/全车间本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 0 件，计 ¥0\.00。/);
+    expect(await ask(page, "这个月的计件")).toMatch(
+      /全车间，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：共 0 件，计 0\.00 元（0 条记录）。/,
+    );
     await shot("2-boss-chat");
   });
 
@@ -149,7 +151,9 @@ describe("a new workshop, from sign-up to its people chatting with their own rec
     await page.getByLabel("密码").fill(LIJUAN.first);
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".topbar .who").textContent(), { timeout: 15_000 }).toContain("李娟");
-    expect(await ask(page, "我这个月做了多少件")).toMatch(/你本月（\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}）做了 0 件，计 ¥0\.00。/);
+    expect(await ask(page, "我这个月做了多少件")).toMatch(
+      /你，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：共 0 件，计 0\.00 元（0 条记录）。/,
+    );
 
     // The link worked once.
     const again = await launch({ width: 375, height: 740 }, "people-link-again");
@@ -213,9 +217,9 @@ describe("a new workshop, from sign-up to its people chatting with their own rec
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("员工档案：张敏（工号 002）");
     await boss.shot("6-linked");
 
-    expect(await ask(page, "我这个月做了多少件")).toMatch(/你本月（.*）做了 0 件/);
+    expect(await ask(page, "我这个月做了多少件")).toMatch(/你，本月（.*）：共 0 件/);
     const pay = await ask(page, "我这个月的工资是多少");
-    expect(pay).toMatch(/你 \d{4}-\d{2} 还没有计件、补贴或扣款，实发 ¥0\.00。/);
+    expect(pay).toMatch(/你，本月（\d{4}-\d{2}-01 至 \d{2}-\d{2}，进行中）：没有计件记录，也没有补贴或扣款，实发 0\.00 元。/);
     expect(await noWiderThan(page)).toBeLessThanOrEqual(375);
     await shot("2-own-records");
   });

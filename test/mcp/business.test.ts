@@ -69,7 +69,7 @@ describe("workshop business over MCP", () => {
       ]),
     );
     const text = (prepared.content as { text: string }[])[0]?.text ?? "";
-    expect(text).toContain("nothing has been written");
+    expect(text).toMatch(/^Pending confirmation \(nothing has been written yet\): 计件登记：张三 上领子 50 件/);
     expect(text).toContain("Never confirm on your own initiative");
 
     const confirmed = await structured<{ status: string; result: { quantity: number } }>(client, "confirm_action", {

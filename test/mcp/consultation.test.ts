@@ -15,9 +15,11 @@ async function tool(client: Client, name: string, args: Record<string, unknown>)
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as { text: string }[])[0]!.text;
   if (result.isError) throw new Error(text);
-  // Agents that read only the text get the same state as those that read structuredContent.
-  expect(JSON.parse(text)).toEqual(result.structuredContent);
-  return result.structuredContent as unknown as State;
+  const state = result.structuredContent as unknown as State;
+  // Agents that read only the text get what to say and every option's id, to go on with.
+  expect(text.startsWith(state.response)).toBe(true);
+  for (const option of state.options) expect(text).toContain(`- ${option.id}: ${option.description}`);
+  return state;
 }
 
 async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
@@ -33,21 +35,14 @@ describe("a consultation over MCP", () => {
     for (const name of ["initiate_session", "navigate_session"]) {
       const found = tools.find((t) => t.name === name)!;
       expect(found.outputSchema?.properties).toHaveProperty("session_id");
-      expect(found.description).toContain("provide_more_info");
     }
+    expect(tools.find((t) => t.name === "navigate_session")?.description).toContain("provide_more_info");
   });
 
   it("runs in Chinese from a vague question to a leaf, going back and giving free text on the way", async () => {
     const client = await mcpClient(keys.staff);
+    // The workshop's one consultation begins at once: there is no other topic to choose from.
     let state = await tool(client, "initiate_session", { user_query: "你好，我想咨询一下" });
-    expect(state.current_step).toBe("选择主题");
-    expect(state.options.map((o) => o.id)).toContain("garment-defects");
-
-    state = await tool(client, "navigate_session", {
-      session_id: state.session_id,
-      selected_option_id: "provide_more_info",
-      user_input: "我们厂最近次品很多",
-    });
     expect(state.current_step).toBe("问题类型");
 
     state = await tool(client, "navigate_session", { session_id: state.session_id, selected_option_id: "pucker" });
@@ -88,9 +83,9 @@ describe("a consultation over MCP", () => {
       inputs: { text: string; understood: boolean }[];
       trees: { id: string }[];
     }>();
-    expect(body.path.map((p) => p.option)).toEqual(["garment-defects", "pucker", "thin", "back", "woven", "still"]);
-    expect(body.inputs.map((i) => i.understood)).toEqual([true, false, true]);
-    expect(body.trees.map((t) => t.id)).toEqual(["garment-defects", "tech-investment"]);
+    expect(body.path.map((p) => p.option)).toEqual(["pucker", "thin", "back", "woven", "still"]);
+    expect(body.inputs.map((i) => i.understood)).toEqual([false, true]);
+    expect(body.trees.map((t) => t.id)).toEqual(["garment-defects"]);
   });
 
   it("answers an unknown option with a tool error listing the valid ids, and keeps the session", async () => {

@@ -27,7 +27,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     }
     const view = result.structuredContent as { action_id: string; status: string; result: { quantity: number } };
     expect(view).toMatchObject({ status: "confirmed", result: { quantity: 50 } });
-    expect((result.content as { text: string }[])[0]?.text).toMatch(/^Confirmed by the user and done: 计件登记：张三/);
+    expect((result.content as { text: string }[])[0]?.text).toMatch(/^Confirmed by the user\. 已确认并写入：计件登记：张三/);
     expect(await written(view.action_id)).toBe(1);
     expect(await zhangSanPieces()).toBe(before + 50);
     const audit = await dbOf("t-jinxiu")
@@ -43,7 +43,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
     const result = await client.callTool({ name: "prepare_piece_record", arguments: PIECES });
     const view = result.structuredContent as { action_id: string; status: string };
     expect(view.status).toBe("cancelled");
-    expect((result.content as { text: string }[])[0]?.text).toMatch(/^The user declined: nothing was written/);
+    expect((result.content as { text: string }[])[0]?.text).toMatch(/^The user declined\. 已取消，什么都没有写入/);
     expect(await written(view.action_id)).toBe(0);
     expect(await zhangSanPieces()).toBe(before);
   });
@@ -179,7 +179,7 @@ describe("confirmation by elicitation (2026-07-28 clients)", () => {
       { url: {} },
     );
     expect(retry.structuredContent).toMatchObject({ action_id: actionId, status: "confirmed" });
-    expect(retry.content?.[0]?.text).toMatch(/^The action is confirmed: 计件登记：李娟/);
+    expect(retry.content?.[0]?.text).toMatch(/^已确认并写入：计件登记：李娟/);
     expect(await written(actionId)).toBe(1);
   });
 

@@ -27,7 +27,8 @@ describe.each(ERAS)("/mcp for a $era", ({ connect }) => {
     );
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
-      expect(tool.icons?.[0]?.src, tool.name).toMatch(/^data:image\/svg\+xml,/);
+      // An address on the deployment, not the drawing: tools/list stays small.
+      expect(tool.icons?.[0]?.src, tool.name).toMatch(/^http:\/\/weft\.test\/icons\/[a-z]+\.svg$/);
       expect(tool.annotations?.readOnlyHint, tool.name).toBeTypeOf("boolean");
       expect(tool.inputSchema.type, tool.name).toBe("object");
     }

@@ -18,7 +18,24 @@ describe("/mcp through the SDK client", () => {
     expect(tool.inputSchema.type).toBe("object");
     expect(tool.inputSchema.properties).toHaveProperty("name_contains");
     expect(tool.outputSchema?.properties).toHaveProperty("knowledge_bases");
-    expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+  });
+
+  it("serves each icon tools/list names at its address, without a key, and nothing else there", async () => {
+    const client = await mcpClient(keys.boss);
+    const { tools } = await client.listTools();
+    const addresses = new Set(tools.flatMap((t) => (t.icons ?? []).map((icon) => icon.src)));
+    expect(addresses.size).toBeGreaterThan(3);
+    for (const address of addresses) {
+      const res = await call(new URL(address).pathname);
+      expect(res.status, address).toBe(200);
+      expect(res.headers.get("Content-Type")).toBe("image/svg+xml");
+      expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
+    for (const path of ["/icons/nope.svg", "/icons/records.png", "/icons/..%2Fapp.svg"]) {
+      expect((await call(path)).status, path).toBe(404);
+    }
+    await client.close();
   });
 
   it("calls a tool and returns structured content and text, scoped to the caller's workshop", async () => {
@@ -28,13 +45,19 @@ describe("/mcp through the SDK client", () => {
     const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "list_knowledge_bases", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { knowledge_bases: { name: string; id: string }[]; total_count: number };
+    const structured = result.structuredContent as {
+      summary: string;
+      knowledge_bases: { name: string; id: string }[];
+      totals: { knowledge_bases: number };
+    };
     const names = structured.knowledge_bases.map((kb) => kb.name);
     expect(names).toContain("缝纫工艺");
     expect(names).not.toContain("华美秘方");
+    expect(structured.totals.knowledge_bases).toBe(names.length);
+    // The text is the summary, once: the ids are in the structure.
     const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+    expect(text).toBe(structured.summary);
     expect(text).toContain("缝纫工艺");
-    expect(text).toContain(structured.knowledge_bases[0]!.id);
   });
 
   it("returns a tool error naming the field when the input fails the schema", async () => {

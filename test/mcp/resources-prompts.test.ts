@@ -66,7 +66,10 @@ describe.each(ERAS)("workshop documents as resources for a $era", ({ connect }) 
       arguments: { query: "锁边线迹", kb_ids: [kb], min_score: 0 },
     })) as CallResult;
     const links = (found.content as { type: string; uri?: string }[]).filter((c) => c.type === "resource_link");
-    expect(links).toEqual([expect.objectContaining({ uri, name: "sewing.md", mimeType: "text/markdown" })]);
+    expect(links).toEqual([expect.objectContaining({ uri, mimeType: "text/markdown" })]);
+    const hits = (found.structuredContent as { results: { uri: string | null; citation: string }[] }).results;
+    expect(hits[0]).toMatchObject({ uri });
+    expect(hits[0]?.citation).toContain("sewing.md");
     await client.close();
   });
 

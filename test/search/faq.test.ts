@@ -245,11 +245,18 @@ describe("FAQ search", () => {
     const client = await mcpClient(keys.staff);
     const result = await client.callTool({ name: "knowledge_search", arguments: { query: "忘记密码了", kb_ids: [kb] } });
     expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as { results: Result[] }).results[0]?.content).toBe(PASSWORD.answer);
-    // The Markdown names the FAQ as the source, by the question that matched, not the entry's internal file name.
+    const hit = (result.structuredContent as { results: Record<string, unknown>[] }).results[0];
+    expect(hit).toMatchObject({
+      content: PASSWORD.answer,
+      source: "faq",
+      knowledge_base: { id: kb, name: "常见问题-8" },
+      title: PASSWORD.question,
+      uri: null,
+    });
+    // The citation names the FAQ base and the question that matched, not the entry's internal file name.
+    expect(hit?.citation).toBe(`常见问题-8（FAQ） › ${PASSWORD.question}`);
     const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
-    expect(text).toContain(`### [1] ${PASSWORD.question}`);
-    expect(text).toMatch(/- \*\*Source:\*\* FAQ( › .+)?\n/);
+    expect(text).toContain(`最相关的是 常见问题-8（FAQ） › ${PASSWORD.question}`);
     expect(text).not.toContain("faq-");
     await client.close();
   });

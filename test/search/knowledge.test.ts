@@ -315,7 +315,7 @@ describe("search scope", () => {
 });
 
 describe("knowledge_search over MCP", () => {
-  it("returns readable markdown and the same results as structured content", async () => {
+  it("returns each passage once, in structured content, with its citation, base and document; the text is a summary citing them", async () => {
     const kb = await newKb("使用手册-mcp");
     await upload(kb, "guide.md", GUIDE);
     const client = await mcpClient(devKeys.staff);
@@ -324,13 +324,24 @@ describe("knowledge_search over MCP", () => {
       arguments: { query: "工资怎么算", kb_ids: [kb], min_score: 0 },
     });
     expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { results: (Result & { heading_path: string })[]; total_count: number };
+    const structured = result.structuredContent as {
+      summary: string;
+      results: { content: string; heading: string; citation: string; source: string; uri: string | null }[];
+      totals: { results: number };
+    };
     expect(structured.results[0]?.content).toContain("自动计算工资");
-    expect(structured.results[0]?.heading_path).toBe("锦绣制衣系统使用手册 > 登记计件");
-    const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("## Search results");
-    expect(text).toContain("**Source:** guide.md › 锦绣制衣系统使用手册 > 登记计件");
-    expect(text).toMatch(/\*\*Score:\*\* \d+\.\d%/);
+    expect(structured.results[0]).toMatchObject({
+      heading: "锦绣制衣系统使用手册 > 登记计件",
+      citation: "使用手册-mcp › guide.md › 登记计件",
+      source: "document",
+      uri: expect.stringMatching(/^weft:\/\/knowledge-bases\//),
+    });
+    expect(structured.totals.results).toBeGreaterThanOrEqual(structured.results.length);
+    const content = result.content as { type: string; text?: string }[];
+    expect(content[0]?.text).toBe(structured.summary);
+    expect(structured.summary).toContain("最相关的是 使用手册-mcp › guide.md › 登记计件");
+    // The passages are not repeated in the text.
+    expect(content.filter((c) => c.type === "text").some((c) => c.text?.includes("自动计算工资"))).toBe(false);
   });
 
   it("reports an unknown knowledge base id as a tool error", async () => {

@@ -5,10 +5,12 @@ import { z } from "zod";
 import type { ExternalServerTools, ExternalTool } from "../../src/federation/external-tools.ts";
 import { upstreamError } from "../../src/federation/upstream-error.ts";
 import { buildMcpServer, ERROR_META, LEFT_OUT_META } from "../../src/mcp/server.ts";
+import { ActionResultSchema } from "../../src/tools/action-results.ts";
 import { type Toolset, toolsFor, WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { runTool } from "../../src/tools/run-tool.ts";
 import { defineTool, type Tool, type ToolContext } from "../../src/tools/tool.ts";
 import { EXTERNAL_TOOL_PREFIX, externalToolName } from "../../src/tools/tool-names.ts";
+import { said } from "../../src/tools/words.ts";
 import type { UserContext } from "../../src/user-context.ts";
 import { testContext } from "../fixtures.ts";
 
@@ -30,7 +32,7 @@ const names = (toolset: Toolset) => toolset.tools.map((t) => t.name);
 
 const echoTool = defineTool({
   name: "echo_number",
-  title: "Echo",
+  words: { title: said("回声", "Echo"), icon: "records" },
   description: "Echoes a number back, for the runtime's tests only; never served.",
   inputSchema: z.object({ n: z.number().describe("A number.") }),
   outputSchema: z.object({ n: z.number() }),
@@ -43,9 +45,10 @@ const echoTool = defineTool({
 
 const prepareTool = defineTool({
   name: "prepare_test_write",
-  title: "Prepare a test write",
+  words: { title: said("准备测试写入", "Prepare a test write"), icon: "write" },
   description: "Prepares a write that needs the user's confirmation, for the runtime's tests only.",
   inputSchema: z.object({ pieces: z.number().int().describe("How many pieces.") }),
+  outputSchema: ActionResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false },
   async run(_ctx, input) {
     return {
@@ -190,7 +193,7 @@ describe("the MCP adapter", () => {
   async function connect(toolset: Toolset | Tool[], ctx: ToolContext): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const served = Array.isArray(toolset) ? { tools: toolset, unavailable: [], notes: [] } : toolset;
-    await buildMcpServer(served, ctx).connect(serverSide);
+    await buildMcpServer(served, ctx, { readsStructuredContent: true }).connect(serverSide);
     const client = new Client({ name: "runtime-test", version: "1.0.0" });
     await client.connect(clientSide);
     return client;
@@ -208,20 +211,26 @@ describe("the MCP adapter", () => {
         { label: "员工", value: "张三" },
         { label: "数量", value: "50" },
       ],
+      // The wire shape's instant, and the workshop's time, not UTC's: 10:00 UTC is 18:00 in Shanghai.
       expires_at: "2026-11-26T10:00:00.000Z",
+      expires_local: "2026-11-26 18:00",
+      time_zone: "Asia/Shanghai",
+      confirm_by: "agent",
     });
     const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("nothing has been written yet");
-    expect(text).toContain('confirm_action with action_id "act-123"');
+    expect(text).toMatch(/^Pending confirmation \(nothing has been written yet\)/);
+    expect(text).toContain("call confirm_action");
     expect(text).toMatch(/Never confirm on your own initiative/);
+    expect(text).toContain("说“确认”我就写入");
   });
 
   it("tells an agent whose credential may not confirm to give the user the confirm page's link instead", async () => {
     const client = await connect([prepareTool as unknown as Tool], contextFor(boss));
     const result = await client.callTool({ name: "prepare_test_write", arguments: { pieces: 50 } });
-    expect(result.structuredContent).toMatchObject({ confirm_url: "http://weft.test/actions/act-123" });
+    expect(result.structuredContent).toMatchObject({ confirm_url: "http://weft.test/actions/act-123", confirm_by: "weft" });
     const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toContain("give them this link to confirm it, signed in to Weft: http://weft.test/actions/act-123");
+    expect(text).toContain("confirm_action will not work");
+    expect(text).toContain("请打开 http://weft.test/actions/act-123 核对后点“确认”");
     expect(text).not.toContain("call confirm_action");
   });
 

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { CardOutcomeSchema } from "../../src/routes/chats.schema.ts";
+import { WEFT_TOOLS } from "../../src/tools/registry.ts";
+import { toolWordsView } from "../../src/tools/tool-words.ts";
 import { outcomeOfAnswer, outcomeOfError, RESULT_MAX_LENGTH } from "../../src/web/action-outcome.ts";
 import { ApiError, errorOf } from "../../src/web/api-error.ts";
-import { OUTCOME_TEXT_EN as en, OUTCOME_TEXT_ZH as zh } from "../../src/web/outcome-text.ts";
+import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "../../src/web/outcome-text.ts";
+import { resultLabels } from "../../src/web/result-labels.ts";
+
+// The labels a written record is shown with are the prepare tools' own words, as the browser reads them.
+const words = new Map(WEFT_TOOLS.map((tool) => [tool.name, toolWordsView(tool)]));
+const zh = { ...OUTCOME_TEXT_ZH, labels: resultLabels(words, "zh") };
+const en = { ...OUTCOME_TEXT_EN, labels: resultLabels(words, "en") };
 
 const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
   errorOf(status, { error: { code, message, ...(details ? { details } : {}) } }, null);

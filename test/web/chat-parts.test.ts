@@ -54,14 +54,15 @@ describe("reading a consultation step from a tool output", () => {
     is_complete: false,
   };
 
-  it("reads the options of initiate_session and navigate_session, dropping malformed ones", () => {
-    expect(consultationStep("initiate_session", output)?.options).toEqual([{ id: "a", description: "裤腰" }]);
-    expect(consultationStep("navigate_session", output)?.response).toBe("跳针出现在哪里？");
+  it("reads a step's options, dropping malformed ones", () => {
+    expect(consultationStep(output)?.options).toEqual([{ id: "a", description: "裤腰" }]);
+    expect(consultationStep(output)?.response).toBe("跳针出现在哪里？");
   });
 
-  it("ignores other tools and outputs that are not a step", () => {
-    expect(consultationStep("knowledge_search", output)).toBeNull();
-    expect(consultationStep("initiate_session", { text: "hi" })).toBeNull();
-    expect(consultationStep("initiate_session", null)).toBeNull();
+  it("ignores outputs that are not a step, a search's among them", () => {
+    expect(consultationStep({ summary: "找到 2 段", results: [] })).toBeNull();
+    expect(consultationStep({ response: "跳针出现在哪里？", options: [] })).toBeNull();
+    expect(consultationStep({ text: "hi" })).toBeNull();
+    expect(consultationStep(null)).toBeNull();
   });
 });

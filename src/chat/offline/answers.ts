@@ -1,6 +1,7 @@
 import { queryTerms, terms } from "../../search/segment.ts";
 import { citationOf, type Passage } from "../passages.ts";
 import type { Role } from "./greetings.ts";
+import { offerOf } from "./tool-labels.ts";
 
 /** Whether a reply should be in Chinese: the user wrote any Chinese. */
 export function isChinese(text: string): boolean {
@@ -83,45 +84,17 @@ export function closestPassage(question: string, passages: Passage[]): string | 
   return `The workshop's guide is written in Chinese, so I cannot quote an English answer. The closest passage is:\n\n${sentences.join("")} [1]\n\nSources:\n- [1] ${citationOf(best)}\n\nA remote model (CHAT_MODEL) can translate; or ask in Chinese.`;
 }
 
-/** What the offline model says when it can neither call a tool nor find an answer. */
+/**
+ * What the offline model says when it can neither call a tool nor find an answer: what each tool
+ * offered offers, in the tools' own words (with an example said of oneself for staff, who see and
+ * record only their own work).
+ */
 export function capabilities(chinese: boolean, toolNames: string[], role: Role): string {
-  const can = new Set(toolNames);
-  // Staff see and record only their own work: their examples say 我, not a colleague's name.
   const own = role === "staff";
-  const zh: [string, string][] = [
-    ["query_orders", "查订单（例如：“生产中的订单有哪些”）"],
-    ["query_piece_records", own ? "查计件（例如：“我今天做了多少件”）" : "查计件（例如：“李娟今天做了多少件”）"],
-    ["query_payroll", own ? "查工资（例如：“我这个月的工资”）" : "查工资（例如：“张敏这个月的工资”）"],
-    ["query_processes", "查工序和单价（例如：“上领子的单价”）"],
-    ["query_employees", "查员工（例如：“有哪些员工”）"],
-    [
-      "prepare_piece_record",
-      own
-        ? "记计件（例如：“我今天上领子80件，帮我登记”，需要你确认后才写入）"
-        : "记计件（例如：“给李娟记上领子200件”，需要你确认后才写入）",
-    ],
-    ["initiate_session", "引导式咨询（例如：“衣服起皱怎么办”）"],
-    ["knowledge_search", "搜索知识库（例如：“搜索知识库 如何新建订单”）"],
-  ];
-  const en: [string, string][] = [
-    ["query_orders", 'orders ("which orders are in production")'],
-    [
-      "query_piece_records",
-      own ? 'piece records ("how many pieces did I do today")' : 'piece records ("how many pieces did Li Juan do today")',
-    ],
-    ["query_payroll", 'payroll ("payroll for this month")'],
-    ["query_processes", 'processes and unit prices ("list the processes")'],
-    ["query_employees", 'employees ("list employees")'],
-    [
-      "prepare_piece_record",
-      own
-        ? 'recording pieces ("record 80 pieces of collar for me today", confirmed by you before it is written)'
-        : 'recording pieces ("record 200 pieces of collar for Li Juan", confirmed by you before it is written)',
-    ],
-    ["initiate_session", 'guided consultations ("help me troubleshoot a garment defect")'],
-    ["knowledge_search", 'knowledge search ("search the manual for new orders")'],
-  ];
-  const offered = (chinese ? zh : en).filter(([name]) => can.has(name)).map(([, text]) => `- ${text}`);
+  const offered = toolNames.flatMap((name) => {
+    const offer = offerOf(name, chinese, own);
+    return offer ? [`- ${offer}`] : [];
+  });
   return chinese
     ? `我是离线模型，不能自由对话，也没有在知识库里找到能回答这个问题的内容。我能做的：\n${offered.join("\n")}\n\n也可以直接问知识库里的问题，我会摘录相关段落并注明出处。`
     : `I am the offline model: I cannot chat freely, and I found nothing in the knowledge bases that answers this. I can help with:\n${offered.join("\n")}\n\nYou can also ask about what is in the knowledge bases; I quote the passages that answer and cite them.`;

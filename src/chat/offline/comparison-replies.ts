@@ -31,9 +31,9 @@ interface Side {
   span: string;
 }
 
-// A period's name as the tool's range shows it: 上个月, 本周, or its month (2026-09) or dates.
+// A period's name as the tool's applied period shows it: 上个月, 本周, or its month (2026-09) or dates.
 function sideOfRange(output: Output, chinese: boolean): Side {
-  const range = record(output.range);
+  const range = record(output.period);
   const from = String(range.from ?? "");
   const to = String(range.to ?? "");
   const today = String(output.today ?? "");

@@ -1,3 +1,5 @@
+import { type OrderStatusFilter, orderStatusOfWords } from "../../status-words.ts";
+
 // The most common Chinese surnames: a name is one of these and one or two more characters.
 const SURNAMES = new Set(
   "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
@@ -147,13 +149,12 @@ export function findOrderNo(text: string): string | null {
   return lettered?.[1] ?? own?.[0] ?? null;
 }
 
-/** An order status the text asks about. */
-export function findOrderStatus(text: string): "pending" | "in_production" | "completed" | "cancelled" | null {
-  if (/生产中|在做|进行中|在产|in production|in progress/i.test(text)) return "in_production";
-  if (/已完成|完成了|做完|交货了|completed|finished|done/i.test(text)) return "completed";
-  if (/待生产|未开始|还没做|没开始|pending|not started/i.test(text)) return "pending";
-  if (/取消|cancelled|canceled/i.test(text)) return "cancelled";
-  return null;
+/**
+ * The order statuses the text asks about, read as the `query_orders` tool reads its `status`
+ * (src/status-words.ts): 还没完成, 没做完, 在做的 are the open ones, not the completed.
+ */
+export function findOrderStatus(text: string): OrderStatusFilter | null {
+  return orderStatusOfWords(text);
 }
 
 // Kinds of garment a style is named by ("男式衬衫", "女式T恤").
@@ -218,6 +219,8 @@ export function findOrderCustomer(text: string): string | null {
   const match = /([\u4e00-\u9fffA-Za-z&]{2,12})(?:的|那[几些]?张?)(?:订单|单子)/.exec(text);
   const name = match?.[1]?.replace(/^(?:查一?下|看一?下|查|看|帮我|给我|列出|显示)/, "");
   if (!name || name.length < 2 || NOT_CUSTOMER.test(name) || STYLE_CODE.test(name) || GARMENTS.test(name)) return null;
+  // Words for which orders ("在做的订单", "没做完的单子") are a status, not a customer.
+  if (orderStatusOfWords(name) !== null) return null;
   return name;
 }
 

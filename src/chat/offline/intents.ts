@@ -52,7 +52,7 @@ const RECORD_ASK = /帮我?(?:录入|登记|记)|^(?:录入|登记)|记一下|\b
 // 怎么办 starts one only beside a defect ("次品怎么办"): alone ("工资单错了怎么办") it asks how to
 // handle something, which the passages answer, while a consultation would offer unrelated topics.
 const CONSULT =
-  /咨询|诊断|排查|(?:次品|质量问题|做坏了?)[^，。？?]*怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|投资|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?|invest\w*)\b/i;
+  /咨询|诊断|排查|(?:次品|质量问题|做坏了?)[^，。？?]*怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?)\b/i;
 const PAYROLL = /工资|薪水|薪资|工钱|计件工资|[挣赚]了?多少|收入|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
 const PIECES = /计件|件数|产量|做了多少|做了几|多少件|几件|记录|\b(?:pieces?|piece records?|output)\b/i;
 // "下订单" places one; "查一下订单" and "看下订单" only look.

@@ -4,12 +4,7 @@ export interface Cell {
   figure: boolean;
 }
 
-/** 2752 → "2,752"; "1691.60" → "1,691.60": figures people read at a glance. */
-export function grouped(figure: string): string {
-  const [whole = "", fraction] = figure.split(".");
-  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
-}
+export { grouped } from "../../business/money.ts";
 
 // A cell's text inside a Markdown table: no pipe ends the cell early, no line break ends the row.
 function cellText(text: string): string {

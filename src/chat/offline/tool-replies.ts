@@ -7,52 +7,14 @@ import { externalText } from "./external-tools.ts";
 import { placedHeading } from "./placed-dates.ts";
 import { refusalWords } from "./questions.ts";
 import { type Cell, grouped, markdownTable } from "./tables.ts";
+import { fieldLabel, listLabel, namesList, toolTitle } from "./tool-labels.ts";
 
 const MAX_ITEMS = 10;
-// Fields for programs, not for people: ids, paging, and the clock the tools report.
-// `entered_by` is a login's id too.
-const HIDDEN = /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by|key)$/;
-
-// What the business tools' fields are called in Chinese replies.
-const LABELS = new Map([
-  ["order_no", "订单号"],
-  ["order", "订单"],
-  ["customer", "客户"],
-  ["style", "款式"],
-  ["quantity", "数量"],
-  ["due_date", "交期"],
-  ["created_on", "下单日期"],
-  ["status", "状态"],
-  ["status_label", "状态"],
-  ["note", "备注"],
-  ["progress", "进度"],
-  ["percent", "完成%"],
-  ["name", "名称"],
-  ["employee", "员工"],
-  ["employee_no", "工号"],
-  ["phone", "电话"],
-  ["process", "工序"],
-  ["unit_price", "单价"],
-  ["unit_price_yuan", "单价(元)"],
-  ["amount", "金额"],
-  ["work_date", "日期"],
-  ["pieces", "件数"],
-  ["records", "条数"],
-  ["piece_wage", "计件工资"],
-  ["allowances", "补贴"],
-  ["deductions", "扣款"],
-  ["net_pay", "实发"],
-  ["month", "月份"],
-  ["total", "合计"],
-  ["totals", "合计"],
-  ["active", "启用"],
-  ["left_on", "离职日期"],
-  ["range", "日期范围"],
-  ["orders", "订单数"],
-  ["employees", "人数"],
-  ["label", "分组"],
-  ["style_code", "款号"],
-]);
+// Fields for programs, not for people: ids, paging, the clock the tools report, and what the lead
+// line (the tool's summary) says already. `entered_by` is a login's id too; `overdue` is what a
+// negative `days_left` says.
+const HIDDEN =
+  /(^|_)(id|ids|cursor|cents)$|^(today|time_zone|scope|has_login|entered_by|key|summary|period|filters|assumptions|overdue|processes)$/;
 
 // The codes the tools answer with, in words: one table for every reply, so "active" never reaches a
 // Chinese reader and 在职 never an English one.
@@ -88,46 +50,25 @@ function scalar(value: Json): string | null {
   return null;
 }
 
-const LIST_LABELS = new Map([
-  ["orders", "订单"],
-  ["records", "计件记录"],
-  ["payslips", "工资单"],
-  ["processes", "工序"],
-  ["employees", "员工"],
-  ["groups", "分组小计"],
-  ["knowledge_bases", "知识库"],
-]);
-
-function label(key: string, chinese: boolean): string {
-  return chinese ? (LABELS.get(key) ?? key) : key.replace(/_/g, " ");
-}
-
 // Chinese text takes the full-width comma; an English reply, the ASCII one.
 function comma(chinese: boolean): string {
   return chinese ? "，" : ", ";
 }
 
-// A status is shown once: an order's by its code's words in the reply's language (its Chinese
-// `status_label` left out), any other by its label when it has one.
-function shownOnce(item: Record<string, Json>, key: string): boolean {
-  const coded = typeof item.status === "string" && Object.hasOwn(ORDER_STATUS_WORDS, item.status);
-  if (key === "status_label") return coded;
-  return key === "status" && !coded && typeof item.status_label === "string";
-}
-
-function fields(item: Record<string, Json>, chinese: boolean): string[] {
+function fields(item: Record<string, Json>, chinese: boolean, toolName: string): string[] {
   const out: string[] = [];
+  const label = (key: string) => fieldLabel(toolName, key, chinese);
   for (const [key, value] of Object.entries(item)) {
-    if (HIDDEN.test(key) || shownOnce(item, key)) continue;
+    if (HIDDEN.test(key)) continue;
     const raw = key === "percent" && typeof value === "number" ? `${value}%` : scalar(value);
     const shown =
       raw !== null && (key === "status" || key === "kind" || typeof value === "boolean") ? codeWord(raw, chinese) : raw;
-    if (shown !== null && shown !== "") out.push(`${label(key, chinese)}: ${shown}`);
+    if (shown !== null && shown !== "") out.push(`${label(key)}: ${shown}`);
     else if (isRecord(value)) {
-      const inner = fields(value, chinese);
+      const inner = fields(value, chinese, toolName);
       // One field inside (an order's number, a progress percentage) reads best as its value alone.
       const single = inner.length === 1 ? (inner[0] as string).slice((inner[0] as string).indexOf(": ") + 2) : null;
-      out.push(`${label(key, chinese)}: ${single ?? inner.join(comma(chinese))}`);
+      out.push(`${label(key)}: ${single ?? inner.join(comma(chinese))}`);
     }
   }
   return out;
@@ -161,8 +102,8 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
       const ask = ASKS_ZH.get(String(a.field)) ?? scalar(a.message ?? null);
       return `- ${ask}？${choices.length ? `可选：${choices.join("；")}` : ""}`;
     });
-    // A new order is not a piece record: neither "登记" nor an order number fits it.
-    const what = toolName === "prepare_order" ? "新建订单" : "登记";
+    // What the write is, in the tool's own words (准备新建订单 → 新建订单): an order is not "登记".
+    const what = toolTitle(toolName, true).replace(/^准备/, "");
     const example = SETTLE_ZH.get(String(open[0]?.field));
     return `还不能${what}，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次${example ? `（${example}）` : ""}，我再准备一张确认卡片。`;
   }
@@ -188,8 +129,8 @@ function consultationReply(output: Record<string, Json>, chinese: boolean): stri
 function searchReply(question: string, output: Record<string, Json>, chinese: boolean): string {
   const results = Array.isArray(output.results) ? output.results.filter(isRecord) : [];
   const passages: Passage[] = results.map((r) => ({
-    title: scalar(r.knowledge_title ?? null) ?? "",
-    heading: scalar(r.heading_path ?? null) ?? "",
+    title: scalar(r.title ?? null) ?? "",
+    heading: scalar(r.heading ?? null) ?? "",
     content: scalar(r.content ?? null) ?? "",
   }));
   return (
@@ -202,7 +143,7 @@ function searchReply(question: string, output: Record<string, Json>, chinese: bo
 function cellsOf(item: Record<string, Json>, chinese: boolean): Map<string, Cell> {
   const cells = new Map<string, Cell>();
   for (const [key, value] of Object.entries(item)) {
-    if (HIDDEN.test(key) || shownOnce(item, key) || Array.isArray(value)) continue;
+    if (HIDDEN.test(key) || Array.isArray(value)) continue;
     if (typeof value === "number") {
       cells.set(key, { text: key === "percent" ? `${value}%` : grouped(String(value)), figure: true });
     } else if (isRecord(value) && typeof value.yuan === "string") {
@@ -238,8 +179,10 @@ function totalRow(totals: Record<string, Json>, columns: Map<string, Cell>[], ch
   return { label: `${chinese ? "合计" : "Total"}${all}`, cells };
 }
 
-function listReply(output: Record<string, Json>, chinese: boolean, lead: string | null = null): string {
-  const lists = Object.entries(output).filter((entry): entry is [string, Json[]] => Array.isArray(entry[1]));
+function listReply(output: Record<string, Json>, chinese: boolean, toolName: string, lead: string | null = null): string {
+  const lists = Object.entries(output).filter(
+    (entry): entry is [string, Json[]] => Array.isArray(entry[1]) && !HIDDEN.test(entry[0]) && namesList(toolName, entry[0]),
+  );
   const rest = Object.fromEntries(Object.entries(output).filter(([key, value]) => !Array.isArray(value) && key !== "totals"));
   const parts: string[] = lead ? [lead] : [];
   // A page of a longer list (`next_cursor`) or more rows than a reply shows: say only the first are
@@ -257,7 +200,7 @@ function listReply(output: Record<string, Json>, chinese: boolean, lead: string 
           : new Map([["value", { text: scalar(item) ?? JSON.stringify(item), figure: false }]]),
       );
     const cut = partial || items.length > MAX_ITEMS;
-    const name = chinese ? (LIST_LABELS.get(key) ?? key) : key;
+    const name = listLabel(toolName, key, chinese);
     const head = cut
       ? chinese
         ? `${name}（只列出前 ${rows.length} 条）：`
@@ -267,59 +210,51 @@ function listReply(output: Record<string, Json>, chinese: boolean, lead: string 
         : `${name} (${items.length}):`;
     // The totals belong under the first list (the rows they add up), not under subtotals.
     const total = tables === 0 && totals ? totalRow(totals, rows, chinese, cut) : null;
-    parts.push(`${head}\n\n${markdownTable(rows, (k) => label(k, chinese), total)}`);
+    parts.push(`${head}\n\n${markdownTable(rows, (k) => fieldLabel(toolName, k, chinese), total)}`);
     tables++;
   }
   if (tables === 0 && lists.length > 0) {
     return lead ?? (chinese ? "没有找到符合条件的记录。" : "No matching records.");
   }
-  if (tables === 0 && totals) parts.push(fields(totals, chinese).join(comma(chinese)));
-  const others = fields(rest, chinese);
+  if (tables === 0 && totals && !lead) parts.push(fields(totals, chinese, toolName).join(comma(chinese)));
+  const others = fields(rest, chinese, toolName);
   if (others.length > 0 && !lead) parts.push(others.join(comma(chinese)));
   // One paragraph a line: Markdown runs single line breaks together.
   return parts.join("\n\n") || JSON.stringify(output);
 }
 
-// The one line above a table of piece records or pay that answers the question itself:
-// "张三本月（2026-11-01 至 2026-11-26）做了 2,752 件，计 ¥1,691.60。"
+// The one line above a table that says what it looked at and answers the question itself. In
+// Chinese it is the tool's own summary (its period, filters and counts:
+// "员工 张三 (工号 001)，本月（2026-11-01 至 11-30，进行中）：共 2,752 件，计 1,691.60 元（48 条记录）。");
+// in English the figures of piece records and pay, with the period they cover.
 function leadLine(toolName: string, input: unknown, output: Record<string, Json>, chinese: boolean): string | null {
+  if (chinese) return isRecord(output.period) && typeof output.summary === "string" ? output.summary : null;
   const asked = isRecord(input) ? input : {};
   const totals = isRecord(output.totals) ? output.totals : null;
   if (!totals) return null;
   const yuan = (value: Json | undefined) => (isRecord(value) && typeof value.yuan === "string" ? `¥${grouped(value.yuan)}` : "");
   const own = output.scope === "own";
   if (toolName === "query_piece_records" && typeof totals.pieces === "number") {
-    const who =
-      typeof asked.employee === "string" ? asked.employee : own ? (chinese ? "你" : "You") : chinese ? "全车间" : "The workshop";
+    const who = typeof asked.employee === "string" ? asked.employee : own ? "You" : "The workshop";
+    const period = isRecord(output.period) ? output.period : {};
     const range =
-      isRecord(output.range) &&
-      typeof output.range.from === "string" &&
-      typeof output.range.to === "string" &&
-      typeof output.today === "string"
-        ? rangeWords({ from: output.range.from, to: output.range.to }, output.today, chinese).when
-        : "";
+      typeof period.from === "string" && typeof period.to === "string" && typeof output.today === "string"
+        ? rangeWords({ from: period.from, to: period.to }, output.today, false).when
+        : "in all records (no period was given)";
     const process = typeof asked.process === "string" ? asked.process : "";
     const pieces = grouped(String(totals.pieces));
-    return chinese
-      ? `${who}${range}${process}做了 ${pieces} 件，计 ${yuan(totals.amount)}。`
-      : `${who} did ${pieces} pieces${process ? ` of ${process}` : ""} ${range}, worth ${yuan(totals.amount)}.`;
+    return `${who} did ${pieces} pieces${process ? ` of ${process}` : ""} ${range}, worth ${yuan(totals.amount)}.`;
   }
   if (toolName === "query_payroll" && typeof output.month === "string") {
     const slips = Array.isArray(output.payslips) ? output.payslips.filter(isRecord) : [];
+    const going = isRecord(output.period) && output.period.in_progress === true ? " (month in progress)" : "";
     const one = slips.length === 1 && isRecord(slips[0]?.employee) ? String(slips[0].employee.name) : null;
-    if (one)
-      return chinese
-        ? `${one} ${output.month} 实发 ${yuan(totals.net_pay)}。`
-        : `${one}'s net pay for ${output.month}: ${yuan(totals.net_pay)}.`;
+    if (one) return `${one}'s net pay for ${output.month}${going}: ${yuan(totals.net_pay)}.`;
     // A staff member's own payroll, with nothing in it yet: said as theirs, not as "0 people".
     if (output.scope === "own" && slips.length === 0)
-      return chinese
-        ? `你 ${output.month} 还没有计件、补贴或扣款，实发 ${yuan(totals.net_pay)}。`
-        : `You have no pieces, allowances or deductions in ${output.month}: net pay ${yuan(totals.net_pay)}.`;
+      return `You have no pieces, allowances or deductions in ${output.month}${going}: net pay ${yuan(totals.net_pay)}.`;
     const people = typeof totals.employees === "number" ? totals.employees : slips.length;
-    return chinese
-      ? `${output.month} 共 ${people} 人，实发合计 ${yuan(totals.net_pay)}。`
-      : `${output.month}: ${people} people, net pay in all ${yuan(totals.net_pay)}.`;
+    return `${output.month}${going}: ${people} people, net pay in all ${yuan(totals.net_pay)}.`;
   }
   return null;
 }
@@ -335,15 +270,17 @@ function rangeOf(input: Record<string, Json>, from: string, to: string): { from:
 // by due date, and "this month's orders" could be read as the orders created this month. Orders
 // asked for by the day they were placed ("本月新增的订单") lead with those days instead.
 function ordersReply(input: unknown, output: Record<string, Json>, chinese: boolean): string {
-  const list = listReply(output, chinese);
-  if (!isRecord(input) || typeof output.today !== "string") return list;
+  // Without dates of its own to head the list, it leads with what the tool looked at.
+  const led = listReply(output, chinese, "query_orders", leadLine("query_orders", input, output, chinese));
+  const list = listReply(output, chinese, "query_orders");
+  if (!isRecord(input) || typeof output.today !== "string") return led;
   if (input.status === "open" && typeof input.due_to === "string" && input.due_from === undefined) {
     return dueSoonReply(input.due_to, output, output.today, chinese);
   }
   const placed = rangeOf(input, "created_from", "created_to");
   const due = rangeOf(input, "due_from", "due_to");
   const range = placed ?? due;
-  if (!range) return list;
+  if (!range) return led;
   const found = Array.isArray(output.orders) && output.orders.length > 0;
   const open = input.status === "open";
   const used = placed ? ["created_from", "created_to"] : ["due_from", "due_to", ...(open ? ["status"] : [])];
@@ -361,7 +298,7 @@ function dueSoonReply(dueTo: string, output: Record<string, Json>, today: string
   const soon = all.filter((o) => due(o) >= today).sort((a, b) => due(a).localeCompare(due(b)));
   const late = all.filter((o) => due(o) < today).sort((a, b) => due(a).localeCompare(due(b)));
   const days = Math.round((Date.parse(dueTo) - Date.parse(today)) / 86_400_000);
-  const list = (orders: Record<string, Json>[]) => listReply({ orders, next_cursor: null }, chinese);
+  const list = (orders: Record<string, Json>[]) => listReply({ orders, next_cursor: null }, chinese, "query_orders");
   const parts = chinese
     ? [
         soon.length
@@ -415,5 +352,5 @@ export function toolReply({
   if (typeof output.session_id === "string" && typeof output.response === "string") return consultationReply(output, chinese);
   if (toolName === "knowledge_search") return searchReply(question, output, chinese);
   if (toolName === "query_orders") return ordersReply(input, output, chinese);
-  return listReply(output, chinese, leadLine(toolName, input, output, chinese));
+  return listReply(output, chinese, toolName, leadLine(toolName, input, output, chinese));
 }
