@@ -1,15 +1,9 @@
-// Weft as an agent meets it: nine everyday tasks over /mcp with the boss's key, each answered from
-// `tools/list` alone (the tool picked by its name and description), then called, and its result
-// used for the answer. Each result's size is printed beside the size of the same task's result
-// before issue 45 (measured on the demo with the same calls, the best the tools then allowed);
-// together they must be at most a third of it. `tools/list` must fit half its size then.
-import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, addMonths } from "../../src/business/local-time.ts";
 import { shanghaiToday } from "../business/run.ts";
 import { loadDemoKnowledge } from "../demo-knowledge.ts";
-import { keys } from "../fixtures.ts";
+import { dbOf, keys } from "../fixtures.ts";
 import { mcpClient } from "../helpers.ts";
 import type { CallResult } from "./clients.ts";
 
@@ -44,7 +38,8 @@ function choose(tools: Listed[], words: string[]): string {
 }
 
 async function sql<T>(query: string, ...params: (string | number)[]): Promise<T> {
-  return (await env.DB.prepare(query)
+  return (await dbOf("t-jinxiu")
+    .prepare(query)
     .bind(...params)
     .first<T>()) as T;
 }

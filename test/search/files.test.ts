@@ -5,9 +5,10 @@ import { newKnowledgeBase } from "./sections.ts";
 import { uploadFile } from "./workshop-files.ts";
 
 interface Result {
+  citation: string;
   content: string;
-  knowledge_filename: string;
-  heading_path: string;
+  file: string;
+  heading: string;
   page: number | null;
   sheet: string | null;
 }
@@ -30,7 +31,8 @@ describe("the workshop's own files", () => {
     const { document } = await res.json<{ document: { status: string; title: string; content_type: string } }>();
     expect(document).toMatchObject({ status: "ready", title: "衬衫工艺单", content_type: "pdf" });
     const [best] = await search(kb, "门襟宽度是多少");
-    expect(best).toMatchObject({ knowledge_filename: "工艺单.pdf", page: 2, heading_path: "衬衫工艺单 > 门襟" });
+    expect(best).toMatchObject({ file: "工艺单.pdf", page: 2, heading: "衬衫工艺单 > 门襟" });
+    expect(best?.citation).toContain("工艺单.pdf › 第 2 页 › 门襟");
     expect(best?.content).toContain("门襟宽度为 3.5 厘米");
     const packing = await search(kb, "每箱装多少件");
     expect(packing[0]).toMatchObject({ page: 3 });
@@ -41,7 +43,7 @@ describe("the workshop's own files", () => {
     const res = await uploadFile(kb, "设备保养制度.docx");
     expect(res.status).toBe(201);
     const [best] = await search(kb, "梭床什么时候清理");
-    expect(best).toMatchObject({ knowledge_filename: "设备保养制度.docx", heading_path: "设备保养制度 > 日常保养", page: null });
+    expect(best).toMatchObject({ file: "设备保养制度.docx", heading: "设备保养制度 > 日常保养", page: null });
     expect(best?.content).toContain("每天下班前清理梭床");
     const [table] = await search(kb, "多久换一次机针");
     expect(table?.content).toContain("| 更换机针 | 每两周一次 | 车工本人 |");
@@ -52,7 +54,7 @@ describe("the workshop's own files", () => {
     const kb = await newKnowledgeBase("工价");
     expect((await uploadFile(kb, "工价表.xlsx")).status).toBe(201);
     const [best] = await search(kb, "锁眼的单价是多少");
-    expect(best).toMatchObject({ knowledge_filename: "工价表.xlsx", sheet: "工价", heading_path: "工价" });
+    expect(best).toMatchObject({ file: "工价表.xlsx", sheet: "工价", heading: "工价" });
     expect(best?.content).toContain("锁眼的单价（元）：0.23，锁眼的说明：每件 7 个眼。");
     const [rule] = await search(kb, "工价的结算方式");
     expect(rule).toMatchObject({ sheet: "说明" });
@@ -63,7 +65,7 @@ describe("the workshop's own files", () => {
       const kb = await newKnowledgeBase(`夜班-${name}`);
       expect((await uploadFile(kb, name)).status).toBe(201);
       const [best] = await search(kb, "夜班补贴每晚多少钱");
-      expect(best, name).toMatchObject({ knowledge_filename: name });
+      expect(best, name).toMatchObject({ file: name });
       expect(best?.content, name).toContain("夜班补贴的规定：每晚 30 元，当月随工资发放。");
     }
   });

@@ -26,11 +26,11 @@ async function chunkCount(documentId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-async function found(kbId: string, query: string): Promise<{ knowledge_filename: string; page: number | null }[]> {
+async function found(kbId: string, query: string): Promise<{ file: string; page: number | null }[]> {
   const client = await mcpClient(keys.staff);
   try {
     const out = await client.callTool({ name: "knowledge_search", arguments: { query, kb_ids: [kbId], top_k: 3 } });
-    return (out.structuredContent as { results: { knowledge_filename: string; page: number | null }[] }).results;
+    return (out.structuredContent as { results: { file: string; page: number | null }[] }).results;
   } finally {
     await client.close();
   }
@@ -108,7 +108,7 @@ describe("ingestion as a durable job", { timeout: 30_000 }, () => {
     const done = await documentAt(queued.status_url);
     expect(done).toMatchObject({ status: "ready", progress: null, error: null, title: "衬衫工艺单" });
     expect(await chunkCount(queued.document.id)).toBe(done.chunk_count);
-    expect((await found(kb, "门襟宽度是多少"))[0]).toMatchObject({ knowledge_filename: "工艺单.pdf", page: 2 });
+    expect((await found(kb, "门襟宽度是多少"))[0]).toMatchObject({ file: "工艺单.pdf", page: 2 });
     // The job's row and the file's bytes are gone with it.
     const left = await dbOf("t-jinxiu")
       .prepare("SELECT COUNT(*) AS n FROM document_jobs WHERE document_id = ?1")
@@ -132,7 +132,7 @@ describe("ingestion as a durable job", { timeout: 30_000 }, () => {
     expect(done).toMatchObject({ status: "ready", generation: 1 });
     expect(await chunkCount(queued.document.id)).toBe(done.chunk_count);
     const results = await found(kb, "锁眼的单价是多少");
-    expect(results.filter((r) => r.knowledge_filename === "工价表.xlsx")).toHaveLength(1);
+    expect(results.filter((r) => r.file === "工价表.xlsx")).toHaveLength(1);
   });
 
   it("starts no second job for the same bytes uploaded again while the first runs", async () => {

@@ -1,11 +1,8 @@
-// What every business answer says it looked at, and the ways of asking for less: the applied
-// period, filters and assumptions in the structure and in the summary's first sentence; sort_by,
-// top and groups for piece records and pay; what orders still need.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addMonths } from "../../src/business/local-time.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { BOSS, fails, ok, STAFF, shanghaiToday } from "../business/run.ts";
+import { dbOf } from "../fixtures.ts";
 
 type Money = { cents: number; yuan: string };
 interface Applied {
@@ -123,9 +120,9 @@ describe("asking query_piece_records for less", () => {
         expect(other.code).toBe("invalid_input");
       }
     } while (cursor);
-    const { n } = (await env.DB.prepare(
-      "SELECT COUNT(DISTINCT work_date) AS n FROM piece_records WHERE tenant_id = 't-jinxiu'",
-    ).first<{ n: number }>()) ?? { n: 0 };
+    const { n } = (await dbOf("t-jinxiu")
+      .prepare("SELECT COUNT(DISTINCT work_date) AS n FROM piece_records WHERE tenant_id = 't-jinxiu'")
+      .first<{ n: number }>()) ?? { n: 0 };
     expect(seen).toHaveLength(n);
     expect(seen).toEqual([...seen].sort());
   });
