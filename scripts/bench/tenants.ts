@@ -43,7 +43,7 @@ function seedStatements(workshops: BenchWorkshop[]): { directory: string[]; shar
     directory.push(
       `INSERT OR IGNORE INTO tenants (id, name, shard) VALUES (${q(w.id)}, ${q(`压测车间${w.id.slice(8)}`)}, ${q(w.shard)});`,
       `INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES (${q(`u-${w.id}`)}, ${q(w.id)}, '老板', 'boss');`,
-      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, agent_confirm) VALUES (${q(`k-${w.id}`)}, ${q(w.id)}, ${q(`u-${w.id}`)}, 'bench', 'bench-', ${q(sha256(w.key))}, 1);`,
+      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, confirm_by) VALUES (${q(`k-${w.id}`)}, ${q(w.id)}, ${q(`u-${w.id}`)}, 'bench', 'bench-', ${q(sha256(w.key))}, 'agent');`,
     );
     const rows = shards.get(w.shard) as string[];
     rows.push(
@@ -120,6 +120,17 @@ function operations(baseUrl: string) {
       if (!text.includes(w.marker) || /标记[0-9a-z]+号/g.exec(text)?.[0] !== w.marker) {
         throw new Error(`knowledge_search for ${w.id} answered with another workshop's text: ${text.slice(0, 600)}`);
       }
+    },
+    // The same search by keywords alone: no vector index (locally a Durable Object a workshop).
+    knowledge_search_keyword: async (w: BenchWorkshop) => {
+      const found = await callTool<{ results: { content: string }[] }>(baseUrl, w.key, "knowledge_search", {
+        query: "梭床什么时候清理",
+        top_k: 3,
+        min_score: 0,
+        search_mode: "keyword",
+        rerank: false,
+      });
+      if (!JSON.stringify(found).includes(w.marker)) throw new Error(`keyword search for ${w.id} missed its own text`);
     },
     query_piece_records: async (w: BenchWorkshop) => {
       const found = await callTool<Record<string, unknown>>(baseUrl, w.key, "query_piece_records", {
