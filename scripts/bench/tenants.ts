@@ -154,8 +154,16 @@ function operations(baseUrl: string) {
   };
 }
 
+/** Each shard's size in bytes, as the operator's API reports it. */
+async function shardBytes(baseUrl: string): Promise<Record<string, number>> {
+  const res = await fetch(`${baseUrl}/api/admin/shards`, { headers: { Authorization: "Bearer dev-operator-key" } });
+  const { shards } = (await res.json()) as { shards: { name: string; bytes: number }[] };
+  return Object.fromEntries(shards.map((s) => [s.name, s.bytes]));
+}
+
 export async function benchTenants(baseUrl: string, stateDir: string): Promise<void> {
   const workshops = workshopsToMake();
+  const sizeBefore = await shardBytes(baseUrl);
   const started = performance.now();
   const seed = seedStatements(workshops);
   const local = ["--local", "--persist-to", stateDir];
@@ -165,6 +173,11 @@ export async function benchTenants(baseUrl: string, stateDir: string): Promise<v
   await pool(workshops, 8, (w) => upload(baseUrl, w));
   console.log(
     `\n${workshops.length} workshops on ${SHARDS.join(" and ")}, each with 2 documents and ${5 * 25} piece records, made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  const sizeAfter = await shardBytes(baseUrl);
+  const grown = SHARDS.reduce((sum, shard) => sum + (sizeAfter[shard] ?? 0) - (sizeBefore[shard] ?? 0), 0);
+  console.log(
+    `The shards grew by ${(grown / 1024 / 1024).toFixed(1)} MiB: ${(grown / workshops.length / 1024).toFixed(1)} KiB a workshop (${SHARDS.map((s) => `${s} ${((sizeAfter[s] ?? 0) / 1024 / 1024).toFixed(1)} MiB`).join(", ")})`,
   );
 
   const ops = operations(baseUrl);
