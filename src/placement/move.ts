@@ -97,13 +97,20 @@ export async function abortMove(context: MoveContext, workshopId: string): Promi
     throw conflict(`The move has switched to ${row.shard} already: move the workshop back instead.`);
   }
   const to = row.move_to as string;
-  await deleteWorkshopRows(shardOf(context, to), workshopId, { keepRecord: to === PRIMARY });
-  await context.directory
+  const target = shardOf(context, to);
+  // The move is called off before the copy goes, and only if it has not switched since it was read:
+  // a switch in between makes the copy the workshop's home, which must not be deleted. A copy left
+  // by a failure after this is harmless: the next move to that shard deletes it first.
+  const lifted = await context.directory
     .prepare(
-      "UPDATE tenants SET move_to = NULL, move_from = NULL, move_state = NULL, move_since = NULL, move_progress = NULL WHERE id = ?1",
+      `UPDATE tenants SET move_to = NULL, move_from = NULL, move_state = NULL, move_since = NULL, move_progress = NULL
+        WHERE id = ?1 AND move_to = ?2 AND move_state IN ('fenced', 'copying', 'verifying')`,
     )
-    .bind(workshopId)
+    .bind(workshopId, to)
     .run();
+  if (lifted.meta.changes !== 1)
+    throw conflict("Another step of this move ran at the same time (it may have switched); look again.");
+  await deleteWorkshopRows(target, workshopId, { keepRecord: to === PRIMARY });
   return { workshop: workshopId, from: row.shard, to, state: "done", next: "done" };
 }
 

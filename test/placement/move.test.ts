@@ -248,6 +248,62 @@ describe("moving a workshop to another shard", () => {
   });
 });
 
+describe("a move meeting other work on the workshop", () => {
+  beforeEach(smallWorkshop);
+  afterEach(() => apiKeyCache.forgetTenant(W));
+
+  it("an abort that meets the switch leaves the switched workshop whole and refuses", async () => {
+    const before = await snapshot(shard("SHARD_1"), W);
+    let now = new Date();
+    while ((await placement(W))?.move_state !== "verifying") {
+      const report = await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+      if (report.next === "wait") now = new Date(now.getTime() + (report.retry_after_seconds ?? 0) * 1000);
+    }
+    // The move's last check runs (and switches) just after the abort has read where the move stands.
+    const switchMeanwhile = async () => {
+      while ((await placement(W))?.move_state === "verifying") await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+    };
+    await expect(abortMove({ directory: racing(env.DB, switchMeanwhile), shards: shardsOf(env) }, W)).rejects.toThrow(
+      /at the same time|switched/,
+    );
+    expect(await placement(W)).toMatchObject({ shard: "SHARD_2", move_to: null, move_state: "switched" });
+    expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
+    await runMove(W, "SHARD_2", new Date(now.getTime() + 200_000));
+    expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
+    await runMove(W, "SHARD_1");
+  });
+});
+
+/** `db`, whose first read of where a move stands runs `meanwhile` before it answers. */
+function racing(db: D1Database, meanwhile: () => Promise<void>): D1Database {
+  let raced = false;
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          if (raced || !sql.startsWith("SELECT id, shard, move_to")) return statement;
+          raced = true;
+          return {
+            bind: (...values: unknown[]) => {
+              const bound = statement.bind(...values);
+              return {
+                first: async () => {
+                  const row = await bound.first();
+                  await meanwhile();
+                  return row;
+                },
+              };
+            },
+          };
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 async function upload() {
   apiKeyCache.forgetTenant(W);
   return call("/api/knowledge-bases", { method: "POST", key: BOSS_KEY, body: JSON.stringify({ name: `之后-${Date.now()}` }) });
