@@ -1,10 +1,12 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { holdAction } from "../../src/actions/actions.ts";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { apiKeyCache } from "../../src/auth/key-cache.ts";
 import { abortMove, type MoveContext, type MoveReport, moveStep } from "../../src/placement/move.ts";
 import { WORKSHOP_TABLES } from "../../src/placement/tables.ts";
 import { shardsOf } from "../../src/services.ts";
+import { testServices } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 
 const context = (): MoveContext => ({ directory: env.DB, shards: shardsOf(env) });
@@ -271,6 +273,52 @@ describe("a move meeting other work on the workshop", () => {
     await runMove(W, "SHARD_2", new Date(now.getTime() + 200_000));
     expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
     await runMove(W, "SHARD_1");
+  });
+
+  it("refuses to delete the workshop until its move is done, emptying nothing on the way", async () => {
+    const admin = `${W}-admin-key`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?2, ?1, '管理员', 'admin')").bind(W, `u-a-${W}`),
+      env.DB.prepare(
+        "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (?2, ?1, ?3, 'a', ?4, ?5)",
+      ).bind(W, `ka-${W}`, `u-a-${W}`, visiblePrefix(admin), await hashApiKey(admin)),
+    ]);
+    const services = testServices(W, "SHARD_1");
+    const boss = { userId: `u-${W}`, tenantId: W, role: "boss" as const };
+    const prepared = { kind: "order", write: null, summary: "s", preview: [], ambiguities: [], needs: "boss" as const };
+    const action = await holdAction({ actions: services.actions, user: boss, prepared });
+    const stored = () =>
+      runInDurableObject(
+        env.PENDING_ACTION.get(env.PENDING_ACTION.idFromString(action.action_id)),
+        async (_object, state) => (await state.storage.list()).size,
+      );
+    const remove = async () => {
+      apiKeyCache.forgetTenant(W);
+      return call(`/api/workshop?confirm=${W}`, { method: "DELETE", key: admin });
+    };
+    const before = await snapshot(shard("SHARD_1"), W);
+    let now = new Date();
+    let report = await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+    expect(report.state).toBe("fenced");
+    expect((await remove()).status).toBe(503);
+    expect(await stored()).toBeGreaterThan(0);
+    while (report.state !== "switched") {
+      if (report.next === "wait") now = new Date(now.getTime() + (report.retry_after_seconds ?? 0) * 1000);
+      report = await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+    }
+    // Switched, the old rows not yet deleted: a deletion now would leave them on SHARD_1 for good.
+    expect((await remove()).status).toBe(503);
+    expect(await snapshot(shard("SHARD_1"), W)).toEqual(before);
+    expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
+    await runMove(W, "SHARD_2", new Date(now.getTime() + 200_000));
+    expect((await remove()).status).toBe(200);
+    expect(await stored()).toBe(0);
+    for (const name of ["SHARD_1", "SHARD_2"]) {
+      expect(
+        Object.values(await snapshot(shard(name), W)).every((n) => n === 0),
+        name,
+      ).toBe(true);
+    }
   });
 });
 
