@@ -207,7 +207,7 @@ async function copyPage(context: MoveContext, row: MoveRow): Promise<MoveReport>
     const limit = Math.min(budget, table.pageRows);
     const { results } = await pageOf(source, table, row.id, progress.after, limit);
     await target.batch([
-      ...copyStatements(target, table, results),
+      ...copyStatements(target, table, row.id, results),
       ...(table.name === "chunks" && results.length > 0 ? await keywordRows(source, target, row.id, results) : []),
       // A statement that changes nothing keeps the batch valid when the page is empty.
       target.prepare("SELECT 1"),
@@ -232,17 +232,28 @@ async function copyPage(context: MoveContext, row: MoveRow): Promise<MoveReport>
   };
 }
 
-/** Inserts of copied rows; the workshop's own record takes the original's values if it is there already. */
-function copyStatements(target: D1Database, table: TableLayout, rows: Record<string, unknown>[]): D1PreparedStatement[] {
+/**
+ * Inserts of copied rows; the workshop's own record takes the original's values if it is there
+ * already. A row goes in only if it is the workshop's on the target too (its table's condition):
+ * a message of a chat whose id (the client's choice) another workshop has there is left out, not
+ * put in that workshop's chat, and the check then rolls the move back.
+ */
+function copyStatements(
+  target: D1Database,
+  table: TableLayout,
+  workshopId: string,
+  rows: Record<string, unknown>[],
+): D1PreparedStatement[] {
   const names = table.columns.map((c) => `"${c}"`).join(", ");
-  const placeholders = table.columns.map(() => "?").join(", ");
+  const values = table.columns.map((c, i) => `?${i + 2} AS "${c}"`).join(", ");
   // On the primary database the workshop's record is the directory's entry, there before the copy.
   const onConflict =
     table.name === "tenants"
       ? ` ON CONFLICT (id) DO UPDATE SET ${table.columns.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`
       : "";
-  const insert = `INSERT${onConflict ? "" : " OR IGNORE"} INTO "${table.name}" (${names}) VALUES (${placeholders})${onConflict}`;
-  return rows.map((r) => target.prepare(insert).bind(...table.columns.map((c) => r[c] ?? null)));
+  const insert = `INSERT${onConflict ? "" : " OR IGNORE"} INTO "${table.name}" (${names})
+    SELECT ${names} FROM (SELECT ${values}) WHERE (${table.where})${onConflict}`;
+  return rows.map((r) => target.prepare(insert).bind(workshopId, ...table.columns.map((c) => r[c] ?? null)));
 }
 
 /**

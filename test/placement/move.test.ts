@@ -322,6 +322,29 @@ describe("a move meeting other work on the workshop", () => {
   });
 });
 
+describe("a move onto a shard where another workshop has the same chat id", () => {
+  beforeEach(smallWorkshop);
+  afterEach(() => apiKeyCache.forgetTenant(W));
+
+  it("puts none of its messages into the other workshop's chat, and rolls back", async () => {
+    // Chat ids are the client's choice: 华美服饰 on SHARD_2 has one that the moving workshop has too.
+    const target = shard("SHARD_2");
+    await target.batch([
+      target
+        .prepare("INSERT INTO chats (id, tenant_id, user_id, title) VALUES (?1, 't-other', 'u-other-boss', '别人的')")
+        .bind(`c-${W}`),
+      target
+        .prepare("INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES (?1, 'theirs', 7, 'user', '[]')")
+        .bind(`c-${W}`),
+    ]);
+    await expect(runMove(W, "SHARD_2")).rejects.toThrow(/rolled back/);
+    const { results } = await target.prepare("SELECT id FROM chat_messages WHERE chat_id = ?1").bind(`c-${W}`).all();
+    expect(results).toEqual([{ id: "theirs" }]);
+    expect(await placement(W)).toEqual({ shard: "SHARD_1", move_to: null, move_state: null });
+    await target.prepare("DELETE FROM chats WHERE id = ?1").bind(`c-${W}`).run();
+  });
+});
+
 /** `db`, whose first read of where a move stands runs `meanwhile` before it answers. */
 function racing(db: D1Database, meanwhile: () => Promise<void>): D1Database {
   let raced = false;
