@@ -322,6 +322,36 @@ describe("a move meeting other work on the workshop", () => {
   });
 });
 
+describe("reads while a workshop is fenced", () => {
+  beforeEach(smallWorkshop);
+  afterEach(() => apiKeyCache.forgetTenant(W));
+
+  it("lists a knowledge base's documents although one has a stalled job that cannot be started again yet", async () => {
+    const db = shard("SHARD_1");
+    const doc = await db
+      .prepare("SELECT id, kb_id FROM documents WHERE tenant_id = ?1")
+      .bind(W)
+      .first<{ id: string; kb_id: string }>();
+    // A job whose instance gave up while the fence refused its writes, two minutes ago or more.
+    await db
+      .prepare(
+        `INSERT INTO document_jobs (document_id, tenant_id, job_id, base_generation, kind, content_hash, size_bytes, status, updated_at)
+         VALUES (?1, ?2, ?3, 1, 'pdf', 'h', 1, 'parsing', '2026-01-01T00:00:00.000Z')`,
+      )
+      .bind(doc?.id, W, `job-${W}`)
+      .run();
+    await moveStep(context(), { workshopId: W, to: "SHARD_2" });
+    apiKeyCache.forgetTenant(W);
+    const res = await call(`/api/knowledge-bases/${doc?.kb_id}/documents`, { key: BOSS_KEY });
+    expect(res.status, await res.text()).toBe(200);
+    expect(await db.prepare("SELECT job_id FROM document_jobs WHERE document_id = ?1").bind(doc?.id).first()).toEqual({
+      job_id: `job-${W}`,
+    });
+    await abortMove(context(), W);
+    await db.prepare("DELETE FROM document_jobs WHERE document_id = ?1").bind(doc?.id).run();
+  });
+});
+
 describe("a move onto a shard where another workshop has the same chat id", () => {
   beforeEach(smallWorkshop);
   afterEach(() => apiKeyCache.forgetTenant(W));
