@@ -18,6 +18,18 @@ export function movingError(retryAfterSeconds: number): AppError {
   );
 }
 
+// The fenced databases, with the error their writes get.
+const fences = new WeakMap<D1Database, AppError>();
+
+/**
+ * The error every write to `db` gets, if it is a workshop's database fenced for a move; `null` if
+ * it takes writes. For work that must not start unless its write can follow (a call to another
+ * server, which cannot be undone).
+ */
+export function fenceOf(db: D1Database): AppError | null {
+  return fences.get(db) ?? null;
+}
+
 /**
  * The workshop's database while it is being moved: reads as usual, and every statement that would
  * change data refused (503 `workshop_moving` with Retry-After) before it reaches D1, alone or in a
@@ -28,7 +40,7 @@ export function fencedDatabase(db: D1Database, retryAfterSeconds: number): D1Dat
     if (sqls.some(changesData)) throw movingError(retryAfterSeconds);
   };
   const sqlOf = new WeakMap<D1PreparedStatement, string>();
-  return new Proxy(db, {
+  const fenced = new Proxy(db, {
     get(target, property) {
       if (property === "prepare") {
         return (sql: string) => {
@@ -53,6 +65,8 @@ export function fencedDatabase(db: D1Database, retryAfterSeconds: number): D1Dat
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+  fences.set(fenced, movingError(retryAfterSeconds));
+  return fenced;
 }
 
 /** A statement whose runs are refused when it writes, and whose bound copies stay guarded. */
