@@ -97,7 +97,7 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/**/*.test.ts"],
-      exclude: ["test/e2e/**"],
+      exclude: ["test/e2e/**", "test/scripts/**"],
       setupFiles: ["./test/setup.ts"],
       // One runtime per worker, reused across files: module loading, not the tests, was most of the
       // time. Each file still starts from the same prepared storage (test/setup.ts).
