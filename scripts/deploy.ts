@@ -14,7 +14,16 @@ import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { MIGRATIONS } from "../src/schema.ts";
 import { buildWeb } from "./build-web.ts";
-import { applyMigrations, createDatabase, createMetadataIndex, createNamespace, createVectorIndex, readAccount, requireLogin, wranglerOutput } from "./deploy/account.ts";
+import {
+  applyMigrations,
+  createDatabase,
+  createMetadataIndex,
+  createNamespace,
+  createVectorIndex,
+  readAccount,
+  requireLogin,
+  wranglerOutput,
+} from "./deploy/account.ts";
 import { describeDatabases, firstSignIn, waitForHealth } from "./deploy/after-deploy.ts";
 import { deployedOrigins, hostSettings } from "./deploy/deployed-hosts.ts";
 import { type Creation, makePlan, type Plan } from "./deploy/plan.ts";
@@ -49,18 +58,25 @@ const describe = (c: Creation) =>
 function printPlan(plan: Plan): void {
   console.log(`Bindings of [env.production] in ${configPath}:`);
   for (const line of plan.present) console.log(`  ok      ${line}`);
-  for (const found of plan.ids) console.log(`  found   ${found.kind === "d1" ? "D1" : "KV"} ${found.binding}: ${found.name} (${found.id}), id not yet in wrangler.toml`);
+  for (const found of plan.ids)
+    console.log(
+      `  found   ${found.kind === "d1" ? "D1" : "KV"} ${found.binding}: ${found.name} (${found.id}), id not yet in wrangler.toml`,
+    );
   for (const creation of plan.create) console.log(`  missing ${describe(creation)}`);
   console.log("Secrets of the production Worker:");
   for (const name of plan.secrets.present) console.log(`  ok      ${name}`);
-  for (const name of plan.secrets.fromEnvironment) console.log(`  given   ${name} (from this command's environment, uploaded with the deploy)`);
-  for (const name of plan.secrets.generate) console.log(`  missing ${name}: a random one (32 bytes) is made and uploaded with the deploy`);
+  for (const name of plan.secrets.fromEnvironment)
+    console.log(`  given   ${name} (from this command's environment, uploaded with the deploy)`);
+  for (const name of plan.secrets.generate)
+    console.log(`  missing ${name}: a random one (32 bytes) is made and uploaded with the deploy`);
   console.log("D1 migrations pending:");
   for (const [binding, pending] of Object.entries(plan.migrations)) {
     console.log(`  ${binding}: ${pending.length === 0 ? "none" : `${pending.length} (${pending[0]} to ${pending.at(-1)})`}`);
   }
   if (plan.hostsToSet.length > 0) {
-    console.log(`Configuration: ${plan.hostsToSet.join(" and ")} empty in [env.production.vars]: set from the deployed host after the first upload.`);
+    console.log(
+      `Configuration: ${plan.hostsToSet.join(" and ")} empty in [env.production.vars]: set from the deployed host after the first upload.`,
+    );
   }
   for (const blocker of plan.blockers) console.log(`  cannot deploy: ${blocker}`);
 }
@@ -109,7 +125,14 @@ function deploy(secrets: Record<string, string>): string[] {
   try {
     const withSecrets = Object.keys(secrets).length > 0;
     if (withSecrets) writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
-    const out = wranglerOutput(["deploy", "--env", "production", "-c", configPath, ...(withSecrets ? ["--secrets-file", file] : [])]);
+    const out = wranglerOutput([
+      "deploy",
+      "--env",
+      "production",
+      "-c",
+      configPath,
+      ...(withSecrets ? ["--secrets-file", file] : []),
+    ]);
     return deployedOrigins(out);
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -121,7 +144,9 @@ try {
   const plan = makePlan(configPath, readProductionConfig(configPath), MIGRATIONS);
   printPlan(plan);
   if (plan.blockers.length > 0) {
-    console.error(`\nNothing was deployed: ${plan.blockers.length} thing${plan.blockers.length === 1 ? "" : "s"} above must be fixed first.`);
+    console.error(
+      `\nNothing was deployed: ${plan.blockers.length} thing${plan.blockers.length === 1 ? "" : "s"} above must be fixed first.`,
+    );
     process.exit(1);
   }
   if (values["dry-run"]) {
@@ -167,17 +192,23 @@ try {
   const config = readProductionConfig(configPath);
   const settings = hostSettings(origins);
   if (plan.hostsToSet.length > 0) {
-    if (!settings) throw new Error("wrangler named no address for the Worker: set ALLOWED_HOSTS and PUBLIC_URL in [env.production.vars].");
+    if (!settings)
+      throw new Error("wrangler named no address for the Worker: set ALLOWED_HOSTS and PUBLIC_URL in [env.production.vars].");
     if (plan.hostsToSet.includes("ALLOWED_HOSTS")) setProductionVar(configPath, "ALLOWED_HOSTS", settings.allowedHosts);
     if (plan.hostsToSet.includes("PUBLIC_URL")) {
       setProductionVar(configPath, "PUBLIC_URL", settings.publicUrl);
       if (!plan.hostsToSet.includes("ALLOWED_HOSTS")) {
-        const hosts = new Set([...(config.vars.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim()), new URL(settings.publicUrl).hostname]);
+        const hosts = new Set([
+          ...(config.vars.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim()),
+          new URL(settings.publicUrl).hostname,
+        ]);
         setProductionVar(configPath, "ALLOWED_HOSTS", [...hosts].filter(Boolean).join(","));
       }
     }
     const now = readProductionConfig(configPath).vars;
-    console.log(`Set in wrangler.toml [env.production.vars] from the deployed host: ALLOWED_HOSTS = "${now.ALLOWED_HOSTS}", PUBLIC_URL = "${now.PUBLIC_URL}". Deploying again with them...`);
+    console.log(
+      `Set in wrangler.toml [env.production.vars] from the deployed host: ALLOWED_HOSTS = "${now.ALLOWED_HOSTS}", PUBLIC_URL = "${now.PUBLIC_URL}". Deploying again with them...`,
+    );
     deploy({});
   }
 
@@ -192,7 +223,11 @@ try {
     process.exit(1);
   }
   const backends = health.last.body?.backends as Record<string, string> | undefined;
-  console.log(`  ok: version ${health.last.body?.version}, ${Object.entries(backends ?? {}).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(
+    `  ok: version ${health.last.body?.version}, ${Object.entries(backends ?? {})
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   const workflows = readAccount(configPath).workflows;
   for (const { name } of readProductionConfig(configPath).workflows) {
     if (!workflows.some((w) => w.name === name)) throw new Error(`The Workflow ${name} is not in the account after the deploy.`);

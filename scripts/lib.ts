@@ -103,7 +103,13 @@ export function querySql<T>(sql: string, target: string[], database = "DB"): T[]
  * The D1 bindings wrangler.toml declares, the directory (`DB`) first then the shards (`SHARD_n`):
  * at the top level (local) or in `[env.production]`. Every one takes the same migrations.
  */
-export function d1Bindings({ production = false, config = WRANGLER_TOML }: { production?: boolean; config?: string } = {}): string[] {
+export function d1Bindings({
+  production = false,
+  config = WRANGLER_TOML,
+}: {
+  production?: boolean;
+  config?: string;
+} = {}): string[] {
   const toml = readFileSync(config, "utf8");
   const header = production ? "[[env.production.d1_databases]]" : "[[d1_databases]]";
   const bindings: string[] = [];

@@ -72,7 +72,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const created = await createWorkshopThrough({
       base,
       operatorKey,
-      workshop: { workshop_name: values.name, name: values.boss, username: values.username, role: values.role, shard: values.shard },
+      workshop: {
+        workshop_name: values.name,
+        name: values.boss,
+        username: values.username,
+        role: values.role,
+        shard: values.shard,
+      },
     });
     console.log(describeCreated(created));
   } catch (error) {

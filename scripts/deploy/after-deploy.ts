@@ -44,7 +44,9 @@ export async function waitForHealth(origin: string, timeoutMs: number): Promise<
 export function describeDatabases(body: Record<string, unknown> | null): string[] {
   const databases = (body?.databases ?? {}) as Record<string, { ok: boolean; missing_migrations: string[] }>;
   return Object.entries(databases).map(([name, db]) =>
-    db.ok ? `${name}: current` : `${name}: ${db.missing_migrations.length > 0 ? `lacks ${db.missing_migrations.join(", ")}` : "does not answer"}`,
+    db.ok
+      ? `${name}: current`
+      : `${name}: ${db.missing_migrations.length > 0 ? `lacks ${db.missing_migrations.join(", ")}` : "does not answer"}`,
   );
 }
 

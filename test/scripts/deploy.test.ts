@@ -1,7 +1,17 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { deployedOrigins, hostSettings } from "../../scripts/deploy/deployed-hosts.ts";
-import { type FakeState, type FakeWorker, type Folder, fakeWorker, folder, fullAccount, IDS, MIGRATIONS, runScript } from "./fake-account.ts";
+import {
+  type FakeState,
+  type FakeWorker,
+  type Folder,
+  fakeWorker,
+  folder,
+  fullAccount,
+  IDS,
+  MIGRATIONS,
+  runScript,
+} from "./fake-account.ts";
 
 const made: Folder[] = [];
 const servers: FakeWorker[] = [];
@@ -70,11 +80,17 @@ describe("npm run deploy -- --dry-run", () => {
     const state = fullAccount();
     state.worker = { secrets: {} };
     const f = at(state, {
-      vars: { CHAT_MODEL: "openai-compatible", CHAT_BASE_URL: "https://open.bigmodel.cn/api/paas/v4", CHAT_MODEL_NAME: "glm-4.6" },
+      vars: {
+        CHAT_MODEL: "openai-compatible",
+        CHAT_BASE_URL: "https://open.bigmodel.cn/api/paas/v4",
+        CHAT_MODEL_NAME: "glm-4.6",
+      },
     });
     const run = await runScript("deploy.ts", ["--dry-run", "--config", f.config], f);
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain("cannot deploy: Secret CHAT_API_KEY is not set: run `npx wrangler secret put CHAT_API_KEY --env production`");
+    expect(run.stdout).toContain(
+      "cannot deploy: Secret CHAT_API_KEY is not set: run `npx wrangler secret put CHAT_API_KEY --env production`",
+    );
     expect(run.stderr).toContain("Nothing was deployed");
   });
 
@@ -82,7 +98,9 @@ describe("npm run deploy -- --dry-run", () => {
     const f = at(fullAccount(), { vars: { ALLOWED_HOSTS: "https://weft.example.com", PUBLIC_URL: "https://weft.example.com" } });
     const run = await runScript("deploy.ts", ["--dry-run", "--config", f.config], f);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/cannot deploy: ALLOWED_HOSTS lists an entry that is not a host name \(https:\/\/weft.example.com\)/);
+    expect(run.stdout).toMatch(
+      /cannot deploy: ALLOWED_HOSTS lists an entry that is not a host name \(https:\/\/weft.example.com\)/,
+    );
   });
 
   it("says so when everything is there", async () => {
@@ -116,14 +134,18 @@ describe("npm run deploy", () => {
     expect(f.toml()).toContain(`database_id = "${IDS.DB}"`);
     expect(f.toml()).toContain(`database_id = "${shard?.uuid}"`);
     expect(f.toml()).toContain(`id = "${after.kv.find((k) => k.title === "weft-oauth-kv")?.id}"`);
-    expect(run.stdout).toContain(`created D1 database weft-shard-1 (binding SHARD_1): ${shard?.uuid}, written into wrangler.toml`);
+    expect(run.stdout).toContain(
+      `created D1 database weft-shard-1 (binding SHARD_1): ${shard?.uuid}, written into wrangler.toml`,
+    );
     expect(run.stdout).toContain(`wrote the id of weft (${IDS.DB}) into wrangler.toml for DB`);
     expect(after.metadata["weft-chunks"]).toEqual([{ propertyName: "kb_id", indexType: "String" }]);
     // Every database is migrated before the first upload, and shipped its trees.
     expect(after.migratedBeforeDeploy).toEqual({ DB: 0, SHARD_1: 0 });
     expect(after.applied[IDS.DB]).toEqual(MIGRATIONS);
     expect(after.applied[shard?.uuid as string]).toEqual(MIGRATIONS);
-    expect(new Set(after.executed.filter((e) => e.sql.includes("consult_trees")).map((e) => e.binding))).toEqual(new Set(["DB", "SHARD_1"]));
+    expect(new Set(after.executed.filter((e) => e.sql.includes("consult_trees")).map((e) => e.binding))).toEqual(
+      new Set(["DB", "SHARD_1"]),
+    );
     // The first upload carries the secret; the second the hosts read from it.
     const host = new URL(w.origin).hostname;
     expect(after.deploys).toEqual([
@@ -166,7 +188,9 @@ describe("npm run deploy", () => {
     expect(run.status, run.output).toBe(0);
     expect(f.read().deploys).toHaveLength(1);
     expect(run.stdout).not.toContain("WEFT_OPERATOR_KEY=wop_");
-    expect(run.stdout).toContain(`WEFT_URL=${w.origin} WEFT_OPERATOR_KEY=<your operator key> npm run workshop:create -- --remote`);
+    expect(run.stdout).toContain(
+      `WEFT_URL=${w.origin} WEFT_OPERATOR_KEY=<your operator key> npm run workshop:create -- --remote`,
+    );
   });
 
   it("fails, naming the databases, when /healthz says one is behind", async () => {
@@ -209,7 +233,11 @@ describe("the deployed hosts", () => {
   ].join("\n");
 
   it("are read from wrangler's output, custom domains first", async () => {
-    expect(deployedOrigins(output)).toEqual(["https://weft.example.com", "https://shop.example.org", "https://weft.acme.workers.dev"]);
+    expect(deployedOrigins(output)).toEqual([
+      "https://weft.example.com",
+      "https://shop.example.org",
+      "https://weft.acme.workers.dev",
+    ]);
     expect(hostSettings(deployedOrigins(output))).toEqual({
       allowedHosts: "weft.example.com,shop.example.org,weft.acme.workers.dev",
       publicUrl: "https://weft.example.com",

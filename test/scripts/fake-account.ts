@@ -71,7 +71,10 @@ export interface Folder {
  * A folder with a copy of wrangler.toml, its production D1 and KV ids those of `fullAccount`
  * (unless `placeholders`), `vars` set in [env.production.vars], and the fake's account `state`.
  */
-export function folder(state: FakeState, { vars = {}, placeholders = false }: { vars?: Record<string, string>; placeholders?: boolean } = {}): Folder {
+export function folder(
+  state: FakeState,
+  { vars = {}, placeholders = false }: { vars?: Record<string, string>; placeholders?: boolean } = {},
+): Folder {
   const dir = mkdtempSync(join(tmpdir(), "weft-deploy-test-"));
   const config = join(dir, "wrangler.toml");
   copyFileSync(join(ROOT, "wrangler.toml"), config);

@@ -49,15 +49,23 @@ if (group === "d1" && command === "list") out(JSON.stringify(state.d1));
 if (group === "d1" && command === "create") {
   const uuid = `${String(state.d1.length + 1).padStart(8, "0")}-aaaa-4bbb-8ccc-dddddddddddd`;
   state.d1.push({ uuid, name: subject });
-  out(`✅ Successfully created DB '${subject}'\nCreated your new D1 database.\n\n[[d1_databases]]\nbinding = "DB"\ndatabase_name = "${subject}"\ndatabase_id = "${uuid}"`);
+  out(
+    `✅ Successfully created DB '${subject}'\nCreated your new D1 database.\n\n[[d1_databases]]\nbinding = "DB"\ndatabase_name = "${subject}"\ndatabase_id = "${uuid}"`,
+  );
 }
 if (group === "d1" && command === "migrations") {
   const binding = positionals[3];
   const database = databaseOf(binding);
   if (!database) fail(`Couldn't find a D1 DB with the name or binding '${binding}' in your wrangler.toml file.`);
-  const applied = (state.applied[database.uuid] ??= []);
+  state.applied[database.uuid] ??= [];
+  const applied = state.applied[database.uuid];
   const pending = migrations.filter((m) => !applied.includes(m));
-  if (subject === "list") out(pending.length === 0 ? "✅ No migrations to apply!" : `Migrations to be applied:\n${pending.map((m) => `│ ${m} │`).join("\n")}`);
+  if (subject === "list")
+    out(
+      pending.length === 0
+        ? "✅ No migrations to apply!"
+        : `Migrations to be applied:\n${pending.map((m) => `│ ${m} │`).join("\n")}`,
+    );
   applied.push(...pending);
   state.migratedBeforeDeploy[binding] = state.deploys.length;
   out(pending.length === 0 ? "✅ No migrations to apply!" : pending.map((m) => `│ ${m} │ ✅ │`).join("\n"));
@@ -85,17 +93,24 @@ if (group === "kv" && command === "namespace" && subject === "create") {
 }
 if (group === "vectorize" && command === "list") out(JSON.stringify(state.vectorize, null, 2));
 if (group === "vectorize" && command === "create") {
-  state.vectorize.push({ name: subject, config: { dimensions: Number(flag("--dimensions") ?? argv.find((a) => a.startsWith("--dimensions="))?.split("=")[1]), metric: argv.find((a) => a.startsWith("--metric="))?.split("=")[1] } });
+  state.vectorize.push({
+    name: subject,
+    config: {
+      dimensions: Number(flag("--dimensions") ?? argv.find((a) => a.startsWith("--dimensions="))?.split("=")[1]),
+      metric: argv.find((a) => a.startsWith("--metric="))?.split("=")[1],
+    },
+  });
   out(`✅ Successfully created a new Vectorize index: '${subject}'`);
 }
 if (group === "vectorize" && command === "list-metadata-index") out(JSON.stringify(state.metadata[subject] ?? [], null, 2));
 if (group === "vectorize" && command === "create-metadata-index") {
-  (state.metadata[subject] ??= []).push({ propertyName: flag("--propertyName"), indexType: "String" });
+  state.metadata[subject] ??= [];
+  state.metadata[subject].push({ propertyName: flag("--propertyName"), indexType: "String" });
   out("📋 Creating metadata index...\n✅ Successfully enqueued metadata index creation request.");
 }
 if (group === "workflows" && command === "list") out(JSON.stringify(state.workflows));
 if (group === "secret") {
-  if (!state.worker) fail('This Worker does not exist on your account. [code: 10007]');
+  if (!state.worker) fail("This Worker does not exist on your account. [code: 10007]");
   if (command === "list") out(JSON.stringify(Object.keys(state.worker.secrets).map((name) => ({ name, type: "secret_text" }))));
   if (command === "put") {
     state.worker.secrets[subject] = readFileSync(0, "utf8").trim();
@@ -109,15 +124,24 @@ if (group === "secret") {
 if (group === "deploy") {
   const fromFile = flag("--secrets-file") ? JSON.parse(readFileSync(flag("--secrets-file"), "utf8")) : {};
   const required = (productionTables("[env.production.secrets]")[0] ?? "").match(/required\s*=\s*\[([^\]]*)\]/)?.[1] ?? "";
-  const missing = [...required.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((name) => !(name in fromFile) && !(name in (state.worker?.secrets ?? {})));
+  const missing = [...required.matchAll(/"([^"]+)"/g)]
+    .map((m) => m[1])
+    .filter((name) => !(name in fromFile) && !(name in (state.worker?.secrets ?? {})));
   if (missing.length > 0) fail(`The following required secrets have not been set: ${missing.join(", ")}`);
   const vars = productionTables("[env.production.vars]")[0] ?? "";
   state.worker ??= { secrets: {} };
   Object.assign(state.worker.secrets, fromFile);
-  state.deploys.push({ ALLOWED_HOSTS: field(vars, "ALLOWED_HOSTS"), PUBLIC_URL: field(vars, "PUBLIC_URL"), secrets: Object.keys(fromFile) });
+  state.deploys.push({
+    ALLOWED_HOSTS: field(vars, "ALLOWED_HOSTS"),
+    PUBLIC_URL: field(vars, "PUBLIC_URL"),
+    secrets: Object.keys(fromFile),
+  });
   for (const block of productionTables("[[env.production.workflows]]")) {
-    if (!state.workflows.some((w) => w.name === field(block, "name"))) state.workflows.push({ name: field(block, "name"), script_name: "weft" });
+    if (!state.workflows.some((w) => w.name === field(block, "name")))
+      state.workflows.push({ name: field(block, "name"), script_name: "weft" });
   }
-  out(`Total Upload: 2400.00 KiB / gzip: 700.00 KiB\nUploaded weft (3.10 sec)\nDeployed weft triggers (0.40 sec)\n${state.deployTargets.map((t) => `  ${t}`).join("\n")}\nCurrent Version ID: 0000`);
+  out(
+    `Total Upload: 2400.00 KiB / gzip: 700.00 KiB\nUploaded weft (3.10 sec)\nDeployed weft triggers (0.40 sec)\n${state.deployTargets.map((t) => `  ${t}`).join("\n")}\nCurrent Version ID: 0000`,
+  );
 }
 fail(`the fake wrangler does not know: ${argv.join(" ")}`);
