@@ -132,12 +132,14 @@ export interface FakeWorker {
   origin: string;
   requests: { method: string; path: string; authorization?: string; body: string }[];
   health: { status: number; body: Record<string, unknown> };
+  /** The answer to POST /api/admin/secrets/reseal with a `cursor`; none unless a test sets one. */
+  reseal?: (cursor: string | null) => Record<string, unknown>;
   close(): Promise<void>;
 }
 
 /** A server answering /healthz (ok unless changed) and the operator's POST /api/admin/workshops. */
 export async function fakeWorker(): Promise<FakeWorker> {
-  const worker: Omit<FakeWorker, "origin" | "close"> = {
+  const worker: Omit<FakeWorker, "origin" | "close"> & { reseal?: FakeWorker["reseal"] } = {
     requests: [],
     health: {
       status: 200,
@@ -164,6 +166,16 @@ export async function fakeWorker(): Promise<FakeWorker> {
         res.end(JSON.stringify(worker.health.body));
         return;
       }
+      if (
+        req.method === "POST" &&
+        req.url === "/api/admin/secrets/reseal" &&
+        worker.reseal &&
+        authorization?.startsWith("Bearer wop_")
+      ) {
+        res.statusCode = 200;
+        res.end(JSON.stringify(worker.reseal((JSON.parse(body) as { cursor: string | null }).cursor)));
+        return;
+      }
       if (req.method === "POST" && req.url === "/api/admin/workshops" && authorization?.startsWith("Bearer wop_")) {
         const asked = JSON.parse(body) as { workshop_name: string; name: string; username: string };
         res.statusCode = 201;
@@ -183,9 +195,9 @@ export async function fakeWorker(): Promise<FakeWorker> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return {
-    ...worker,
+  // The test sets `reseal` on what this returns, which the server reads: the same object.
+  return Object.assign(worker, {
     origin: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  } as FakeWorker;
+  }) as FakeWorker;
 }
