@@ -69,8 +69,14 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          // An empty database of its own, for tests of one migration against data made before it.
-          d1Databases: { MIGRATION_TEST_DB: "migration-test" },
+          // Empty databases of their own: for tests of one migration against data made before it, and
+          // for a backup's restore (test/backup.test.ts).
+          d1Databases: {
+            MIGRATION_TEST_DB: "migration-test",
+            RESTORE_DB: "restore-db",
+            RESTORE_SHARD_1: "restore-shard-1",
+            RESTORE_SHARD_2: "restore-shard-2",
+          },
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_SEED: seed,
