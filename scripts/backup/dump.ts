@@ -114,11 +114,15 @@ export async function dumpDatabase(db: SqlDatabase): Promise<DatabaseDump> {
       const { table } = cursor;
       const rows = pages[i] ?? [];
       const statements = byTable.get(table.name) as string[];
-      const into = `INSERT INTO ${ident(table.name)} (rowid, ${table.columns.map((c) => ident(c.name)).join(", ")})`;
+      // A table whose own column is the rowid (chunks) keeps it through that column.
+      const ownRowid = table.columns.some((c) => c.name.toLowerCase() === "rowid");
+      const names = table.columns.map((c) => ident(c.name)).join(", ");
+      const into = `INSERT INTO ${ident(table.name)} (${ownRowid ? names : `rowid, ${names}`})`;
       for (const row of rows) {
         const rowid = Number(row.__rowid);
         const values = table.columns.map((c) => ({ column: c, ...literal(row[c.name], c.blob) }));
-        statements.push(`${into} VALUES (${rowid}, ${values.map((v) => v.head).join(", ")});`);
+        const heads = values.map((v) => v.head).join(", ");
+        statements.push(`${into} VALUES (${ownRowid ? heads : `${rowid}, ${heads}`});`);
         for (const value of values) {
           for (const piece of value.rest) {
             const name = ident(value.column.name);

@@ -28,6 +28,8 @@ export interface FakeState {
   executed: { binding: string; sql: string }[];
   deploys: { ALLOWED_HOSTS?: string; PUBLIC_URL?: string; secrets: string[] }[];
   migratedBeforeDeploy: Record<string, number>;
+  /** A folder where each database is a real SQLite file (`<uuid>.sqlite`), for backups and restores. */
+  sqliteDir?: string;
 }
 
 export const IDS = { DB: "0a0a0a0a-1111-4222-8333-444444444444", SHARD_1: "0b0b0b0b-1111-4222-8333-444444444444" };
@@ -63,7 +65,9 @@ export interface Folder {
   config: string;
   state: string;
   read(): FakeState;
+  write(state: FakeState): void;
   toml(): string;
+  writeToml(text: string): void;
   remove(): void;
 }
 
@@ -99,7 +103,9 @@ export function folder(
     config,
     state: statePath,
     read: () => JSON.parse(readFileSync(statePath, "utf8")) as FakeState,
+    write: (next) => writeFileSync(statePath, JSON.stringify(next)),
     toml: () => readFileSync(config, "utf8"),
+    writeToml: (text) => writeFileSync(config, text),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -5,6 +5,7 @@
 // every call. No network, no account. Plain JavaScript, so any Node runs it.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 
 const statePath = process.env.FAKE_WRANGLER_STATE;
@@ -53,10 +54,36 @@ if (group === "d1" && command === "create") {
     `✅ Successfully created DB '${subject}'\nCreated your new D1 database.\n\n[[d1_databases]]\nbinding = "DB"\ndatabase_name = "${subject}"\ndatabase_id = "${uuid}"`,
   );
 }
+// With `sqliteDir`, each database is a SQLite file there, which migrations and SQL really change.
+const sqliteOf = (database) => (state.sqliteDir ? new DatabaseSync(join(state.sqliteDir, `${database.uuid}.sqlite`)) : null);
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "migrations");
+const resultsOf = (db, sql) =>
+  sql
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim().replace(/;$/, ""))
+    .filter(Boolean)
+    .map((statement) => ({ results: db.prepare(statement).all(), success: true, meta: {} }));
+
 if (group === "d1" && command === "migrations") {
   const binding = positionals[3];
   const database = databaseOf(binding);
   if (!database) fail(`Couldn't find a D1 DB with the name or binding '${binding}' in your wrangler.toml file.`);
+  const sqlite = sqliteOf(database);
+  if (sqlite && subject === "apply") {
+    sqlite.exec(
+      "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
+    );
+    const done = new Set(
+      sqlite
+        .prepare("SELECT name FROM d1_migrations")
+        .all()
+        .map((r) => r.name),
+    );
+    for (const m of migrations.filter((name) => !done.has(name))) {
+      sqlite.exec(readFileSync(join(migrationsDir, m), "utf8"));
+      sqlite.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(m);
+    }
+  }
   state.applied[database.uuid] ??= [];
   const applied = state.applied[database.uuid];
   const pending = migrations.filter((m) => !applied.includes(m));
@@ -74,6 +101,14 @@ if (group === "d1" && command === "execute") {
   const database = databaseOf(subject);
   if (!database) fail(`Couldn't find a D1 DB with the name or binding '${subject}'`);
   const file = flag("--file");
+  const sqlite = sqliteOf(database);
+  if (sqlite) {
+    if (file) {
+      sqlite.exec(`BEGIN;\n${readFileSync(file, "utf8")}\nCOMMIT;`);
+      out("🚣 Executed commands.");
+    }
+    out(JSON.stringify(resultsOf(sqlite, flag("--command") ?? "")));
+  }
   if (file) {
     const sql = readFileSync(file, "utf8");
     state.executed.push({ binding: subject, sql });
