@@ -217,7 +217,7 @@ const NOT_CUSTOMER = /[这那哪所全我你他她新旧快到期交要产完成
 /** The customer a list of orders is asked for by ("海澜的订单", "海澜那几张单子"). */
 export function findOrderCustomer(text: string): string | null {
   const match = /([\u4e00-\u9fffA-Za-z&]{2,12})(?:的|那[几些]?张?)(?:订单|单子)/.exec(text);
-  const name = match?.[1]?.replace(/^(?:查一?下|看一?下|查|看|帮我|给我|列出|显示)/, "");
+  const name = match?.[1]?.replace(/^(?:那么?|还有|再看看?|换成|查一?下|看一?下|查|看|帮我|给我|列出|显示)+/, "");
   if (!name || name.length < 2 || NOT_CUSTOMER.test(name) || STYLE_CODE.test(name) || GARMENTS.test(name)) return null;
   // Words for which orders ("在做的订单", "没做完的单子") are a status, not a customer.
   if (orderStatusOfWords(name) !== null) return null;

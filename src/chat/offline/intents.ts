@@ -1,4 +1,5 @@
 import { addDays, type DateRange } from "../../business/local-time.ts";
+import { type ChangeSubjectName, changeSubjectOf } from "../../tools/changes.ts";
 import { type DateMention, findDate, isFuture } from "./dates.ts";
 import type { Decline } from "./declines.ts";
 import { dueRange } from "./due-dates.ts";
@@ -104,12 +105,10 @@ const ORDER_COUNT = /(?:几|多少)单(?![价位据元])/;
 // One order to be created now ("今天新建一个订单", "create a new order"), not those placed before.
 const CREATING = /(?:新建|新增|创建|下)(?:一个|一张|个)订单|\b(?:create|place|add)\b|\ban? (?:new )?order\b/i;
 
-// What a change asks to alter: an order, a piece record or a unit price, or nothing Weft keeps.
-function changed(text: string, cues: string): (Decline & { decline: "change" })["what"] | null {
-  if (ORDERS.test(text) || findOrderNo(text) !== null) return "order";
-  if (PIECES.test(cues) || RECORD.test(cues)) return "piece_record";
-  if (PROCESSES.test(text)) return "unit_price";
-  return null;
+// What a change asks to alter, as the registry's tools name what they change (src/tools/changes.ts):
+// an order named by its number is that order, whatever else the words hold.
+function changed(text: string, cues: string): ChangeSubjectName | null {
+  return findOrderNo(text) !== null ? "order" : changeSubjectOf(cues);
 }
 
 /**
@@ -136,8 +135,7 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const rulesQuestion = YES_NO.test(cues) && !LOOKUP.test(cues) && findOrderNo(text) === null;
   const recordsHow = date !== null && HOW_TO.test(text) && (PAYROLL.test(text) || PIECES.test(text)) && OWN_RECORDS.test(text);
   const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text) && !recordsHow;
-  const change = CHANGE.test(text) && !asksHow && !SEARCH.test(text) ? changed(text, cues) : null;
-  if (change) return { decline: "change", what: change };
+  if (CHANGE.test(text) && !asksHow && !SEARCH.test(text)) return { decline: "change", what: changed(text, cues) };
   // Without a count, only a plain ask to record ("帮我录入计件") is one: the model asks for the rest.
   const recordAsked = quantity !== null || (RECORD_ASK.test(cues) && !asksHow && !/吗|？|\?|哪|多少|几/.test(text));
   if (recordAsked && RECORD.test(cues) && !PAYROLL.test(text)) {
