@@ -40,7 +40,10 @@ export const CHANGE_SUBJECTS = {
     name: w("工资", "pay"),
     decidedBy: "boss",
     madeOf: ["piece_record", "adjustment"],
-    why: w("工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数", "pay is worked out from piece records, allowances and deductions; there is no pay figure to edit"),
+    why: w(
+      "工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数",
+      "pay is worked out from piece records, allowances and deductions; there is no pay figure to edit",
+    ),
   },
   unit_price: {
     words: /单价|工价|价格|价钱|多少钱一件|一件多少钱|\b(?:unit )?prices?\b|\brates?\b/i,

@@ -178,7 +178,9 @@ describe("the offline model over the business tools", () => {
     const cookie = await signIn(login, password);
     const { message } = await ask(cookie, `biz-change-${login}`, "把订单2026-001的数量改成900");
     expect(message.parts.some((p) => p.type.startsWith("tool-"))).toBe(false);
-    expect(textOf(message)).toMatch(/^我不能修改已有的订单/);
+    expect(textOf(message)).toMatch(
+      /^Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，(?:由老板在 Weft 之外处理|请找老板)。$/,
+    );
   });
 
   it("lets staff ask about their own pieces, and never offers a write to confirm by words", async () => {

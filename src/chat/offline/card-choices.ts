@@ -62,7 +62,8 @@ const FILLER =
   /^(?:那|就|选|要|用|是|记到|记在|算到|算在|登记到|放到|给|订单|单子)+|(?:那张|那个|那道|那一个|那一张|这张|这个|的|吧|呀|啊|呢|了|订单|单子|那位|这位|[。.！!？?\s,，])+$/g;
 
 // "第一个", "第2张", "1", "头一个", "最后那个", "前面那个", "后面那个".
-const ORDINAL = /^(?:第\s*([0-9一二三四五六七八九十两]+)\s*[个张道位条项种款]?|([0-9]{1,2})|([一二三四五六七八九十两])\s*[个张道位条]|头一?[个张道位]|最后一?[个张道位]|(前面|上面|后面|下面)(?:那|这)?[个张道位]?)/;
+const ORDINAL =
+  /^(?:第\s*([0-9一二三四五六七八九十两]+)\s*[个张道位条项种款]?|([0-9]{1,2})|([一二三四五六七八九十两])\s*[个张道位条]|头一?[个张道位]|最后一?[个张道位]|(前面|上面|后面|下面)(?:那|这)?[个张道位]?)/;
 
 function ordinalOf(core: string, count: number): number | null {
   const match = ORDINAL.exec(core);
@@ -92,6 +93,16 @@ function overlap(core: string, label: string): number {
   return tokensOf(label).filter((token) => core.includes(token) || token.includes(core)).length;
 }
 
+// What the words say besides the parts of a candidate's label they name.
+function leftOver(core: string, label: string): string {
+  let rest = core;
+  for (const token of tokensOf(label)) {
+    if (rest.includes(token)) rest = rest.replace(token, "");
+    else if (token.includes(rest)) rest = "";
+  }
+  return rest.replace(/[\s,，。.!！?？]/g, "");
+}
+
 /**
  * The candidate a short answer picks, and the question it answers: its whole label or id (a tap on
  * the card sends the label), its place ("第一个", "后面那个"), or the parts of its label the words
@@ -116,7 +127,9 @@ export function chosenCandidate(text: string, card: OpenCard): { field: string; 
     const best = Math.max(...scores);
     const leaders = candidates.filter((_, i) => scores[i] === best);
     const [only] = leaders;
-    if (best > 0 && leaders.length === 1 && only) return { field, id: only.id, label: only.label };
+    // Words beyond the candidate's ("2026-001 做到多少件了") make it a question of its own.
+    if (best > 0 && leaders.length === 1 && only && [...leftOver(core, only.label)].length <= 2)
+      return { field, id: only.id, label: only.label };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { roleAllows } from "../../permissions.ts";
-import { CHANGE_SUBJECTS, type ChangeSubject, type ChangeSubjectName, changeSubjectOf } from "../../tools/changes.ts";
+import { CHANGE_SUBJECTS, type ChangeSubject, type ChangeSubjectName } from "../../tools/changes.ts";
 import { WEFT_TOOLS } from "../../tools/registry.ts";
 import type { WeftTool } from "../../tools/tool.ts";
 import type { Role } from "./greetings.ts";
@@ -27,11 +27,6 @@ function offerOf(tool: WeftTool, chinese: boolean): string {
   return offer ? offer[chinese ? "zh" : "en"] : tool.words.title[chinese ? "zh" : "en"];
 }
 
-/** What a request to change something asks to change; `null` when it names nothing a workshop keeps. */
-export function changeSubjectIn(text: string): ChangeSubjectName | null {
-  return changeSubjectOf(text);
-}
-
 /**
  * The one sentence that answers a request to change `name`, from what the registry offers: how to
  * ask for it when an offered tool changes it (its words were not read as a request), who may when
@@ -46,16 +41,22 @@ export function changeReply({
   offered,
   chinese,
 }: {
-  name: ChangeSubjectName;
+  /** What the request names; `null` when it names nothing the workshop keeps. */
+  name: ChangeSubjectName | null;
   text: string;
   role: Role;
   /** Whether the caller is offered a tool (by its name). */
   offered: (toolName: string) => boolean;
   chinese: boolean;
 }): string {
+  const remove = DELETE.test(text);
+  if (name === null) {
+    if (chinese)
+      return `对话里不能${remove ? "删除" : "修改"}已经保存的东西：Weft 只能查询，以及准备新的计件和订单（都要你点确认才写入）。要改已有的记录，请找老板。`;
+    return `The chat cannot ${remove ? "delete" : "change"} what is already saved: Weft looks things up and prepares new piece records and orders (written only when you confirm). To change a saved record, ask the boss.`;
+  }
   const said = subject(name) as ChangeSubject;
   const what = said.name[chinese ? "zh" : "en"];
-  const remove = DELETE.test(text);
   const verb = chinese ? (remove ? "删除" : "修改") : remove ? "delete" : "change";
   const [boss, bossEn] = ROLE_WORDS[said.decidedBy];
   const direct = changers([name]);
@@ -90,9 +91,9 @@ export function changeReply({
   }
   const because = why ? (chinese ? `（${why}）` : ` (${why})`) : "";
   if (chinese) {
-    const who = decides ? "只能在 Weft 之外处理" : `请找${boss}`;
+    const who = decides ? `由${boss}在 Weft 之外处理` : `请找${boss}`;
     return `Weft 不能${verb}${what}${because}，对话里也没有这样的功能；要${verb}，${who}。`;
   }
-  const who = decides ? "that is done outside Weft" : `ask ${bossEn}`;
+  const who = decides ? `${bossEn} does it outside Weft` : `ask ${bossEn}`;
   return `Weft cannot ${verb} ${what}${because}, and the chat has no way to; to ${verb} it, ${who}.`;
 }

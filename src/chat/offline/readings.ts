@@ -1,3 +1,5 @@
+import { ASK_HEAD_EN, ASK_HEAD_ZH } from "./questions.ts";
+
 /**
  * How the offline model reads words typed in a hurry on a phone: a period or a record's name
  * mistyped by the input method ("这个越" for 这个月, "做天" for 昨天, "定单" for 订单) is read as the
@@ -25,7 +27,7 @@ const MISTYPED: [RegExp, (match: string) => string][] = [
   [new RegExp(`(上上个|下下个|这个|上个|下个|本|这|上|下)[${YUE}](?![来过份])`, "g"), (m) => `${m.slice(0, -1)}月`],
   [new RegExp(`(上上|下下|这|本|上|下)[${ZHOU}](?![长到])`, "g"), (m) => `${m.slice(0, -1)}周`],
   [new RegExp(`(今|昨|前)[${TIAN}]`, "g"), (m) => `${m.slice(0, -1)}天`],
-  [/(?<![今明前])[做作坐]天(?=[^气下上地]|$)/g, () => "昨天"],
+  [/(?<![今明前])[做作坐]天(?=[^气下地]|$)/g, () => "昨天"],
   [/金天/g, () => "今天"],
   [/星[其七奇]/g, () => "星期"],
   [/定单/g, () => "订单"],
@@ -62,9 +64,12 @@ export function readWords(text: string): Reading {
   return { text: read, assumptions: [...new Set(assumptions)], unclear: unclear ? unclear[0] : null };
 }
 
-/** What the model asks when a period word cannot be read: which period is meant. */
+/**
+ * What the model asks when a period word cannot be read: which period is meant. It is a question
+ * back, so the answer ("这个月") completes the request it asked about.
+ */
 export function askAboutUnclear(word: string, chinese: boolean): string {
   return chinese
-    ? `“${word}”我没看懂，说的是哪段时间？例如“这个月”“上个月”“这周”或“今天”。时间不同，件数和金额就不同，所以先问清楚。`
-    : `I could not read "${word}": which period do you mean? For example this month, last month, this week or today. The figures depend on it, so I ask first.`;
+    ? `${ASK_HEAD_ZH}\n\n- “${word}”我没看懂，说的是哪段时间？例如“这个月”“上个月”“这周”或“今天”。\n\n时间不同，件数和金额就不同，所以先问清楚。`
+    : `${ASK_HEAD_EN}\n\n- I could not read "${word}": which period do you mean? For example this month, last month, this week or today.\n\nThe figures depend on it, so I ask first.`;
 }
