@@ -76,10 +76,8 @@ const zh = {
     ["order", "记到哪张订单？"],
     ["style", "是哪个款式？"],
   ]),
-  ambiguityHint: "在对话里说出你的选择（例如订单号），助手会重新准备一张卡片；这一张不能确认。",
   actionRetry: "没有完成，请再试一次。",
 
-  actionNotRecorded: "操作已完成，但没能写进对话记录，刷新后卡片可能仍显示待确认。",
   /** How a confirm card words what was written or why it was refused. */
   outcomeText: OUTCOME_TEXT_ZH,
   consultationDone: "诊断完成",
@@ -233,11 +231,8 @@ const en: Messages = {
     ["order", "Which order?"],
     ["style", "Which style?"],
   ]),
-  ambiguityHint:
-    "Say your choice in the chat (an order number, say) and the assistant prepares a new card; this one cannot be confirmed.",
   actionRetry: "Nothing was done. Please try again.",
 
-  actionNotRecorded: "Done, but the chat history could not be updated; after a reload the card may still show as pending.",
   outcomeText: OUTCOME_TEXT_EN,
   consultationDone: "Diagnosis complete",
   consultationOptions: "Choose one",

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CardOutcomeSchema } from "../../src/routes/chats.schema.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { toolWordsView } from "../../src/tools/tool-words.ts";
 import { outcomeOfAnswer, outcomeOfError, RESULT_MAX_LENGTH } from "../../src/web/action-outcome.ts";
@@ -65,15 +64,13 @@ describe("a confirm card's outcome from the actions route's answer", () => {
     expect(outcomeOfAnswer(body, "confirm", en).result).toBe("The unit price changed.");
   });
 
-  it("cuts a long result to what the chat route records, never inside a character", () => {
+  it("cuts a long result to what a card shows, never inside a character", () => {
     const long = `${"结果".repeat(999)}😀${"x".repeat(3000)}`;
     const cut = outcomeOfAnswer({ status: "confirmed", result: long }, "confirm", en);
     expect(cut.result).toHaveLength(RESULT_MAX_LENGTH - 1);
     expect(cut.result?.endsWith("结果…")).toBe(true);
-    expect(CardOutcomeSchema.safeParse(cut).success).toBe(true);
     const refused = outcomeOfError(refusal(409, "upstream_refused", "y".repeat(5000)), en);
     expect(refused.result).toHaveLength(RESULT_MAX_LENGTH);
-    expect(CardOutcomeSchema.safeParse(refused).success).toBe(true);
     expect(outcomeOfAnswer({ status: "confirmed", result: "z".repeat(2000) }, "confirm", en).result).toBe("z".repeat(2000));
   });
 
