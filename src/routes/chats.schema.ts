@@ -12,3 +12,8 @@ export const ListChatsQuerySchema = z.object({
 export const RenameChatSchema = z.strictObject({
   title: z.string().superRefine(printableName).trim().min(1).max(200),
 });
+
+/** `GET /api/chats/:id/export`: the language of its headings and words (the UI's). */
+export const ExportQuerySchema = z.object({
+  lang: z.enum(["zh", "en"]).default("zh"),
+});

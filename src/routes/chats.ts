@@ -3,8 +3,9 @@ import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
 import { withActionStatuses } from "../chat/confirm-cards.ts";
 import { deleteChat, getChat, listChats, loadMessages, renameChat } from "../chat/history.ts";
-import { chatAsMarkdown } from "../chat/markdown-export.ts";
-import { ListChatsQuerySchema, RenameChatSchema } from "./chats.schema.ts";
+import { chatAsMarkdown, exportFileName } from "../chat/markdown-export.ts";
+import { workshopProfile } from "../chat/workshop.ts";
+import { ExportQuerySchema, ListChatsQuerySchema, RenameChatSchema } from "./chats.schema.ts";
 import { validate } from "./validate.ts";
 
 /** `/api/chats`: a person's own chat history: list, load, rename, delete, export. */
@@ -45,12 +46,16 @@ chatHistoryRoutes.delete("/:id", async (c) => {
   return c.json({ id, deleted: true });
 });
 
-chatHistoryRoutes.get("/:id/export", async (c) => {
+chatHistoryRoutes.get("/:id/export", validate("query", ExportQuerySchema), async (c) => {
   const chat = await getChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id") });
-  const markdown = chatAsMarkdown(chat, await messagesOf(c, chat.id));
-  const filename = `chat-${chat.id}.md`;
+  const { lang } = c.req.valid("query");
+  const { timeZone } = await workshopProfile({ directory: c.var.directory.db, workshop: c.var.services.chats, user: c.var.user });
+  const markdown = chatAsMarkdown(chat, await messagesOf(c, chat.id), { lang, timeZone });
+  const name = exportFileName(chat, timeZone);
+  // An ASCII name for old clients, and the title itself (RFC 6266) for the rest.
+  const ascii = `weft-chat-${name.slice(-13, -3)}.md`;
   return c.body(markdown, 200, {
     "Content-Type": "text/markdown; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${filename}"`,
+    "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
   });
 });

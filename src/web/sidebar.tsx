@@ -25,7 +25,7 @@ function ChatItem({
   onRename: (title: string) => Promise<void>;
   onDelete: () => Promise<void>;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [mode, setMode] = useState<"view" | "rename" | "delete">("view");
   const [title, setTitle] = useState(chat.title);
 
@@ -96,7 +96,7 @@ function ChatItem({
       </button>
       <a
         className="icon"
-        href={`/api/chats/${encodeURIComponent(chat.id)}/export`}
+        href={`/api/chats/${encodeURIComponent(chat.id)}/export?lang=${lang}`}
         download
         aria-label={`${t.export}: ${chat.title}`}
         title={t.export}
