@@ -33,6 +33,8 @@ export interface OutcomeText {
   /** The labels a result's fields are shown with, and what goes between them. */
   labels: ReadonlyMap<string, string>;
   separator: string;
+  /** What goes between a label and its value: "：" in Chinese, ": " in English. */
+  colon: string;
   /** What a refusal's code means, in place of the server's message; a code not here keeps the message. */
   refusals: ReadonlyMap<string, string>;
   /** Why a click changed nothing when the action was already settled (by another click, or the clock). */
@@ -54,7 +56,7 @@ function resultText(body: Record<string, unknown>, text: OutcomeText): string | 
     const label = text.labels.get(key);
     const yuan = (value as { yuan?: unknown } | null)?.yuan;
     const shown = typeof yuan === "string" ? yuan : typeof value === "object" || value === null ? null : String(value);
-    if (label !== undefined && shown !== null) pairs.push(`${label}: ${shown}`);
+    if (label !== undefined && shown !== null) pairs.push(`${label}${text.colon}${shown}`);
   }
   if (pairs.length) return pairs.join(text.separator);
   // A tool of a workshop's external server writes fields the UI has no labels for: its own names
@@ -62,7 +64,7 @@ function resultText(body: Record<string, unknown>, text: OutcomeText): string | 
   const raw = entries
     .filter(([key, value]) => !/(^|_)id$/.test(key) && value !== null && typeof value !== "object")
     .slice(0, 6)
-    .map(([key, value]) => `${key}: ${String(value)}`);
+    .map(([key, value]) => `${key}${text.colon}${String(value)}`);
   return raw.length ? raw.join(text.separator) : undefined;
 }
 

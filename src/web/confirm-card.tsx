@@ -54,7 +54,8 @@ export function ConfirmCard({
             : statusWord(ACTION_STATUS_WORDS, data.status, lang)}
         </span>
       </header>
-      {data.preview.length > 0 && (
+      {/* Once written, what was written (the new order's number, not "确认后自动生成") takes the preview's place. */}
+      {data.preview.length > 0 && !(data.status === "confirmed" && data.outcome) && (
         <dl>
           {data.preview.map((row) => (
             <div key={row.label}>

@@ -67,7 +67,8 @@ function ChatItem({
   if (mode === "delete") {
     return (
       <li className="chat-item confirming">
-        <span>{t.confirmDelete}</span>
+        {/* The question names the chat: the row it replaces is no longer there to say which. */}
+        <span className="confirm-delete-text">{t.confirmDelete(chat.title || t.untitled)}</span>
         <button type="button" className="danger" onClick={() => void onDelete()}>
           {t.delete}
         </button>

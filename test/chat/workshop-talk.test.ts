@@ -444,7 +444,7 @@ describe("what a boss saw go wrong, asked again", () => {
     const candidates = output?.ambiguities[0]?.candidates ?? [];
     expect(candidates.map((c) => c.id)).toEqual([FIRST_A01, SECOND_A01.id]);
     const tapped = await answered([...card, user(candidates[1]?.label ?? "")]);
-    expect(lastReply(tapped)).toMatch(/^已准备好：计件登记：张三 上领子 50 件/);
+    expect(lastReply(tapped)).toMatch(/^已准备好，请核对上面的卡片。/);
     const prepared = tapped.filter((m) => m.role === "tool").at(-1);
     const again = prepared?.role === "tool" ? prepared.content[0] : undefined;
     const value =
@@ -463,5 +463,27 @@ describe("what a boss saw go wrong, asked again", () => {
         "Weft 不能修改工资（工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数），对话里也没有这样的功能；要修改，请找老板。",
       ],
     });
+  });
+});
+
+describe("a choice of an order confirmed in Weft", () => {
+  it("prepares the write again with that order's id, which the tool takes", async () => {
+    const id = `ord-${"a".repeat(64)}`;
+    await dbOf("t-jinxiu")
+      .prepare(
+        "INSERT INTO orders (id, tenant_id, order_no, customer, style_id, quantity, due_date, status) VALUES (?1, 't-jinxiu', '2026-902', '太平鸟', 'st-jx-a01', 100, '2027-03-01', 'pending')",
+      )
+      .bind(id)
+      .run();
+    try {
+      const card = await answered([BOSS_SAYS, user("给张三记50件上领子")]);
+      const chosen = await answered([...card, user("太平鸟那张")]);
+      expect(chosen.filter((m) => m.role === "assistant").at(-2)?.content).toEqual([
+        expect.objectContaining({ type: "tool-call", input: { ...COLLAR, order: id } }),
+      ]);
+      expect(lastReply(chosen)).toMatch(/^已准备好，请核对上面的卡片。/);
+    } finally {
+      await dbOf("t-jinxiu").prepare("DELETE FROM orders WHERE id = ?1").bind(id).run();
+    }
   });
 });

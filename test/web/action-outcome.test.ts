@@ -35,7 +35,7 @@ describe("a confirm card's outcome from the actions route's answer", () => {
       amount: { cents: 4000, yuan: "40.00" },
     };
     expect(outcomeOfAnswer({ status: "confirmed", result: piece }, "confirm", zh).result).toBe(
-      "员工: 张三，工序: 上领子，订单号: 2026-001，数量: 50，日期: 2026-11-26，金额（元）: 40.00",
+      "员工：张三，工序：上领子，订单号：2026-001，数量：50，日期：2026-11-26，金额（元）：40.00",
     );
     const order = {
       order_id: "o-1",
@@ -46,7 +46,7 @@ describe("a confirm card's outcome from the actions route's answer", () => {
       status: "pending",
     };
     expect(outcomeOfAnswer({ status: "confirmed", result: order }, "confirm", zh).result).toBe(
-      "订单号: 2026-006，客户: 海澜，数量: 120，交货日期: 2027-02-01",
+      "订单号：2026-006，客户：海澜，数量：120，交货日期：2027-02-01",
     );
   });
 

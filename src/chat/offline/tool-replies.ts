@@ -87,7 +87,8 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `已准备好：${summary}\n\n${DECIDE_LINES.zh}`;
+      // The card above says what it is: the reply does not say it a second time.
+      return `已准备好，请核对上面的卡片。\n\n${DECIDE_LINES.zh}`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
