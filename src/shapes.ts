@@ -149,6 +149,12 @@ export interface Ambiguity {
  * routes (`/api/actions/:id`), the chat's confirm card and the confirm page all carry. Its person
  * confirms it (or not) by `action_id`, never a model on its own.
  */
+/**
+ * Where a write was prepared, for the confirm page to say: in Weft's own chat, by an MCP client the
+ * person connected (its name), or by an agent with one of their API keys (its visible prefix).
+ */
+export type PreparedIn = { via: "chat" } | { via: "client"; name: string } | { via: "agent_key"; name: string };
+
 export interface PendingAction {
   action_id: string;
   /** The kind of write, one of the executors' kinds (`piece_record`, `order`, `external_call`, ...). */
@@ -166,6 +172,8 @@ export interface PendingAction {
   result?: Record<string, unknown>;
   /** Why a confirm was refused for good (status `failed`). */
   error?: { code: string; message: string };
+  /** Where it was prepared; absent for actions prepared before this was kept. */
+  prepared_in?: PreparedIn;
 }
 
 /**

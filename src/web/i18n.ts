@@ -1,5 +1,6 @@
 // UI text in Chinese (the default, for the workshops) and English, switched at run time.
 import { createContext, useContext } from "react";
+import type { PreparedIn } from "../shapes.ts";
 import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "./outcome-text.ts";
 
 const zh = {
@@ -61,7 +62,17 @@ const zh = {
   confirmTitle: "请确认",
   confirmPage: {
     title: "确认一项操作",
-    intro: "一个助手（MCP 客户端）为你准备了下面这项操作。看清楚后点“确认”才会执行；不想执行就点“取消”。",
+    /** Where the write was prepared, then what to do. */
+    intro: (where: PreparedIn | undefined) =>
+      `${
+        where?.via === "chat"
+          ? "你在 Weft 的对话里准备了下面这项操作。"
+          : where?.via === "client"
+            ? `MCP 客户端“${where.name}”为你准备了下面这项操作。`
+            : where?.via === "agent_key"
+              ? `一个用你的 API 密钥（${where.name}）的代理为你准备了下面这项操作。`
+              : "下面这项操作是为你准备的。"
+      }看清楚后点“确认”才会执行；不想执行就点“取消”。`,
     missing: "没有找到这项操作：链接可能不完整，或者它属于别人。",
     tryAgain: "没能完成，什么都没有写入。请再试一次。",
     backToChat: "回到对话",
@@ -218,8 +229,16 @@ const en: Messages = {
   confirmTitle: "Please confirm",
   confirmPage: {
     title: "Confirm an action",
-    intro:
-      "An assistant (an MCP client) prepared the action below for you. Nothing happens until you press Confirm; press Cancel if you do not want it.",
+    intro: (where: PreparedIn | undefined) =>
+      `${
+        where?.via === "chat"
+          ? "You prepared the action below in Weft's chat."
+          : where?.via === "client"
+            ? `The MCP client “${where.name}” prepared the action below for you.`
+            : where?.via === "agent_key"
+              ? `An agent using your API key (${where.name}) prepared the action below for you.`
+              : "The action below was prepared for you."
+      } Nothing happens until you press Confirm; press Cancel if you do not want it.`,
     missing: "No such action: the link may be incomplete, or the action belongs to someone else.",
     tryAgain: "That did not go through and nothing was written. Try again.",
     backToChat: "Back to the chat",
