@@ -52,7 +52,7 @@ describe("a confirm card's outcome from the actions route's answer", () => {
 
   it("shows an external tool's result under its own field names, when the UI has no labels for them", () => {
     const result = { ticket_id: "t-9", title: "换针", priority: 2, meta: { a: 1 } };
-    expect(outcomeOfAnswer({ status: "confirmed", result }, "confirm", zh).result).toBe("title: 换针，priority: 2");
+    expect(outcomeOfAnswer({ status: "confirmed", result }, "confirm", zh).result).toBe("title：换针，priority：2");
   });
 
   it("shows why a confirm failed for good, in Chinese for the Chinese UI and as the server says for the English one", () => {
