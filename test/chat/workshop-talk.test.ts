@@ -487,3 +487,28 @@ describe("a choice of an order confirmed in Weft", () => {
     }
   });
 });
+
+describe("a card that asks which process", () => {
+  it("takes the tapped 裁剪 of one style and asks nothing more about the process", async () => {
+    const card = await answered([BOSS_SAYS, user("给刘强记60件裁剪")]);
+    expect(lastReply(card)).toContain("是哪道工序？");
+    const tool = card.find((m) => m.role === "tool");
+    const part = tool?.role === "tool" ? tool.content[0] : undefined;
+    const output =
+      part?.type === "tool-result" && part.output.type === "json"
+        ? (part.output.value as { ambiguities: { field: string; candidates: { id: string; label: string }[] }[] })
+        : null;
+    const asked = output?.ambiguities.find((a) => a.field === "process");
+    expect(asked?.candidates.length).toBe(2);
+    const label = asked?.candidates.find((c) => c.label.includes("A01"))?.label ?? "";
+    const tapped = await answered([...card, user(label)]);
+    // The process is settled; which of this file's two open A01 orders is the card's next question.
+    const again = tapped.filter((m) => m.role === "tool").at(-1);
+    const result = again?.role === "tool" ? again.content[0] : undefined;
+    const open =
+      result?.type === "tool-result" && result.output.type === "json"
+        ? (result.output.value as { ambiguities: { field: string }[] }).ambiguities.map((a) => a.field)
+        : null;
+    expect(open).toEqual(["order"]);
+  });
+});

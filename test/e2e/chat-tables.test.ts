@@ -1,6 +1,7 @@
 // Answers a person can read at 1280 and 375 px, in Debian's Chromium: a wide table takes the
 // conversation's width on a desktop, and on a phone a table is a card per row whose answer columns
 // (数量, 金额, 实发) and total row are on the screen; a card's open question is answered by a tap.
+import { readFileSync } from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { desktopAndPhone, signInByKeyboard } from "./browser.ts";
@@ -51,7 +52,8 @@ describe("tables and card choices a person can read, in Chromium", () => {
   it("puts 数量, 金额 and the total on the screen at 375 px, a card per row", async () => {
     const { page, shot } = browsers.phone;
     await signInByKeyboard(page, baseUrl, "boss", "boss123");
-    const answer = await ask(page, "张三这个月做了多少件");
+    // Not a suggestion's words: a chat titled like one would stand beside it in other tests.
+    const answer = await ask(page, "张三这个月的计件记录");
     const table = answer.locator("table");
     await table.waitFor();
     const first = table.locator("tbody tr").first();
@@ -86,12 +88,8 @@ describe("tables and card choices a person can read, in Chromium", () => {
 
   it("answers a card's open question by a tap, with a new card that can be confirmed", async () => {
     const { page, shot } = browsers.desktop;
-    // The README's own order makes two open A01 orders; then recording a collar asks which one.
-    await ask(page, "帮我新建订单：海澜，A01 男式衬衫，800 件，12 月 20 日交货");
-    const orderCard = page.locator(".confirm-card").last();
-    await orderCard.getByRole("button", { name: "确认" }).click();
-    await expect.poll(() => orderCard.locator(".badge").textContent()).toBe("已确认");
-    const asked = await ask(page, "给张三记50件上领子");
+    // 裁剪 is a process of both styles, so recording it asks which.
+    const asked = await ask(page, "给刘强记60件裁剪");
     const card = asked.locator(".confirm-card");
     const choices = card.locator("button.choice");
     await expect.poll(() => choices.count()).toBe(2);
@@ -100,20 +98,38 @@ describe("tables and card choices a person can read, in Chromium", () => {
     expect(hint).toContain("点一个选项");
     expect(await asked.locator(".markdown").last().textContent()).toContain(hint);
     await shot("tables-4-card-choices");
-    const label = (await choices.last().textContent()) ?? "";
+    const a01 = choices.filter({ hasText: "A01" });
+    const label = (await a01.textContent()) ?? "";
     const before = await answers(page).count();
-    await choices.last().click();
+    await a01.click();
     await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
     await page.locator("button.send").waitFor({ timeout: 30_000 });
     await shot("tables-5-tapped");
+    expect(await page.locator("article.from-user").last().textContent()).toBe(label);
     const again = answers(page).last().locator(".confirm-card");
     await again.waitFor();
     expect(await again.locator("button.choice").count()).toBe(0);
-    expect(await again.textContent()).toContain(label.split(" ")[0] ?? "");
+    expect(await again.textContent()).toContain("A01 男式衬衫");
     expect(await again.getByRole("button", { name: "确认" }).isVisible()).toBe(true);
     await shot("tables-6-chosen");
     // Cancelled, so the demo records stay as they were for the other tests.
     await again.getByRole("button", { name: "取消" }).click();
     await expect.poll(() => again.locator(".badge").textContent()).toBe("已取消");
+  });
+
+  it("exports the chat as a conversation a person can read, under its title and day", async () => {
+    const { page } = browsers.desktop;
+    const link = page.locator(".chat-item.current a[download]");
+    const href = (await link.getAttribute("href")) ?? "";
+    expect(href).toMatch(/\/export\?lang=zh$/);
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/^全部订单 \d{4}-\d{2}-\d{2}\.md$/);
+    const path = await download.path();
+    const text = readFileSync(path, "utf8");
+    expect(text).toMatch(/^# 全部订单\n\n_创建于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(text).toContain("## 我\n\n给刘强记60件裁剪");
+    expect(text).toContain("> **确认卡片**（已取消）：计件登记：刘强 裁剪 60 件");
+    expect(text).toContain("| 订单号 | 客户 |");
+    expect(text).not.toMatch(/[0-9a-f]{64}|"status"|do not say it is done|## You/);
   });
 });
