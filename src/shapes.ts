@@ -135,6 +135,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface PreviewField {
   label: string;
   value: string;
+  /** A value only known once written (a new order's number): a written card shows what was written instead. */
+  until_written?: true;
 }
 
 /** Something still to settle before a pending action can be confirmed, with the choices. */

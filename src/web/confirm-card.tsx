@@ -34,6 +34,8 @@ export function ConfirmCard({
   const expiresText = Number.isNaN(expires.getTime())
     ? ""
     : expires.toLocaleString(lang === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
+  // Once written, a value only known then (a new order's number) is in what was written, not "确认后自动生成".
+  const preview = data.status === "confirmed" ? data.preview.filter((row) => !row.until_written) : data.preview;
   const decide = async (decision: "confirm" | "cancel") => {
     setBusy(true);
     setNotice(null);
@@ -54,10 +56,9 @@ export function ConfirmCard({
             : statusWord(ACTION_STATUS_WORDS, data.status, lang)}
         </span>
       </header>
-      {/* Once written, what was written (the new order's number, not "确认后自动生成") takes the preview's place. */}
-      {data.preview.length > 0 && !(data.status === "confirmed" && data.outcome) && (
+      {preview.length > 0 && (
         <dl>
-          {data.preview.map((row) => (
+          {preview.map((row) => (
             <div key={row.label}>
               <dt>{row.label}</dt>
               <dd>{row.value}</dd>

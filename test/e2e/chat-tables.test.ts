@@ -105,7 +105,7 @@ describe("tables and card choices a person can read, in Chromium", () => {
     await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
     await page.locator("button.send").waitFor({ timeout: 30_000 });
     await shot("tables-5-tapped");
-    expect(await page.locator("article.from-user").last().textContent()).toBe(label);
+    expect(await page.locator("article.from-user .user-text").last().textContent()).toBe(label);
     const again = answers(page).last().locator(".confirm-card");
     await again.waitFor();
     expect(await again.locator("button.choice").count()).toBe(0);
