@@ -211,7 +211,7 @@ describe("the tool registry", () => {
             },
             "style": {
               "description": "款式: code (A01), name or id.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -228,19 +228,19 @@ describe("the tool registry", () => {
           "properties": {
             "employee": {
               "description": "Name, 工号 or id; a boss must give it.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
             "order": {
               "description": "Number or id; the only open order with this process when left out.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
             "process": {
               "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -328,7 +328,7 @@ describe("the tool registry", () => {
             },
             "order": {
               "description": "Number (2026-015) or id.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -340,7 +340,7 @@ describe("the tool registry", () => {
             },
             "style": {
               "description": "Code (A01) or name.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -355,7 +355,7 @@ describe("the tool registry", () => {
             },
             "employee": {
               "description": "Name, 工号 or id.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -418,7 +418,7 @@ describe("the tool registry", () => {
             },
             "employee": {
               "description": "Name, 工号 or id.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -446,7 +446,7 @@ describe("the tool registry", () => {
             },
             "order": {
               "description": "Number (2026-015) or id.",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -464,7 +464,7 @@ describe("the tool registry", () => {
             },
             "process": {
               "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
@@ -518,7 +518,7 @@ describe("the tool registry", () => {
             },
             "style": {
               "description": "Code (A01) or name (男式衬衫).",
-              "maxLength": 50,
+              "maxLength": 100,
               "minLength": 1,
               "type": "string",
             },
