@@ -5,7 +5,7 @@ import { type ChatOwner, findChat, loadMessages } from "./history.ts";
 import { replayResponse } from "./replay.ts";
 import { settleAbandoned } from "./settle.ts";
 import { sseResponse } from "./sse.ts";
-import type { ReadResult, RunTurn } from "./stream-log.ts";
+import type { BeginResult, ReadResult, RunTurn } from "./stream-log.ts";
 import { again, followRun, type StreamStub, streamOf } from "./stream-run.ts";
 import { planTurn } from "./turn-plan.ts";
 
@@ -78,7 +78,7 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
     if (!stub || !streams) return answerTurn(turn, plan, null);
     const runId = crypto.randomUUID();
     const runTurn = { messageId: plan.question.id, replyId: plan.replyId };
-    const begun = await again(() => stub.begin({ owner, runId, turn: runTurn }));
+    const begun = await again(async (): Promise<BeginResult> => await stub.begin({ owner, runId, turn: runTurn }));
     if (begun.kind === "started") {
       const objectId = streams.objects.idFromName(JSON.stringify([streams.tenantId, chatId])).toString();
       return answerTurn(turn, plan, { stub, runId, objectId });

@@ -5,6 +5,7 @@ import {
   isStepCount,
   streamText,
   toUIMessageStream,
+  type UIMessage,
   type UIMessageChunk,
   validateUIMessages,
 } from "ai";
@@ -134,8 +135,8 @@ export async function answerTurn(turn: ChatTurn, plan: Extract<TurnPlan, { kind:
     return message;
   };
   let saved: Promise<boolean> = Promise.resolve(false);
-  const chunks = createUIMessageStream<ChatMessage>({
-    originalMessages: messages,
+  const chunks = createUIMessageStream({
+    originalMessages: messages as UIMessage[],
     generateId: () => plan.replyId,
     async execute({ writer }) {
       write = (part) => writer.write(part);
@@ -174,7 +175,7 @@ export async function answerTurn(turn: ChatTurn, plan: Extract<TurnPlan, { kind:
     },
     onError: describe,
     onEnd({ responseMessage }) {
-      saved = storeReply(turn, plan, responseMessage);
+      saved = storeReply(turn, plan, responseMessage as ChatMessage);
     },
   });
 

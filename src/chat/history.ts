@@ -67,7 +67,7 @@ export async function loadMessages({ db, chatId }: { db: D1Database; chatId: str
       { rating: r.rating, comment: r.comment },
     ]),
   );
-  return ((messages?.results ?? []) as StoredRow[]).map((row) => {
+  return ((messages?.results ?? []) as unknown as StoredRow[]).map((row) => {
     const feedback = rated.get(row.id);
     return messageOf(row, feedback ? { feedback } : {});
   });

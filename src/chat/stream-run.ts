@@ -1,4 +1,3 @@
-import type { UIMessageChunk } from "ai";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { SSE_DONE, sseEvent } from "./sse.ts";
@@ -42,6 +41,15 @@ export async function again<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What a run's log tells the Worker making the reply. */
+interface RunLogEvents {
+  /** The person asked for a stop (the log's answer to a call). */
+  onStop: () => void;
+  /** The run is over for the log (stopped and settled, or taken for gone): stop making it. */
+  onRejected: () => void;
+  requestId: string;
+}
+
 // Chunks sent in one call at most; more wait for the next call.
 const MAX_BATCH = 200;
 
@@ -58,23 +66,21 @@ export class RunLog {
   #flushing: Promise<void> | null = null;
   #broken = false;
 
-  constructor(
-    private readonly stub: StreamStub,
-    private readonly runId: string,
-    private readonly events: {
-      /** The person asked for a stop (the log's answer to a call). */
-      onStop: () => void;
-      /** The run is over for the log (stopped and settled, or taken for gone): stop making it. */
-      onRejected: () => void;
-      requestId: string;
-    },
-  ) {}
+  readonly #stub: StreamStub;
+  readonly #runId: string;
+  readonly #events: RunLogEvents;
 
-  /** Logs `chunk`, returning its number in the run. */
-  push(chunk: UIMessageChunk): number {
+  constructor(stub: StreamStub, runId: string, events: RunLogEvents) {
+    this.#stub = stub;
+    this.#runId = runId;
+    this.#events = events;
+  }
+
+  /** Logs a chunk (its JSON), returning its number in the run. */
+  push(json: string): number {
     const seq = this.#next++;
     if (this.#broken) return seq;
-    this.#queue.push(JSON.stringify(chunk));
+    this.#queue.push(json);
     this.#flushing ??= this.#flush();
     return seq;
   }
@@ -90,21 +96,21 @@ export class RunLog {
       while (this.#queue.length > 0 && !this.#broken) {
         const batch = this.#queue.splice(0, MAX_BATCH);
         const from = this.#sent;
-        const answer = await again(() => this.stub.append(this.runId, from, batch));
+        const answer = await again(() => this.#stub.append(this.#runId, from, batch));
         this.#sent += batch.length;
         if (!answer.accepted) {
           this.#broken = true;
           this.#queue = [];
-          this.events.onRejected();
+          this.#events.onRejected();
         } else if (answer.stop) {
-          this.events.onStop();
+          this.#events.onStop();
         }
       }
     } catch (error) {
       // The reply goes on to the browser that asked and into the history; it just cannot be resumed.
       this.#broken = true;
       this.#queue = [];
-      log("warn", "chat_stream_log_failed", { request_id: this.events.requestId, error });
+      log("warn", "chat_stream_log_failed", { request_id: this.#events.requestId, error });
     } finally {
       this.#flushing = null;
     }

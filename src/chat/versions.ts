@@ -111,7 +111,7 @@ export async function versionsOf({
   ]);
   const role = (self?.results[0] as { role: string } | undefined)?.role;
   if (!role) throw notFoundMessage(messageId);
-  const rows = (earlier?.results ?? []) as (StoredRow & { reply_to: string | null; created_at: string })[];
+  const rows = (earlier?.results ?? []) as unknown as (StoredRow & { reply_to: string | null; created_at: string })[];
   const replyOf = (row: StoredRow) => {
     const message = messageOf(row);
     return { id: message.id, parts: message.parts, metadata: (message.metadata ?? {}) as ChatMessageMetadata };

@@ -19,3 +19,9 @@ export const CardOutcomeSchema = z.strictObject({
   status: z.enum(ACTION_STATUSES),
   result: z.string().max(2000).optional(),
 });
+
+/** `POST /api/chats/:id/messages/:messageId/feedback`: 👍 or 👎 on an answer, with an optional line. */
+export const RateAnswerSchema = z.strictObject({
+  rating: z.enum(["up", "down"]),
+  comment: z.string().superRefine(printableName).trim().max(1000).optional(),
+});

@@ -551,6 +551,7 @@ describe("role matrix", () => {
       "audit:read": "boss",
       "servers:manage": "boss",
       "people:manage": "boss",
+      "feedback:read": "boss",
     });
   });
 
