@@ -44,7 +44,8 @@ export async function followReply({
   requestId: string;
 }): Promise<Response | null> {
   const settle = async (found: ReadResult) => {
-    if (found.runId && found.turn) await settleAbandoned({ stub, db, owner, chatId, runId: found.runId, turn: found.turn, requestId });
+    if (found.runId && found.turn)
+      await settleAbandoned({ stub, db, owner, chatId, runId: found.runId, turn: found.turn, requestId });
   };
   const stream = await followRun(stub, owner, { after, fresh, settle });
   return stream ? sseResponse(stream) : null;

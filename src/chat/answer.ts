@@ -26,7 +26,7 @@ import { modelTools } from "./model-tools.ts";
 import type { Passage } from "./passages.ts";
 import { afterStart, retrievedSources, sourcesPart, toolSources } from "./sources.ts";
 import { SSE_DONE, sseEvent, sseResponse } from "./sse.ts";
-import { STREAM_OBJECT_LIFETIME_MS, type RunOutcome } from "./stream-log.ts";
+import { type RunOutcome, STREAM_OBJECT_LIFETIME_MS } from "./stream-log.ts";
 import { again, RunLog, type StreamStub, watchForStop } from "./stream-run.ts";
 import { cardAsText, describeError, endedEarly, StoppedByPerson } from "./stream-transforms.ts";
 import { chatTitle } from "./title.ts";
@@ -73,7 +73,11 @@ async function retrieve(turn: ChatTurn, ctx: ToolContext, text: string): Promise
  * connection resumes from and a stop request reaches the model through. The run ends in the log
  * only once the reply is stored, so a reader never finds it in neither place.
  */
-export async function answerTurn(turn: ChatTurn, plan: Extract<TurnPlan, { kind: "answer" }>, run: TurnRun | null): Promise<Response> {
+export async function answerTurn(
+  turn: ChatTurn,
+  plan: Extract<TurnPlan, { kind: "answer" }>,
+  run: TurnRun | null,
+): Promise<Response> {
   const { user, requestId, chatId } = turn;
   const { db } = turn.services.chats;
   const owner = { tenantId: user.tenantId, userId: user.userId };
@@ -210,7 +214,8 @@ async function storeReply(turn: ChatTurn, plan: Extract<TurnPlan, { kind: "answe
   const owner = { tenantId: turn.user.tenantId, userId: turn.user.userId };
   try {
     if (reply.parts.length === 0) {
-      if (plan.regenerating) await restoreAnswers({ db, owner, chatId: turn.chatId, messageId: plan.question.id, replyId: plan.replyId });
+      if (plan.regenerating)
+        await restoreAnswers({ db, owner, chatId: turn.chatId, messageId: plan.question.id, replyId: plan.replyId });
       return false;
     }
     await saveAssistantMessage({ db, owner, chatId: turn.chatId, message: reply, replyTo: plan.question.id });

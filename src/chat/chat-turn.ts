@@ -29,4 +29,3 @@ export interface ChatTurn extends TurnRequest {
   /** How long the turn may run before it is stopped with an error; `TURN_TIMEOUT_MS` unless a test says less. */
   timeoutMs?: number;
 }
-

@@ -94,7 +94,13 @@ interface RowExtras {
   replyTo?: string | undefined;
 }
 
-function insertMessage(db: D1Database, owner: ChatOwner, chatId: string, message: ChatMessage, extras: RowExtras = {}): D1PreparedStatement {
+function insertMessage(
+  db: D1Database,
+  owner: ChatOwner,
+  chatId: string,
+  message: ChatMessage,
+  extras: RowExtras = {},
+): D1PreparedStatement {
   // The owner check is in the statement itself, so a message never lands in another person's chat;
   // an id the chat holds already (a message sent twice at once, a reply made twice) is kept once.
   // The rating is not stored with the message: it is read beside it.

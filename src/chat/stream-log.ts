@@ -40,9 +40,7 @@ export interface ReadResult {
 }
 
 /** What `stop` did: nothing was running, a stop was asked of the running reply's Worker, or the run was found left behind. */
-export type StopResult =
-  | { stopped: false }
-  | { stopped: true; runId: string; turn: RunTurn; abandoned: boolean };
+export type StopResult = { stopped: false } | { stopped: true; runId: string; turn: RunTurn; abandoned: boolean };
 
 interface RunRow extends Record<string, SqlStorageValue> {
   run_id: string;
@@ -114,7 +112,9 @@ export class ChatStream extends DurableObject<Env> {
     if (run?.state === "running" && run.run_id === input.runId) return { kind: "started" };
     if (run && run.state !== "ended") {
       const turn = { messageId: run.message_id, replyId: run.reply_id };
-      return run.state === "abandoned" ? { kind: "abandoned", runId: run.run_id, turn } : { kind: "running", runId: run.run_id, turn };
+      return run.state === "abandoned"
+        ? { kind: "abandoned", runId: run.run_id, turn }
+        : { kind: "running", runId: run.run_id, turn };
     }
     if (run?.reply_id === input.turn.replyId && run.saved === 1 && sameOwner(run, input.owner)) return { kind: "answered" };
     const now = Date.now();
@@ -259,11 +259,7 @@ export class ChatStream extends DurableObject<Env> {
     for (const [index, body] of CLOSING_CHUNKS.entries()) {
       this.sql.exec("INSERT OR IGNORE INTO chunks (seq, body) VALUES (?, ?)", run.next_seq + index, body);
     }
-    this.sql.exec(
-      "UPDATE run SET state = 'abandoned', ended_at = ?, next_seq = next_seq + ?",
-      now,
-      CLOSING_CHUNKS.length,
-    );
+    this.sql.exec("UPDATE run SET state = 'abandoned', ended_at = ?, next_seq = next_seq + ?", now, CLOSING_CHUNKS.length);
     wake(this.readers);
     wake(this.watchers);
     await this.ctx.storage.setAlarm(now + ABANDONED_RETAIN_MS);

@@ -6,7 +6,15 @@ import { type ChatOwner, getChat, messageOf, type StoredRow } from "./history.ts
 const OWNED = "EXISTS (SELECT 1 FROM chats WHERE id = ?1 AND tenant_id = ?4 AND user_id = ?5)";
 
 /** How many answers question `messageId` has had, current or earlier versions. */
-export async function answersTo({ db, chatId, messageId }: { db: D1Database; chatId: string; messageId: string }): Promise<number> {
+export async function answersTo({
+  db,
+  chatId,
+  messageId,
+}: {
+  db: D1Database;
+  chatId: string;
+  messageId: string;
+}): Promise<number> {
   const row = await db
     .prepare(`SELECT COUNT(*) AS n FROM chat_messages WHERE chat_id = ?1 AND role = 'assistant' AND reply_to = ?2`)
     .bind(chatId, messageId)
@@ -24,9 +32,7 @@ export function hideAnswers(
   { owner, chatId, messageId, replyId }: { owner: ChatOwner; chatId: string; messageId: string; replyId: string },
 ): D1PreparedStatement {
   return db
-    .prepare(
-      `UPDATE chat_messages SET replaced_by = ?3 WHERE chat_id = ?1 AND role = 'assistant' AND reply_to = ?2 AND ${OWNED}`,
-    )
+    .prepare(`UPDATE chat_messages SET replaced_by = ?3 WHERE chat_id = ?1 AND role = 'assistant' AND reply_to = ?2 AND ${OWNED}`)
     .bind(chatId, messageId, replyId, owner.tenantId, owner.userId);
 }
 

@@ -75,7 +75,12 @@ chatRunRoutes.post("/:id/stop", async (c) => {
 
 chatRunRoutes.get("/:id/messages/:messageId/versions", async (c) => {
   return c.json(
-    await versionsOf({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id"), messageId: c.req.param("messageId") }),
+    await versionsOf({
+      db: c.var.services.chats.db,
+      owner: ownerOf(c),
+      chatId: c.req.param("id"),
+      messageId: c.req.param("messageId"),
+    }),
   );
 });
 
