@@ -63,8 +63,6 @@ async function stored(chatId: string): Promise<(UIMessage & { metadata?: Record<
   return (await res.json<{ messages: (UIMessage & { metadata?: Record<string, unknown> })[] }>()).messages;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The SSE events of a response, read raw up to `count` data events: their ids and chunks. */
 async function firstEvents(res: Response, count: number): Promise<{ id: number; chunk: UIMessageChunk }[]> {
   const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
