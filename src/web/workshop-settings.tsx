@@ -1,4 +1,5 @@
 import type { User } from "./api.ts";
+import { FeedbackReview } from "./feedback-review.tsx";
 import { KnowledgeFiles } from "./knowledge-files.tsx";
 import { McpServers } from "./mcp-servers.tsx";
 import { PeopleSettings } from "./people-settings.tsx";
@@ -7,7 +8,7 @@ import type { SignInReturn } from "./sign-in-return.ts";
 
 /**
  * The settings only a boss or an admin has: the workshop's people, its knowledge files, its recent
- * writes and its external MCP servers. A chunk of its own, so that staff, whose settings hold only
+ * writes, the answers people rated 👎, and its external MCP servers. A chunk of its own, so that staff, whose settings hold only
  * what is theirs, never download it.
  */
 export function WorkshopSettings({
@@ -24,6 +25,7 @@ export function WorkshopSettings({
       <PeopleSettings user={user} onUnauthorized={onUnauthorized} />
       <KnowledgeFiles onUnauthorized={onUnauthorized} />
       <RecentWrites onUnauthorized={onUnauthorized} />
+      <FeedbackReview onUnauthorized={onUnauthorized} />
       <McpServers onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
     </>
   );
