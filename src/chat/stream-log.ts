@@ -65,6 +65,12 @@ interface RunRow extends Record<string, SqlStorageValue> {
 export const ABANDON_MS = 30_000;
 /** How often the running Worker asks whether it was stopped, which also says it is alive. */
 export const BEAT_MS = 5_000;
+/**
+ * A run this object has not heard from since it started (it was evicted, or its whole process
+ * restarted: `npm run dev` stopped and started) is taken for gone sooner: a live Worker calls
+ * `watch` again within moments of losing its call, so this much quiet means none is left.
+ */
+export const QUIET_AFTER_RESTART_MS = BEAT_MS * 2;
 /** An ended run's chunks stay this long, for readers still catching up with its last ones. */
 const ENDED_RETAIN_MS = 60_000;
 /** A run left behind waits this long for a Worker to store what it said; then it is forgotten. */
@@ -91,6 +97,8 @@ export class ChatStream extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readers = new Set<() => void>();
   private watchers = new Set<() => void>();
+  // Whether the running reply's Worker has called this instance (an evicted or restarted object has not).
+  private heard = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -108,8 +116,9 @@ export class ChatStream extends DurableObject<Env> {
    * settled first). Asked again with the same `runId` (a retried call), it answers `started` again.
    */
   async begin(input: { owner: StreamOwner; runId: string; turn: RunTurn }): Promise<BeginResult> {
-    const run = this.current();
+    let run = this.current();
     if (run?.state === "running" && run.run_id === input.runId) return { kind: "started" };
+    if (run?.state === "running" && this.gone(run)) run = await this.abandon(run);
     if (run && run.state !== "ended") {
       const turn = { messageId: run.message_id, replyId: run.reply_id };
       return run.state === "abandoned"
@@ -129,6 +138,7 @@ export class ChatStream extends DurableObject<Env> {
       input.owner.userId,
       now,
     );
+    this.heard = true;
     await this.ctx.storage.setAlarm(now + ABANDON_MS);
     return { kind: "started" };
   }
@@ -145,6 +155,7 @@ export class ChatStream extends DurableObject<Env> {
       this.sql.exec("INSERT OR IGNORE INTO chunks (seq, body) VALUES (?, ?)", from + index, body);
     }
     this.sql.exec("UPDATE run SET next_seq = MAX(next_seq, ?), beat_at = ?", from + bodies.length, Date.now());
+    this.heard = true;
     wake(this.readers);
     return { accepted: true, stop: run.stop_requested === 1 };
   }
@@ -160,6 +171,7 @@ export class ChatStream extends DurableObject<Env> {
     };
     if (asked()) return { stop: true };
     this.sql.exec("UPDATE run SET beat_at = ? WHERE run_id = ?", Date.now(), runId);
+    this.heard = true;
     await waitFor(this.watchers, Math.min(waitMs, BEAT_MS * 2));
     return { stop: asked() };
   }
@@ -174,7 +186,7 @@ export class ChatStream extends DurableObject<Env> {
     const none: ReadResult = { state: "none", chunks: [], complete: true };
     let run = this.current();
     if (!run || !sameOwner(run, input.owner)) return none;
-    if (run.state === "running" && Date.now() - run.beat_at >= ABANDON_MS) run = await this.abandon(run);
+    if (run.state === "running" && this.gone(run)) run = await this.abandon(run);
     if (input.fresh && run.state === "ended") return none;
     let chunks = this.chunksAfter(input.after);
     if (chunks.length === 0 && run.state === "running" && input.waitMs > 0) {
@@ -206,7 +218,7 @@ export class ChatStream extends DurableObject<Env> {
   async stop(owner: StreamOwner): Promise<StopResult> {
     let run = this.current();
     if (!run || !sameOwner(run, owner) || run.state === "ended") return { stopped: false };
-    if (run.state === "running" && Date.now() - run.beat_at >= ABANDON_MS) run = await this.abandon(run);
+    if (run.state === "running" && this.gone(run)) run = await this.abandon(run);
     const turn = { messageId: run.message_id, replyId: run.reply_id };
     if (run.state === "abandoned") return { stopped: true, runId: run.run_id, turn, abandoned: true };
     this.sql.exec("UPDATE run SET stop_requested = 1");
@@ -251,6 +263,12 @@ export class ChatStream extends DurableObject<Env> {
     const due = (run.ended_at ?? now) + keep;
     if (now >= due) await this.ctx.storage.deleteAll();
     else await this.ctx.storage.setAlarm(due);
+  }
+
+  /** Whether a running run's Worker is taken for gone: quiet too long, or not heard by this instance for a while. */
+  private gone(run: RunRow): boolean {
+    const quiet = Date.now() - run.beat_at;
+    return quiet >= ABANDON_MS || (!this.heard && quiet >= QUIET_AFTER_RESTART_MS);
   }
 
   /** Ends a run whose Worker went away: its log closes as interrupted, for a Worker to store. */
