@@ -270,6 +270,9 @@ export async function deleteChat({ db, owner, chatId }: { db: D1Database; owner:
   await getChat({ db, owner, chatId });
   await db.batch([
     db
+      .prepare(`DELETE FROM chat_feedback WHERE chat_id = ?1 AND tenant_id = ?2 AND user_id = ?3`)
+      .bind(chatId, owner.tenantId, owner.userId),
+    db
       .prepare(
         `DELETE FROM chat_messages WHERE chat_id = ?1
            AND EXISTS (SELECT 1 FROM chats WHERE id = ?1 AND tenant_id = ?2 AND user_id = ?3)`,
