@@ -27,6 +27,8 @@ interface Props {
   knowledgeBases: KnowledgeBase[];
   /** Called when a reply ends, so the sidebar can show a new or retitled chat. */
   onTurnEnd: () => void;
+  /** Called when a reply starts streaming (its question is stored), so a reload reopens this chat. */
+  onTurnStart: () => void;
   /** Called on any sign that the session has ended (a 401). */
   onUnauthorized: () => void;
 }
@@ -47,7 +49,7 @@ function describeError(error: Error): { code?: string; message: string } {
 const textOfMessage = (message: WeftMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 /** One conversation: its messages as they stream, the composer, and the confirm-card round trip. */
-export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
+export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onTurnStart, onUnauthorized }: Props) {
   const { t, lang } = useI18n();
   const words = chatWords(lang);
   const toolWords = useToolWords();
@@ -103,6 +105,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
     return () => window.removeEventListener("online", resume);
   }, [resumeStream, clearError]);
   const [editing, setEditing] = useState<string | null>(null);
+  useEffect(() => {
+    if (status === "streaming") onTurnStart();
+  }, [status, onTurnStart]);
   const bottom = useRef<HTMLDivElement>(null);
   const [cited, setCited] = useState<{ source: CitedSource; quotes: string[] } | null>(null);
   const onCite = useCallback((source: CitedSource, quotes: string[]) => setCited({ source, quotes }), []);
@@ -120,11 +125,15 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
     bottom.current?.scrollIntoView({ block: "end" });
   }, [messages.length, lastLength]);
 
-  const send = (text: string, replaces?: string) => {
+  const send = (text: string, edited?: WeftMessage) => {
     clearError();
     // The renderer arrives while the model is still thinking, not after the answer has begun.
     void preloadMarkdown();
-    void sendMessage({ text }, { body: { kbIds: chosen.map((kb) => kb.id), ...(replaces ? { replaces } : {}) } });
+    const kbIds = chosen.map((kb) => kb.id);
+    if (!edited) return void sendMessage({ text }, { body: { kbIds } });
+    // An edit says at once how many questions it replaced, as the server stores it.
+    const previous = (edited.metadata?.previous ?? 0) + 1;
+    void sendMessage({ text, metadata: { previous } }, { body: { kbIds, replaces: edited.id } });
   };
   /** Stops the reply here and on the server, where the model stops and what it said is kept, marked stopped. */
   const stopReply = () => {
@@ -141,9 +150,11 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
     const text = String(new FormData(event.currentTarget).get("question") ?? "").trim();
     if (!text) return;
     const at = messages.findIndex((m) => m.id === questionId);
+    const edited = messages[at];
+    if (!edited) return;
     setEditing(null);
     setMessages(messages.slice(0, at));
-    send(text, questionId);
+    send(text, edited);
   };
   const lastQuestion = messages.findLast((m) => m.role === "user")?.id;
 
