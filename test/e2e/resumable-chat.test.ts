@@ -11,10 +11,10 @@ let desktop: Browser;
 let phone: Browser;
 
 beforeAll(async () => {
-  server = await startDevServer({ env: { WEFT_CHAT_PACE_MS: "120" } });
+  server = await startDevServer({ env: { WEFT_CHAT_PACE_MS: "120" }, timeoutMs: 280_000 });
   desktop = await launchBrowser({ width: 1280, height: 800 }, "desktop");
   phone = await launchBrowser({ width: 375, height: 740 }, "phone");
-}, 240_000);
+}, 400_000);
 
 afterAll(async () => {
   await desktop?.close();
