@@ -39,14 +39,17 @@ export function freePort(): Promise<number> {
 export async function startDevServer({
   timeoutMs = 170_000,
   stateDir: givenStateDir,
+  env = {},
 }: {
   timeoutMs?: number;
   stateDir?: string;
+  /** More environment for `npm run dev` (a test's `WEFT_CHAT_PACE_MS`). */
+  env?: Record<string, string>;
 } = {}): Promise<DevServer> {
   const port = await freePort();
   const stateDir = givenStateDir ?? mkdtempSync(join(tmpdir(), "weft-dev-"));
   const child: ChildProcess = spawn("npm", ["run", "dev"], {
-    env: { ...process.env, PORT: String(port), WEFT_STATE_DIR: stateDir },
+    env: { ...process.env, ...env, PORT: String(port), WEFT_STATE_DIR: stateDir },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

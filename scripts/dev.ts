@@ -40,6 +40,10 @@ const server = start(WRANGLER, [
   ...(logLevel ? ["--var", `LOG_LEVEL:${logLevel}`] : []),
   // Raw search scores, for fitting the calibration (npm run eval -- --raw); never for users.
   ...(process.env.WEFT_RAW_SCORES === "1" ? ["--var", "SCORE_CALIBRATION:off"] : []),
+  // A slow model stand-in, for the browser tests that reload, drop or stop a reply mid-way; never for users.
+  // No stream log of replies: the baseline `npm run bench -- chat` measures the log's cost against.
+  ...(process.env.WEFT_CHAT_STREAM_LOG === "none" ? ["--var", "CHAT_STREAM_LOG:none"] : []),
+  ...(/^\d+$/.test(process.env.WEFT_CHAT_PACE_MS ?? "") ? ["--var", `CHAT_MODEL_PACE_MS:${process.env.WEFT_CHAT_PACE_MS}`] : []),
 ]);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

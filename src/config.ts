@@ -12,6 +12,12 @@ const ConfigSchema = z.object({
   CHAT_MODEL_NAME: z.string().trim().default(""),
   CHAT_BASE_URL: z.string().trim().default(""),
   CHAT_API_KEY: z.string().optional(),
+  // Tests only (never in wrangler.toml): a pause before each part the model streams, so a reply
+  // lasts long enough to reload, drop the connection or stop it mid-way.
+  CHAT_MODEL_PACE_MS: z.coerce.number().int().min(0).max(5000).default(0),
+  // "none" keeps no stream log of replies (no resume, no stop from another request): the
+  // benchmark's baseline for what logging costs (npm run bench chat); never in wrangler.toml.
+  CHAT_STREAM_LOG: z.enum(["durable-object", "none"]).default("durable-object"),
   CONSULT_SESSION_TTL_SECONDS: z.coerce.number().int().positive(),
   PENDING_ACTION_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   CHUNK_SIZE: z.coerce.number().int().min(100).max(4000),
@@ -62,7 +68,18 @@ export interface Config {
    * The chat model past the switch: its name (a Workers AI model id, or the endpoint's model),
    * and for an OpenAI-compatible endpoint its base URL and key (a secret, never logged).
    */
-  chat: { modelName: string; baseUrl: string; apiKey: string | undefined };
+  chat: {
+    modelName: string;
+    baseUrl: string;
+    apiKey: string | undefined;
+    /** `CHAT_MODEL_PACE_MS`, tests only: a pause before each part the model streams; 0 for none. */
+    paceMs: number;
+    /**
+     * `CHAT_STREAM_LOG`: where each reply's stream is logged for resuming and stopping it, a
+     * Durable Object per chat; `none` only measures what that costs (no resume, no remote stop).
+     */
+    streamLog: "durable-object" | "none";
+  };
   consultSessionTtlSeconds: number;
   /** How long a prepared write waits for its confirmation. */
   pendingActionTtlSeconds: number;
@@ -161,6 +178,8 @@ export function readConfig(env: Env): Config {
       modelName: vars.CHAT_MODEL_NAME || DEFAULT_WORKERS_AI_CHAT_MODEL,
       baseUrl: vars.CHAT_BASE_URL,
       apiKey: vars.CHAT_API_KEY || undefined,
+      paceMs: vars.CHAT_MODEL_PACE_MS,
+      streamLog: vars.CHAT_STREAM_LOG,
     },
     consultSessionTtlSeconds: vars.CONSULT_SESSION_TTL_SECONDS,
     pendingActionTtlSeconds: vars.PENDING_ACTION_TTL_SECONDS,

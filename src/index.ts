@@ -8,6 +8,7 @@ import { directoryFor } from "./services.ts";
 
 export { PendingActionObject as PendingAction } from "./actions/pending-action.ts";
 export { AuthLimiter } from "./auth/auth-limiter.ts";
+export { ChatStream } from "./chat/stream-log.ts";
 export { ConsultSession } from "./consult/consult-session.ts";
 export { IngestionWorkflow } from "./jobs/ingestion-workflow.ts";
 export { LocalVectorIndex } from "./search/local-vector-index.ts";

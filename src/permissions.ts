@@ -34,6 +34,8 @@ export const LEAST_ROLE = {
    * and reactivate them, and give them a one-time link to set their password (`mayManagePerson`).
    */
   "people:manage": "boss",
+  /** Read the workshop's ratings of chat answers (the recent 👎 with question, answer and sources). */
+  "feedback:read": "boss",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof LEAST_ROLE;

@@ -4,6 +4,7 @@ import { directoryPeople } from "./auth/directory-people.ts";
 import { orderExecutor, pieceRecordExecutor } from "./business/executors.ts";
 import type { BusinessService } from "./business/service.ts";
 import { chatModel } from "./chat/models.ts";
+import type { ChatStreams } from "./chat/stream-run.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import { externalCallExecutor } from "./federation/confirmed-call.ts";
@@ -25,6 +26,8 @@ export { PRIMARY_SHARD, type WorkshopRef };
 export interface Services extends ToolServices {
   /** Where the workshop's chats and their messages are kept. */
   chats: WorkshopDb;
+  /** Where each chat's running reply is logged, to resume and stop it; null with `CHAT_STREAM_LOG=none`. */
+  chatStreams: ChatStreams | null;
   /** The configured chat model; `timeZone` is the workshop's, for the offline model's "今天". */
   chatModel: (timeZone: string) => ReturnType<typeof chatModel>;
   /**
@@ -207,6 +210,7 @@ export function servicesFor(
     federation,
     external: registryToolProvider(federation, face),
     chats: store,
+    chatStreams: config.chat.streamLog === "durable-object" ? { objects: env.CHAT_STREAM, tenantId: workshop.id } : null,
     chatModel: (timeZone) => chatModel({ ai: env.AI, config, timeZone }),
     bookmark: () => session?.bookmark() ?? null,
   };

@@ -241,6 +241,54 @@ export type ChatDataParts = {
   "tool-form": ToolFormData;
 };
 
+/** A person's rating of an answer: `POST /api/chats/:id/messages/:messageId/feedback`. */
+export type FeedbackRating = "up" | "down";
+
+/**
+ * What a chat message carries besides its parts (the AI SDK message's `metadata`), streamed with it
+ * and stored with it.
+ */
+export interface ChatMessageMetadata {
+  /** A reply that did not run to its end: the person stopped it, or the server stopped mid-reply. */
+  ended?: "stopped" | "interrupted";
+  /**
+   * How many earlier versions this message took the place of: answers made again ("regenerate"),
+   * or, on a question, the questions it was edited from (each with its answer).
+   */
+  previous?: number;
+  /** The person's rating of this answer, read with the history. */
+  feedback?: { rating: FeedbackRating; comment: string | null };
+}
+
+/** An earlier version of a chat message (`GET /api/chats/:id/messages/:messageId/versions`): its turn as it was. */
+export interface MessageVersion {
+  /** The question of that version, when the versions are of a question (an edited one). */
+  question: { id: string; text: string } | null;
+  /** The answer of that version, as stored (parts and metadata), if it had one. */
+  reply: { id: string; parts: unknown[]; metadata: ChatMessageMetadata } | null;
+  created_at: string;
+}
+
+/** One answer rated 👎 as a boss reviews them (`GET /api/feedback`). */
+export interface FeedbackView {
+  id: string;
+  rating: FeedbackRating;
+  comment: string | null;
+  chat_id: string;
+  message_id: string;
+  /** Who rated it (the person who asked), by name from the directory. */
+  person: { id: string; name: string | null };
+  question: string;
+  answer: string;
+  /** The passages the answer was given and the tools it called, so a wrong source can be found. */
+  sources: CitedSource[];
+  tools: string[];
+  /** The FAQ entry a boss added from it, if any. */
+  faq: { kb_id: string; entry_id: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An external MCP server as the workshop's settings show it: header names, never their values. */
 export interface ServerView {
   id: string;

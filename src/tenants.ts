@@ -8,6 +8,12 @@ import { removeVectorsQuietly } from "./search/vector-index.ts";
 import type { WorkshopDb } from "./workshop-db.ts";
 import { objectsOf } from "./workshop-objects.ts";
 
+/** Durable Objects that empty themselves of a workshop's state (the chats' reply logs), seen from here. */
+interface PurgeableObjects {
+  idFromString(id: string): DurableObjectId;
+  get(id: DurableObjectId): { purge(tenantId: string): Promise<void> };
+}
+
 // Children before parents: piece records and adjustments point at employees, processes and orders.
 const BUSINESS_TABLES = [
   "piece_records",
@@ -48,10 +54,12 @@ export async function deleteTenant({
 }: {
   workshop: WorkshopDb & { backends: SearchBackends };
   directory: D1Database;
-  /** The Durable Objects that may hold its state: pending writes and consultations. */
+  /** The Durable Objects that may hold its state: pending writes, consultations and chats' reply logs. */
   objects: {
     actions: DurableObjectNamespace<PendingActionObject>;
     consultations: DurableObjectNamespace<ConsultSession>;
+    /** Absent when no reply is logged (`CHAT_STREAM_LOG=none`): none was remembered either. */
+    chatStreams?: PurgeableObjects | undefined;
   };
 }): Promise<DeletedTenant> {
   const { db, tenantId } = workshop;
@@ -63,8 +71,13 @@ export async function deleteTenant({
   // Mid-move its rows are on two shards until the move's last step: deleted now, one copy would stay.
   if (known.move_state !== null) throw movingError(MOVE_RETRY_AFTER_SECONDS);
   // Its objects first, while the workshop's rows still say which they are.
-  const [actions, sessions] = await Promise.all([objectsOf(workshop, "pending_action"), objectsOf(workshop, "consult_session")]);
+  const [actions, sessions, streams] = await Promise.all([
+    objectsOf(workshop, "pending_action"),
+    objectsOf(workshop, "consult_session"),
+    objectsOf(workshop, "chat_stream"),
+  ]);
   await Promise.all([
+    ...streams.map((id) => objects.chatStreams?.get(objects.chatStreams.idFromString(id)).purge(tenantId)),
     ...actions.map((id) => objects.actions.get(objects.actions.idFromString(id)).purge(tenantId)),
     ...sessions.map((id) => objects.consultations.get(objects.consultations.idFromString(id)).purge(tenantId)),
   ]);

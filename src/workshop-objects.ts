@@ -1,18 +1,30 @@
 import type { WorkshopDb } from "./workshop-db.ts";
 
 /** The kinds of Durable Object that hold a workshop's state. */
-export type WorkshopObjectKind = "pending_action" | "consult_session";
+export type WorkshopObjectKind = "pending_action" | "consult_session" | "chat_stream";
 
 /**
  * Remembers that a Durable Object holds the workshop's state until at most `forgetAfter`, so that
  * deleting the workshop can empty it; rows past their time are forgotten on the way (a few a call).
  */
-export async function rememberObject(
-  store: WorkshopDb,
-  { kind, objectId, forgetAfter }: { kind: WorkshopObjectKind; objectId: string; forgetAfter: Date },
-): Promise<void> {
+export async function rememberObject(store: WorkshopDb, object: RememberedObject): Promise<void> {
+  await store.db.batch(rememberStatements(store, object));
+}
+
+/** An object to remember: its kind, its id, and when it has surely emptied itself. */
+export interface RememberedObject {
+  kind: WorkshopObjectKind;
+  objectId: string;
+  forgetAfter: Date;
+}
+
+/**
+ * `rememberObject` as statements, for a caller that writes them in a batch of its own. An object
+ * remembered again (a chat's stream log, used by each of its replies) is kept until the later time.
+ */
+export function rememberStatements(store: WorkshopDb, { kind, objectId, forgetAfter }: RememberedObject): D1PreparedStatement[] {
   const now = new Date().toISOString();
-  await store.db.batch([
+  return [
     store.db
       .prepare(
         `DELETE FROM workshop_objects WHERE rowid IN
@@ -20,9 +32,12 @@ export async function rememberObject(
       )
       .bind(store.tenantId, now),
     store.db
-      .prepare("INSERT OR IGNORE INTO workshop_objects (tenant_id, kind, object_id, forget_after) VALUES (?1, ?2, ?3, ?4)")
+      .prepare(
+        `INSERT INTO workshop_objects (tenant_id, kind, object_id, forget_after) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (tenant_id, kind, object_id) DO UPDATE SET forget_after = MAX(forget_after, excluded.forget_after)`,
+      )
       .bind(store.tenantId, kind, objectId, forgetAfter.toISOString()),
-  ]);
+  ];
 }
 
 /** The workshop's objects of `kind` whose state may still exist. */

@@ -82,7 +82,7 @@ export function deleteWorkshop(tenantId: string): ReturnType<typeof deleteTenant
   return deleteTenant({
     workshop: search,
     directory: env.DB,
-    objects: { actions: actions.objects, consultations: consult.sessions },
+    objects: { actions: actions.objects, consultations: consult.sessions, chatStreams: env.CHAT_STREAM },
   });
 }
 

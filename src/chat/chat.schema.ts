@@ -12,8 +12,9 @@ const UIMessageSchema = z.object({
 
 /**
  * `POST /api/chat`: the AI SDK `DefaultChatTransport` body (`id` and `messages`, or `id` and just
- * the new `message`) and the knowledge bases picked with `@`. Whatever history the client sends
- * is ignored: only its last message, which must be the user's, is taken.
+ * the new `message`, with its `trigger`), the knowledge bases picked with `@`, and for an edited
+ * question the one it `replaces`. Whatever history the client sends is ignored: only its last
+ * message, which must be the user's, is taken.
  */
 export const ChatRequestSchema = z
   .strictObject({
@@ -24,8 +25,17 @@ export const ChatRequestSchema = z
     messages: z.array(UIMessageSchema).max(1000).optional(),
     message: UIMessageSchema.optional(),
     kbIds: z.array(z.string().min(1).max(100)).max(50).optional(),
-    trigger: z.string().max(50).optional(),
+    trigger: z
+      .enum(["submit-message", "regenerate-message"])
+      .optional()
+      .describe("`regenerate-message`: make the answer to the last question again, keeping the earlier one."),
     messageId: z.string().max(200).optional(),
+    replaces: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("An edit: the id of the last question, which this new message replaces."),
   })
   .refine((body) => body.message !== undefined || (body.messages?.length ?? 0) > 0, {
     message: "send the new user message as 'message' or as the last of 'messages'",

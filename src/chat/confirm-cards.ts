@@ -25,7 +25,7 @@ function isCard(part: UIMessage["parts"][number]): part is CardPart {
  * browser posts nothing back. A card whose action is gone (past its time, or another tool's) keeps
  * its stored state, read as expired once its time has passed.
  */
-export async function withActionStatuses({
+export async function withActionStatuses<M extends UIMessage<unknown>>({
   actions,
   user,
   messages,
@@ -33,9 +33,9 @@ export async function withActionStatuses({
 }: {
   actions: ActionService;
   user: UserContext;
-  messages: UIMessage[];
+  messages: M[];
   now?: Date;
-}): Promise<UIMessage[]> {
+}): Promise<M[]> {
   const ids = [...new Set(messages.flatMap((m) => m.parts.filter(isCard).map((p) => p.id)))];
   if (ids.length === 0) return messages;
   const current = new Map<string, ActionStatus>();

@@ -1,7 +1,11 @@
 import type { UIMessage } from "ai";
 import { badRequest, notFound } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
+import type { ChatMessageMetadata } from "../shapes.ts";
 import { withCurrentCards } from "./card-data.ts";
+
+/** A stored chat message: the AI SDK's, with Weft's metadata (how it ended, its earlier versions, its rating). */
+export type ChatMessage = UIMessage<ChatMessageMetadata>;
 
 /** A chat as lists show it. */
 export interface ChatSummary {
@@ -46,26 +50,78 @@ export async function getChat({ db, owner, chatId }: { db: D1Database; owner: Ch
   return chat;
 }
 
-/** A chat's messages in order, as the AI SDK's UI messages (confirm cards in today's shape). */
-export async function loadMessages({ db, chatId }: { db: D1Database; chatId: string }): Promise<UIMessage[]> {
-  const { results } = await db
-    .prepare(`SELECT id, role, parts FROM chat_messages WHERE chat_id = ?1 ORDER BY seq`)
-    .bind(chatId)
-    .all<{ id: string; role: "user" | "assistant"; parts: string }>();
-  return results.map((row) => ({ id: row.id, role: row.role, parts: withCurrentCards(JSON.parse(row.parts)) }));
+/**
+ * A chat's messages in order, as the AI SDK's UI messages (confirm cards in today's shape): the
+ * current version of each, with its metadata and, on an answer, the person's rating of it.
+ */
+export async function loadMessages({ db, chatId }: { db: D1Database; chatId: string }): Promise<ChatMessage[]> {
+  const [messages, ratings] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(`SELECT id, role, parts, metadata FROM chat_messages WHERE chat_id = ?1 AND replaced_by IS NULL ORDER BY seq`)
+      .bind(chatId),
+    db.prepare(`SELECT message_id, rating, comment FROM chat_feedback WHERE chat_id = ?1`).bind(chatId),
+  ]);
+  const rated = new Map(
+    ((ratings?.results ?? []) as { message_id: string; rating: "up" | "down"; comment: string | null }[]).map((r) => [
+      r.message_id,
+      { rating: r.rating, comment: r.comment },
+    ]),
+  );
+  return ((messages?.results ?? []) as unknown as StoredRow[]).map((row) => {
+    const feedback = rated.get(row.id);
+    return messageOf(row, feedback ? { feedback } : {});
+  });
 }
 
-function insertMessage(db: D1Database, owner: ChatOwner, chatId: string, message: UIMessage): D1PreparedStatement {
+/** A message row as stored. */
+export interface StoredRow {
+  id: string;
+  role: "user" | "assistant";
+  parts: string;
+  metadata: string | null;
+}
+
+/** A stored row as the AI SDK's message, its metadata with `extra` added; a message without any has none. */
+export function messageOf(row: StoredRow, extra: ChatMessageMetadata = {}): ChatMessage {
+  const metadata: ChatMessageMetadata = { ...(row.metadata ? (JSON.parse(row.metadata) as ChatMessageMetadata) : {}), ...extra };
+  const message: ChatMessage = { id: row.id, role: row.role, parts: withCurrentCards(JSON.parse(row.parts)) };
+  return Object.keys(metadata).length > 0 ? { ...message, metadata } : message;
+}
+
+/** What a message row is stored with besides its parts. */
+interface RowExtras {
+  /** On an answer: the question it answers (its versions are the answers to the same question). */
+  replyTo?: string | undefined;
+}
+
+function insertMessage(
+  db: D1Database,
+  owner: ChatOwner,
+  chatId: string,
+  message: ChatMessage,
+  extras: RowExtras = {},
+): D1PreparedStatement {
   // The owner check is in the statement itself, so a message never lands in another person's chat;
   // an id the chat holds already (a message sent twice at once, a reply made twice) is kept once.
+  // The rating is not stored with the message: it is read beside it.
+  const { feedback: _, ...metadata } = message.metadata ?? {};
   return db
     .prepare(
-      `INSERT INTO chat_messages (chat_id, id, seq, role, parts)
-       SELECT ?1, ?2, COALESCE((SELECT MAX(seq) FROM chat_messages WHERE chat_id = ?1), 0) + 1, ?3, ?4
+      `INSERT INTO chat_messages (chat_id, id, seq, role, parts, metadata, reply_to)
+       SELECT ?1, ?2, COALESCE((SELECT MAX(seq) FROM chat_messages WHERE chat_id = ?1), 0) + 1, ?3, ?4, ?7, ?8
         WHERE EXISTS (SELECT 1 FROM chats WHERE id = ?1 AND tenant_id = ?5 AND user_id = ?6)
        ON CONFLICT (chat_id, id) DO NOTHING`,
     )
-    .bind(chatId, message.id, message.role, JSON.stringify(message.parts), owner.tenantId, owner.userId);
+    .bind(
+      chatId,
+      message.id,
+      message.role,
+      JSON.stringify(message.parts),
+      owner.tenantId,
+      owner.userId,
+      Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null,
+      extras.replyTo ?? null,
+    );
 }
 
 /**
@@ -79,18 +135,22 @@ export async function saveUserMessage({
   chatId,
   title,
   message,
+  also = [],
 }: {
   db: D1Database;
   owner: ChatOwner;
   chatId: string;
   title: string;
-  message: UIMessage;
+  message: ChatMessage;
+  /** Statements that belong to the same write (an edited question hiding the one it replaces). */
+  also?: D1PreparedStatement[];
 }): Promise<void> {
   await db.batch([
     db
       .prepare(`INSERT INTO chats (id, tenant_id, user_id, title) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (id) DO NOTHING`)
       .bind(chatId, owner.tenantId, owner.userId, title),
     insertMessage(db, owner, chatId, message),
+    ...also,
     db
       .prepare(`UPDATE chats SET updated_at = ${NOW} WHERE id = ?1 AND tenant_id = ?2 AND user_id = ?3`)
       .bind(chatId, owner.tenantId, owner.userId),
@@ -98,23 +158,25 @@ export async function saveUserMessage({
 }
 
 /**
- * Stores the assistant's reply of a turn, with all its parts (text, tool calls, confirm cards). A
- * turn's reply has an id of its own question's making (`replyIdOf`), so a reply made twice (the
- * same message sent twice at once) is stored once.
+ * Stores the assistant's reply of a turn, with all its parts (text, tool calls, confirm cards) and
+ * its metadata, as the answer to `replyTo`. A turn's reply has an id of its own question's making
+ * (`replyIdOf`), so a reply made twice (the same message sent twice at once) is stored once.
  */
 export async function saveAssistantMessage({
   db,
   owner,
   chatId,
   message,
+  replyTo,
 }: {
   db: D1Database;
   owner: ChatOwner;
   chatId: string;
-  message: UIMessage;
+  message: ChatMessage;
+  replyTo: string;
 }): Promise<void> {
   await db.batch([
-    insertMessage(db, owner, chatId, message),
+    insertMessage(db, owner, chatId, message, { replyTo }),
     db
       .prepare(`UPDATE chats SET updated_at = ${NOW} WHERE id = ?1 AND tenant_id = ?2 AND user_id = ?3`)
       .bind(chatId, owner.tenantId, owner.userId),
@@ -208,6 +270,9 @@ export async function deleteChat({ db, owner, chatId }: { db: D1Database; owner:
   await getChat({ db, owner, chatId });
   await db.batch([
     db
+      .prepare(`DELETE FROM chat_feedback WHERE chat_id = ?1 AND tenant_id = ?2 AND user_id = ?3`)
+      .bind(chatId, owner.tenantId, owner.userId),
+    db
       .prepare(
         `DELETE FROM chat_messages WHERE chat_id = ?1
            AND EXISTS (SELECT 1 FROM chats WHERE id = ?1 AND tenant_id = ?2 AND user_id = ?3)`,
@@ -217,7 +282,10 @@ export async function deleteChat({ db, owner, chatId }: { db: D1Database; owner:
   ]);
 }
 
-/** The id of the reply to the user's message `messageId`: one per question, so a turn is stored once whoever answers it. */
-export async function replyIdOf(messageId: string): Promise<string> {
-  return `reply-${(await sha256Hex(messageId)).slice(0, 32)}`;
+/**
+ * The id of the reply to the user's message `messageId`: one per question and version (the first
+ * answer, then each made again), so a turn is stored once whoever answers it.
+ */
+export async function replyIdOf(messageId: string, version = 1): Promise<string> {
+  return `reply-${(await sha256Hex(version === 1 ? messageId : `${messageId}\u0000${version}`)).slice(0, 32)}`;
 }

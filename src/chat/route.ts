@@ -68,6 +68,8 @@ chatRoutes.post(
       requestId: c.var.requestId,
       chatId: body.id,
       message: { id: latest.id, text: text.data },
+      regenerate: body.trigger === "regenerate-message",
+      replaces: body.replaces,
       kbIds: body.kbIds,
       model: c.var.services.chatModel,
     });

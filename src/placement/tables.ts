@@ -23,6 +23,7 @@ export const WORKSHOP_TABLES: Readonly<Record<string, string>> = {
   business_audit: "tenant_id = ?1",
   chats: "tenant_id = ?1",
   chat_messages: "chat_id IN (SELECT id FROM chats WHERE tenant_id = ?1)",
+  chat_feedback: "tenant_id = ?1",
   mcp_servers: "tenant_id = ?1",
   workshop_objects: "tenant_id = ?1",
   document_jobs: "tenant_id = ?1",

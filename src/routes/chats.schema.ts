@@ -17,3 +17,9 @@ export const RenameChatSchema = z.strictObject({
 export const ExportQuerySchema = z.object({
   lang: z.enum(["zh", "en"]).default("zh"),
 });
+
+/** `POST /api/chats/:id/messages/:messageId/feedback`: 👍 or 👎 on an answer, with an optional line. */
+export const RateAnswerSchema = z.strictObject({
+  rating: z.enum(["up", "down"]),
+  comment: z.string().superRefine(printableName).trim().max(1000).optional(),
+});

@@ -4,7 +4,9 @@ import { bearerAuth } from "../auth/middleware.ts";
 import { withActionStatuses } from "../chat/confirm-cards.ts";
 import { deleteChat, getChat, listChats, loadMessages, renameChat } from "../chat/history.ts";
 import { chatAsMarkdown, exportFileName } from "../chat/markdown-export.ts";
+import { again, streamOf } from "../chat/stream-run.ts";
 import { workshopProfile } from "../chat/workshop.ts";
+import { chatRunRoutes } from "./chat-runs.ts";
 import { ExportQuerySchema, ListChatsQuerySchema, RenameChatSchema } from "./chats.schema.ts";
 import { validate } from "./validate.ts";
 
@@ -13,6 +15,7 @@ export const chatHistoryRoutes = new Hono<AppEnv>();
 
 // A reply is saved after its response, so history is read from the primary, not from the client's bookmark.
 chatHistoryRoutes.use(bearerAuth({ latestReads: true }));
+chatHistoryRoutes.route("/", chatRunRoutes);
 
 function ownerOf(c: { var: AppEnv["Variables"] }) {
   return { tenantId: c.var.services.chats.tenantId, userId: c.var.user.userId };
@@ -43,6 +46,9 @@ chatHistoryRoutes.patch("/:id", validate("json", RenameChatSchema), async (c) =>
 chatHistoryRoutes.delete("/:id", async (c) => {
   const id = c.req.param("id");
   await deleteChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: id });
+  // A reply still being written, or its log kept for a while after, goes with the chat.
+  const streams = c.var.services.chatStreams;
+  if (streams) await again(() => streamOf(streams, id).purge(streams.tenantId));
   return c.json({ id, deleted: true });
 });
 

@@ -28,7 +28,7 @@ workshopRoutes.delete("/", validate("query", DeleteWorkshopSchema), async (c) =>
   const deleted = await deleteTenant({
     workshop: search,
     directory: c.var.directory.db,
-    objects: { actions: actions.objects, consultations: consult.sessions },
+    objects: { actions: actions.objects, consultations: consult.sessions, chatStreams: c.var.services.chatStreams?.objects },
   });
   // The external servers' OAuth tokens would otherwise stay valid at their providers.
   await revokeAllTokens(c.var.services.federation, servers);

@@ -6,6 +6,9 @@ import type {
   AuditRecord,
   ConfirmBy,
   EmployeeOption,
+  FeedbackRating,
+  FeedbackView,
+  MessageVersion,
   OAuthConnection,
   PassageView,
   PasswordLinkView,
@@ -227,6 +230,23 @@ export const api = {
     request<{ person: PersonView }>("PATCH", `/api/people/${enc(id)}`, changes),
   resetPassword: (id: string) =>
     request<{ set_password_link: PasswordLinkView }>("POST", `/api/people/${enc(id)}/reset-password`),
+  /** Stops the reply being written in a chat, on the server: the model stops, what it said is kept. */
+  stopReply: (chatId: string) => request<{ stopped: boolean }>("POST", `/api/chats/${enc(chatId)}/stop`),
+  rateAnswer: (chatId: string, messageId: string, rating: FeedbackRating, comment?: string) =>
+    request<unknown>(
+      "POST",
+      `/api/chats/${enc(chatId)}/messages/${enc(messageId)}/feedback`,
+      comment ? { rating, comment } : { rating },
+    ),
+  unrateAnswer: (chatId: string, messageId: string) =>
+    request<unknown>("DELETE", `/api/chats/${enc(chatId)}/messages/${enc(messageId)}/feedback`),
+  versions: (chatId: string, messageId: string) =>
+    request<{ versions: MessageVersion[] }>("GET", `/api/chats/${enc(chatId)}/messages/${enc(messageId)}/versions`),
+  recentFeedback: () => request<{ feedback: FeedbackView[] }>("GET", "/api/feedback?rating=down&limit=20"),
+  addFaqEntry: (kbId: string, entry: { question: string; answer: string }) =>
+    request<{ id: string }>("POST", `/api/knowledge-bases/${enc(kbId)}/faq`, entry),
+  noteFaqEntry: (feedbackId: string, kbId: string, entryId: string) =>
+    request<unknown>("POST", `/api/feedback/${enc(feedbackId)}/faq`, { kb_id: kbId, entry_id: entryId }),
   testMcpServer: (id: string) =>
     request<{ server: McpServer; latency_ms: number; tools: { name: string }[] }>("POST", `/api/mcp/servers/${enc(id)}/refresh`),
 };

@@ -106,6 +106,8 @@ export function ChatShell({
     showInHash(current.id);
     void refreshList();
   }, [current.id, refreshList]);
+  // Once a reply streams, its question is stored: a reload from here reopens the chat and follows it.
+  const onTurnStart = useCallback(() => showInHash(current.id), [current.id]);
 
   return (
     <div className={`shell${menuOpen ? " menu-open" : ""}`}>
@@ -199,6 +201,7 @@ export function ChatShell({
               initialMessages={current.messages}
               knowledgeBases={knowledgeBases}
               onTurnEnd={onTurnEnd}
+              onTurnStart={onTurnStart}
               onUnauthorized={onUnauthorized}
             />
           ) : (

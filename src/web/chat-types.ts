@@ -1,10 +1,10 @@
 // The shapes the chat stream carries beyond plain text: the server's own (src/shapes.ts), so the two
 // cannot drift apart without a compile error.
 import type { UIMessage } from "ai";
-import type { ActionStatus, ChatDataParts } from "../shapes.ts";
+import type { ActionStatus, ChatDataParts, ChatMessageMetadata } from "../shapes.ts";
 
 /** A chat message as the stream and history carry it; a confirm card's part id is its action id. */
-export type WeftMessage = UIMessage<unknown, ChatDataParts>;
+export type WeftMessage = UIMessage<ChatMessageMetadata, ChatDataParts>;
 export type WeftPart = WeftMessage["parts"][number];
 
 /** What `initiate_session` and `navigate_session` return: a step of a guided consultation. */

@@ -1,8 +1,8 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CitedSource } from "../shapes.ts";
-import { ApiError, type KnowledgeBase } from "./api.ts";
+import { ApiError, api, type KnowledgeBase } from "./api.ts";
 import { type WeftMessage, withActionOutcome } from "./chat-types.ts";
 import { chatWords } from "./chat-words.ts";
 import { type ChosenKb, Composer } from "./composer.tsx";
@@ -15,6 +15,9 @@ import { useToolWords } from "./tool-words.ts";
 
 // Fetched on the first citation opened: most conversations never open one.
 const SourcePanel = lazy(() => import("./source-panel.tsx"));
+// Fetched with the first answer shown (beside the Markdown renderer): a new chat has none.
+const AnswerActions = lazy(() => import("./answer-actions.tsx"));
+const Versions = lazy(() => import("./answer-actions.tsx").then((m) => ({ default: m.Versions })));
 
 interface Props {
   chatId: string;
@@ -24,6 +27,8 @@ interface Props {
   knowledgeBases: KnowledgeBase[];
   /** Called when a reply ends, so the sidebar can show a new or retitled chat. */
   onTurnEnd: () => void;
+  /** Called when a reply starts streaming (its question is stored), so a reload reopens this chat. */
+  onTurnStart: () => void;
   /** Called on any sign that the session has ended (a 401). */
   onUnauthorized: () => void;
 }
@@ -41,28 +46,68 @@ function describeError(error: Error): { code?: string; message: string } {
   return { message: error.message };
 }
 
+const textOfMessage = (message: WeftMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+
 /** One conversation: its messages as they stream, the composer, and the confirm-card round trip. */
-export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onUnauthorized }: Props) {
+export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurnEnd, onTurnStart, onUnauthorized }: Props) {
   const { t, lang } = useI18n();
   const words = chatWords(lang);
   const toolWords = useToolWords();
   const [chosen, setChosen] = useState<ChosenKb[]>([]);
+  // Set when what is shown may be behind the server: a reply ended while this page was away.
+  const behind = useRef(initialMessages.at(-1)?.role === "user");
+  const reloadRef = useRef<() => void>(() => {});
   const transport = useMemo(
     () =>
       new DefaultChatTransport<WeftMessage>({
         api: "/api/chat",
         credentials: "same-origin",
         // The server keeps the history and reads only the new message, so only that one is sent.
-        prepareSendMessagesRequest: ({ id, messages, body }) => ({ body: { id, message: messages.at(-1), ...body } }),
+        prepareSendMessagesRequest: ({ id, messages, body, trigger }) => ({
+          body: { id, message: messages.at(-1), trigger, ...body },
+        }),
+        // A reload, a dropped connection or a phone back from another app follows the running reply.
+        prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chats/${encodeURIComponent(id)}/stream` }),
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          // No reply running: any that ran while away is in the history now.
+          if (res.status === 204 && behind.current) reloadRef.current();
+          return res;
+        },
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, setMessages, error, clearError } = useChat<WeftMessage>({
+  const { messages, sendMessage, regenerate, resumeStream, status, stop, setMessages, error, clearError } = useChat<WeftMessage>({
     id: chatId,
     messages: initialMessages,
     transport,
-    onFinish: () => onTurnEnd(),
+    resume: true,
+    onFinish: ({ isDisconnect }) => {
+      behind.current = isDisconnect;
+      onTurnEnd();
+    },
   });
+  reloadRef.current = () => {
+    behind.current = false;
+    api.getChat(chatId).then(
+      (chat) => setMessages(chat.messages as WeftMessage[]),
+      () => undefined,
+    );
+  };
+  // Back online (Wi-Fi in the workshop came back): a reply cut off by the drop goes on where it is.
+  useEffect(() => {
+    const resume = () => {
+      if (!behind.current) return;
+      clearError();
+      void resumeStream();
+    };
+    window.addEventListener("online", resume);
+    return () => window.removeEventListener("online", resume);
+  }, [resumeStream, clearError]);
+  const [editing, setEditing] = useState<string | null>(null);
+  useEffect(() => {
+    if (status === "streaming") onTurnStart();
+  }, [status, onTurnStart]);
   const bottom = useRef<HTMLDivElement>(null);
   const [cited, setCited] = useState<{ source: CitedSource; quotes: string[] } | null>(null);
   const onCite = useCallback((source: CitedSource, quotes: string[]) => setCited({ source, quotes }), []);
@@ -80,12 +125,38 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
     bottom.current?.scrollIntoView({ block: "end" });
   }, [messages.length, lastLength]);
 
-  const send = (text: string) => {
+  const send = (text: string, edited?: WeftMessage) => {
     clearError();
     // The renderer arrives while the model is still thinking, not after the answer has begun.
     void preloadMarkdown();
-    void sendMessage({ text }, { body: { kbIds: chosen.map((kb) => kb.id) } });
+    const kbIds = chosen.map((kb) => kb.id);
+    if (!edited) return void sendMessage({ text }, { body: { kbIds } });
+    // An edit says at once how many questions it replaced, as the server stores it.
+    const previous = (edited.metadata?.previous ?? 0) + 1;
+    void sendMessage({ text, metadata: { previous } }, { body: { kbIds, replaces: edited.id } });
   };
+  /** Stops the reply here and on the server, where the model stops and what it said is kept, marked stopped. */
+  const stopReply = () => {
+    void stop();
+    api.stopReply(chatId).then(reloadRef.current, () => undefined);
+  };
+  const retry = () => {
+    clearError();
+    void regenerate({ body: { kbIds: chosen.map((kb) => kb.id) } });
+  };
+  /** Asks the edited question in place of the last one, which stays reachable as its earlier version. */
+  const submitEdit = (event: FormEvent<HTMLFormElement>, questionId: string) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget).get("question") ?? "").trim();
+    if (!text) return;
+    const at = messages.findIndex((m) => m.id === questionId);
+    const edited = messages[at];
+    if (!edited) return;
+    setEditing(null);
+    setMessages(messages.slice(0, at));
+    send(text, edited);
+  };
+  const lastQuestion = messages.findLast((m) => m.role === "user")?.id;
 
   /** Returns why nothing was decided, for the card to show, or null once the card has its outcome. */
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
@@ -126,15 +197,56 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
           )}
           {messages.map((message, index) => {
             const last = index === messages.length - 1;
+            const streaming = last && status === "streaming" && message.role === "assistant";
+            let footer: ReactNode = null;
+            if (message.role === "assistant" && !streaming) {
+              footer = (
+                <Suspense fallback={null}>
+                  <AnswerActions chatId={chatId} message={message} onRetry={last && !busy ? retry : undefined} />
+                </Suspense>
+              );
+            } else if (message.role === "user" && editing === message.id) {
+              footer = (
+                <form className="edit-question" onSubmit={(e) => submitEdit(e, message.id)}>
+                  <textarea name="question" aria-label={words.edit} defaultValue={textOfMessage(message)} maxLength={8000} />
+                  <button type="submit">{words.editSend}</button>
+                  <button type="button" className="secondary" onClick={() => setEditing(null)}>
+                    {words.cancel}
+                  </button>
+                </form>
+              );
+            } else if (message.role === "user") {
+              const previous = message.metadata?.previous ?? 0;
+              footer = (
+                <>
+                  {previous > 0 && (
+                    <Suspense fallback={null}>
+                      <Versions
+                        chatId={chatId}
+                        messageId={message.id}
+                        count={previous}
+                        label={words.earlierQuestions(previous)}
+                      />
+                    </Suspense>
+                  )}
+                  {message.id === lastQuestion && !busy && (
+                    <button type="button" className="secondary edit-button" onClick={() => setEditing(message.id)}>
+                      {words.edit}
+                    </button>
+                  )}
+                </>
+              );
+            }
             return (
               <MessageView
                 key={message.id}
                 message={message}
-                streaming={last && status === "streaming" && message.role === "assistant"}
+                streaming={streaming}
                 canAnswer={last && !busy}
                 onOption={send}
                 onDecide={onDecide}
                 onCite={onCite}
+                footer={footer}
               />
             );
           })}
@@ -158,7 +270,7 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
           onChoose={setChosen}
           busy={busy}
           onSend={send}
-          onStop={() => void stop()}
+          onStop={stopReply}
         />
       </div>
       {cited && (

@@ -5,6 +5,20 @@ import type { Lang } from "./i18n.ts";
 
 const zh = {
   needsInput: "待填写",
+  good: "回答得好",
+  bad: "回答得不对",
+  badLine: "哪里不对？（可不填）",
+  sendFeedback: "提交",
+  thanks: "谢谢，已记下",
+  retry: "重新回答",
+  edit: "修改问题",
+  editSend: "重新提问",
+  cancel: "取消",
+  earlier: (n: number) => `之前的回答（${n}）`,
+  earlierQuestions: (n: number) => `修改前的问题（${n}）`,
+  noAnswer: "（没有回答）",
+  stopped: "已停止",
+  interrupted: "回答中断了：以上是中断前的内容",
   suggestionsTitle: "可以这样问：",
   // What each role may ask: staff see and record only their own work.
   suggestions: {
@@ -16,6 +30,20 @@ const zh = {
 
 const en: typeof zh = {
   needsInput: "waiting for you",
+  good: "Good answer",
+  bad: "Wrong answer",
+  badLine: "What was wrong? (optional)",
+  sendFeedback: "Send",
+  thanks: "Thanks, noted",
+  retry: "Answer again",
+  edit: "Edit question",
+  editSend: "Ask again",
+  cancel: "Cancel",
+  earlier: (n: number) => `Earlier answers (${n})`,
+  earlierQuestions: (n: number) => `Questions before the edit (${n})`,
+  noAnswer: "(no answer)",
+  stopped: "Stopped",
+  interrupted: "The answer was cut off: this is what came before",
   suggestionsTitle: "You could ask:",
   suggestions: {
     boss: ["how many pieces did Zhang San do this month", "orders due soon", "record 50 pieces of collar for Zhang San today"],

@@ -1,5 +1,5 @@
 import { isToolUIPart } from "ai";
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, type ReactNode, Suspense, useMemo } from "react";
 import type { CitedSource } from "../shapes.ts";
 import { DECIDE_LINES, decidedLine } from "../status-words.ts";
 import { type ConsultationStep, consultationStep, type WeftMessage } from "./chat-types.ts";
@@ -21,6 +21,8 @@ interface Props {
   onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
   /** Opens a passage the answer cites, with the sentences it quotes from it. */
   onCite: (source: CitedSource, quotes: string[]) => void;
+  /** What goes under the message: an answer's rating and versions, a question's edit. */
+  footer?: ReactNode;
 }
 
 function ConsultationOptions({
@@ -56,7 +58,7 @@ function ConsultationOptions({
 }
 
 /** One message: text as Markdown (parsed incrementally while it streams), tool cards, confirm cards, consultations. */
-export function MessageView({ message, streaming, canAnswer, onOption, onDecide, onCite }: Props) {
+export function MessageView({ message, streaming, canAnswer, onOption, onDecide, onCite, footer }: Props) {
   const { t, lang } = useI18n();
   const mine = message.role === "user";
   // The passages the answer may cite (retrieved, or a search tool's results): its citations open them.
@@ -123,6 +125,7 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide,
         }
         return null;
       })}
+      {footer}
     </article>
   );
 }

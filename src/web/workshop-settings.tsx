@@ -1,4 +1,5 @@
 import type { User } from "./api.ts";
+import { FeedbackReview } from "./feedback-review.tsx";
 import { KnowledgeFiles } from "./knowledge-files.tsx";
 import { McpServers } from "./mcp-servers.tsx";
 import { PeopleSettings } from "./people-settings.tsx";
@@ -7,9 +8,9 @@ import type { SignInReturn } from "./sign-in-return.ts";
 
 /**
  * The settings only a boss or an admin has. `main`: what a boss uses (the workshop's people, its
- * recent writes, its knowledge files); `advanced`: its external MCP servers, under the settings'
- * 高级 heading. A chunk of its own, so that staff, whose settings hold only what is theirs, never
- * download it.
+ * recent writes, its knowledge files, the answers people rated 👎); `advanced`: its external MCP
+ * servers, under the settings' 高级 heading. A chunk of its own, so that staff, whose settings hold
+ * only what is theirs, never download it.
  */
 export function WorkshopSettings({
   user,
@@ -28,6 +29,7 @@ export function WorkshopSettings({
       <PeopleSettings user={user} onUnauthorized={onUnauthorized} />
       <RecentWrites onUnauthorized={onUnauthorized} />
       <KnowledgeFiles onUnauthorized={onUnauthorized} />
+      <FeedbackReview onUnauthorized={onUnauthorized} />
     </>
   );
 }

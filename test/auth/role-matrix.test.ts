@@ -314,6 +314,12 @@ const ROUTES: Row[] = [
     run: async (c) => status(`/api/actions/${await bossAction()}/cancel`, { method: "POST" })(c),
   },
   { name: "GET /api/audit", expected: [200, 200, 403, 200, 200, 403], run: status("/api/audit") },
+  { name: "GET /api/feedback", expected: [200, 200, 403, 200, 200, 403], run: status("/api/feedback") },
+  {
+    name: "POST /api/feedback/:id/faq of a rating no workshop has",
+    expected: [404, 404, 403, 404, 404, 403],
+    run: (c) => status("/api/feedback/fb-none/faq", json("POST", { kb_id: "kb-none", entry_id: "e-none" }))(c),
+  },
   {
     name: "GET /api/audit/:id of a jinxiu entry",
     expected: [200, 200, 403, 404, 404, 403],
@@ -551,6 +557,7 @@ describe("role matrix", () => {
       "audit:read": "boss",
       "servers:manage": "boss",
       "people:manage": "boss",
+      "feedback:read": "boss",
     });
   });
 

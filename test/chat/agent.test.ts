@@ -298,6 +298,7 @@ describe("the chat agent loop, driven by a scripted model", () => {
         owner,
         chatId: "agent-long",
         message: { id: `a${i}`, role: "assistant", parts: said(`回答${i}`) },
+        replyTo: `u${i}`,
       });
     }
     const model = new MockLanguageModelV4({ doStream: [step(...text("t", ["好"]), finish("stop"))] });

@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { saveUserMessage } from "../../src/chat/history.ts";
+import { type ChatMessage, saveUserMessage } from "../../src/chat/history.ts";
 import { dbOf, keys, logins } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { storedChat } from "./chat-api.ts";
@@ -68,7 +68,7 @@ describe("a user message id names one turn", () => {
     const chatId = `cut-${crypto.randomUUID()}`;
     // The server stopped after storing the question, before the reply.
     const owner = { tenantId: "t-jinxiu", userId: "u-staff" };
-    const question: UIMessage = { id: "m1", role: "user", parts: [{ type: "text", text: QUESTION }] };
+    const question: ChatMessage = { id: "m1", role: "user", parts: [{ type: "text", text: QUESTION }] };
     await saveUserMessage({ db: dbOf("t-jinxiu"), owner, chatId, title: QUESTION, message: question });
     const made = await replyOf(await send(chatId, "m1"));
     expect(made.text).toMatch(/\S/);
