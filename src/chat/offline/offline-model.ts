@@ -179,6 +179,21 @@ function followUpCall(
   return { kind: "tool", toolName: swapped.toolName, input };
 }
 
+// A price asked of a process the workshop's records do not hold: a workshop that has uploaded its
+// price list (工价表.xlsx) before setting up its processes has the answer in its files.
+function noRecordedProcess(results: ToolResultSeen[]): boolean {
+  const [only] = results;
+  if (results.length !== 1 || !only || only.isError || only.toolName !== "query_processes") return false;
+  const totals = (only.output as { totals?: { processes?: unknown } } | null)?.totals;
+  return totals?.processes === 0;
+}
+
+function recordsHoldNone(chinese: boolean): string {
+  return chinese
+    ? "车间的工序记录里没有这道工序；下面是知识库文件里写的："
+    : "The workshop's process records do not hold this process; its files say: ";
+}
+
 /** What the offline model does this step: call one tool, or say something. */
 type Step = { kind: "tool"; toolName: string; input: Record<string, unknown> } | { kind: "text"; text: string };
 
@@ -218,6 +233,9 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   const compared = comparison ? compareStep(comparison, today, results, offered, chinese) : null;
   if (compared) return compared;
   if (results.length > 0) {
+    const fromFiles = noRecordedProcess(results) ? extractiveAnswer(question, readPassagesBlock(instructions)) : null;
+    if (fromFiles)
+      return { kind: "text", text: `${assumed(reading.assumptions, chinese)}${recordsHoldNone(chinese)}${fromFiles}` };
     const inputs = callInputs(turn);
     const replies = results.map((r) => toolReply({ ...r, input: inputs.get(r.toolCallId), question, chinese }));
     return { kind: "text", text: `${assumed(reading.assumptions, chinese)}${replies.join("\n\n")}` };
