@@ -13,6 +13,7 @@ const BUSINESS_TABLES = [
   "payroll_adjustments",
   "business_audit",
   "orders",
+  "process_prices",
   "processes",
   "styles",
   "employees",

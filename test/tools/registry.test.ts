@@ -20,6 +20,12 @@ describe("the tool registry", () => {
       "query_employees",
       "prepare_piece_record",
       "prepare_order",
+      "prepare_order_update",
+      "prepare_employee",
+      "prepare_process",
+      "prepare_process_price",
+      "prepare_adjustment",
+      "prepare_workshop_settings",
       "confirm_action",
       "cancel_action",
     ]);
@@ -186,6 +192,99 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
+        "prepare_adjustment": {
+          "properties": {
+            "adjustment": {
+              "description": "Id, to remove.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "amount": {
+              "description": "元.",
+              "maximum": 100000,
+              "minimum": 0.01,
+              "type": "number",
+            },
+            "change": {
+              "default": "add",
+              "description": "What to do.",
+              "enum": [
+                "add",
+                "remove",
+              ],
+              "type": "string",
+            },
+            "employee": {
+              "description": "Name, 工号 or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "kind": {
+              "description": "补贴 or 扣款.",
+              "enum": [
+                "allowance",
+                "deduction",
+              ],
+              "type": "string",
+            },
+            "month": {
+              "description": "YYYY-MM (三月: 2026-03).",
+              "pattern": "^\\d{4}-(0[1-9]|1[0-2])$",
+              "type": "string",
+            },
+            "reason": {
+              "description": "全勤奖, 迟到…",
+              "maxLength": 100,
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
+        "prepare_employee": {
+          "properties": {
+            "change": {
+              "description": "What to do.",
+              "enum": [
+                "add",
+                "edit",
+                "leave",
+                "rejoin",
+              ],
+              "type": "string",
+            },
+            "date": {
+              "description": "离职日期; today when left out.",
+              "type": "string",
+            },
+            "employee": {
+              "description": "Who: name, 工号 or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "employee_no": {
+              "description": "工号.",
+              "maxLength": 20,
+              "type": "string",
+            },
+            "name": {
+              "description": "姓名.",
+              "maxLength": 50,
+              "type": "string",
+            },
+            "phone": {
+              "description": "电话; empty clears it.",
+              "maxLength": 30,
+              "type": "string",
+            },
+          },
+          "required": [
+            "change",
+          ],
+          "type": "object",
+        },
         "prepare_order": {
           "properties": {
             "customer": {
@@ -224,6 +323,50 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
+        "prepare_order_update": {
+          "properties": {
+            "due_date": {
+              "description": "交货日期.",
+              "type": "string",
+            },
+            "note": {
+              "description": "备注.",
+              "maxLength": 500,
+              "type": "string",
+            },
+            "order": {
+              "description": "Order number (2026-001) or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "quantity": {
+              "description": "Pieces ordered.",
+              "maximum": 1000000,
+              "minimum": 1,
+              "type": "integer",
+            },
+            "reason": {
+              "description": "Why cancelled.",
+              "maxLength": 200,
+              "type": "string",
+            },
+            "status": {
+              "description": "The new status.",
+              "enum": [
+                "pending",
+                "in_production",
+                "completed",
+                "cancelled",
+              ],
+              "type": "string",
+            },
+          },
+          "required": [
+            "order",
+          ],
+          "type": "object",
+        },
         "prepare_piece_record": {
           "properties": {
             "employee": {
@@ -259,6 +402,100 @@ describe("the tool registry", () => {
             "process",
             "quantity",
           ],
+          "type": "object",
+        },
+        "prepare_process": {
+          "properties": {
+            "change": {
+              "description": "What to do.",
+              "enum": [
+                "add",
+                "edit",
+                "disable",
+                "enable",
+                "add_style",
+                "edit_style",
+              ],
+              "type": "string",
+            },
+            "code": {
+              "description": "款号.",
+              "maxLength": 20,
+              "type": "string",
+            },
+            "name": {
+              "description": "New name.",
+              "maxLength": 50,
+              "type": "string",
+            },
+            "process": {
+              "description": "Name or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "style": {
+              "description": "款式: code, name or id.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "unit_price": {
+              "description": "元/件.",
+              "maximum": 100000,
+              "minimum": 0,
+              "type": "number",
+            },
+          },
+          "required": [
+            "change",
+          ],
+          "type": "object",
+        },
+        "prepare_process_price": {
+          "properties": {
+            "effective_from": {
+              "description": "YYYY-MM-DD.",
+              "type": "string",
+            },
+            "process": {
+              "description": "Name or id (领子 finds 上领子).",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "style": {
+              "description": "款式, when several styles have it.",
+              "maxLength": 50,
+              "minLength": 1,
+              "type": "string",
+            },
+            "unit_price": {
+              "description": "元 per piece (九毛 = 0.9).",
+              "maximum": 100000,
+              "minimum": 0,
+              "type": "number",
+            },
+          },
+          "required": [
+            "process",
+            "unit_price",
+          ],
+          "type": "object",
+        },
+        "prepare_workshop_settings": {
+          "properties": {
+            "name": {
+              "description": "New name.",
+              "maxLength": 100,
+              "type": "string",
+            },
+            "time_zone": {
+              "description": "Asia/Shanghai, …",
+              "maxLength": 60,
+              "type": "string",
+            },
+          },
           "type": "object",
         },
         "query_employees": {
@@ -522,6 +759,11 @@ describe("the tool registry", () => {
               "minLength": 1,
               "type": "string",
             },
+            "with_history": {
+              "default": false,
+              "description": "Each one's price history (改价记录).",
+              "type": "boolean",
+            },
           },
           "type": "object",
         },
@@ -677,6 +919,152 @@ describe("the tool registry", () => {
           },
           "type": "object",
         },
+        "prepare_adjustment": {
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "description": "[{field, message, candidates[{id, label}]}]",
+              "type": "array",
+            },
+            "confirm_by": {
+              "enum": [
+                "weft",
+                "client",
+                "agent",
+              ],
+              "type": "string",
+            },
+            "confirm_url": {
+              "type": "string",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "description": "{code, message}",
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "expires_in_minutes": {
+              "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "next_step": {
+              "type": "string",
+            },
+            "preview": {
+              "description": "[{label, value}]",
+              "type": "array",
+            },
+            "result": {
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
+        "prepare_employee": {
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "description": "[{field, message, candidates[{id, label}]}]",
+              "type": "array",
+            },
+            "confirm_by": {
+              "enum": [
+                "weft",
+                "client",
+                "agent",
+              ],
+              "type": "string",
+            },
+            "confirm_url": {
+              "type": "string",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "description": "{code, message}",
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "expires_in_minutes": {
+              "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "next_step": {
+              "type": "string",
+            },
+            "preview": {
+              "description": "[{label, value}]",
+              "type": "array",
+            },
+            "result": {
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
         "prepare_order": {
           "properties": {
             "action_id": {
@@ -750,7 +1138,299 @@ describe("the tool registry", () => {
           },
           "type": "object",
         },
+        "prepare_order_update": {
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "description": "[{field, message, candidates[{id, label}]}]",
+              "type": "array",
+            },
+            "confirm_by": {
+              "enum": [
+                "weft",
+                "client",
+                "agent",
+              ],
+              "type": "string",
+            },
+            "confirm_url": {
+              "type": "string",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "description": "{code, message}",
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "expires_in_minutes": {
+              "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "next_step": {
+              "type": "string",
+            },
+            "preview": {
+              "description": "[{label, value}]",
+              "type": "array",
+            },
+            "result": {
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
         "prepare_piece_record": {
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "description": "[{field, message, candidates[{id, label}]}]",
+              "type": "array",
+            },
+            "confirm_by": {
+              "enum": [
+                "weft",
+                "client",
+                "agent",
+              ],
+              "type": "string",
+            },
+            "confirm_url": {
+              "type": "string",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "description": "{code, message}",
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "expires_in_minutes": {
+              "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "next_step": {
+              "type": "string",
+            },
+            "preview": {
+              "description": "[{label, value}]",
+              "type": "array",
+            },
+            "result": {
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
+        "prepare_process": {
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "description": "[{field, message, candidates[{id, label}]}]",
+              "type": "array",
+            },
+            "confirm_by": {
+              "enum": [
+                "weft",
+                "client",
+                "agent",
+              ],
+              "type": "string",
+            },
+            "confirm_url": {
+              "type": "string",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "description": "{code, message}",
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "expires_in_minutes": {
+              "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "next_step": {
+              "type": "string",
+            },
+            "preview": {
+              "description": "[{label, value}]",
+              "type": "array",
+            },
+            "result": {
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
+        "prepare_process_price": {
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "ambiguities": {
+              "description": "[{field, message, candidates[{id, label}]}]",
+              "type": "array",
+            },
+            "confirm_by": {
+              "enum": [
+                "weft",
+                "client",
+                "agent",
+              ],
+              "type": "string",
+            },
+            "confirm_url": {
+              "type": "string",
+            },
+            "created_at": {
+              "type": "string",
+            },
+            "error": {
+              "description": "{code, message}",
+              "type": "object",
+            },
+            "expires_at": {
+              "type": "string",
+            },
+            "expires_in_minutes": {
+              "type": "integer",
+            },
+            "expires_local": {
+              "description": "YYYY-MM-DD HH:MM in time_zone.",
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "next_step": {
+              "type": "string",
+            },
+            "preview": {
+              "description": "[{label, value}]",
+              "type": "array",
+            },
+            "result": {
+              "type": "object",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
+              "type": "string",
+            },
+            "time_zone": {
+              "type": "string",
+            },
+          },
+          "type": "object",
+        },
+        "prepare_workshop_settings": {
           "properties": {
             "action_id": {
               "type": "string",
@@ -926,7 +1606,7 @@ describe("the tool registry", () => {
               ],
             },
             "payslips": {
-              "description": "[{employee{id, name, employee_no}, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money), adjustments[{kind, amount(money), reason}], lines?[{process{id, name, style_code}, unit_price(money), pieces, amount(money)}]}]",
+              "description": "[{employee{id, name, employee_no}, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money), adjustments[{id, kind, amount(money), reason}], lines?[{process{id, name, style_code}, unit_price(money), pieces, amount(money)}]}]",
               "type": "array",
             },
             "period": {
@@ -1030,7 +1710,7 @@ describe("the tool registry", () => {
               "type": "object",
             },
             "processes": {
-              "description": "[{id, name, style{code, name}, unit_price(money), active}]",
+              "description": "[{id, name, style{code, name}, unit_price(money), active, next_price?{unit_price(money), from}, price_history?[{unit_price(money), from, set_at, replaced}]}]",
               "type": "array",
             },
             "summary": {
@@ -1063,17 +1743,31 @@ describe("the tool registry", () => {
     }
   });
 
-  it("marks business reads read-only and writes not, and offers prepare_order to a boss only", async () => {
+  it("marks business reads read-only and writes not, and offers the boss's writes to a boss only", async () => {
     const byName = new Map(TOOLS.map((t) => [t.name, t]));
     for (const name of ["query_orders", "query_piece_records", "query_payroll", "query_processes", "query_employees"]) {
       expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(true);
     }
-    for (const name of ["prepare_piece_record", "prepare_order", "confirm_action", "cancel_action"]) {
+    const bossWrites = TOOLS.filter((t) => t.name.startsWith("prepare_") && t.name !== "prepare_piece_record").map((t) => t.name);
+    expect(bossWrites).toEqual([
+      "prepare_order",
+      "prepare_order_update",
+      "prepare_employee",
+      "prepare_process",
+      "prepare_process_price",
+      "prepare_adjustment",
+      "prepare_workshop_settings",
+    ]);
+    for (const name of ["prepare_piece_record", ...bossWrites, "confirm_action", "cancel_action"]) {
       expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(false);
     }
     expect(byName.get("confirm_action")?.description).toMatch(/never on your own initiative/i);
     const names = async (user: UserContext) => (await toolsFor(testContext(user))).tools.map((t) => t.name);
-    expect(await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" })).not.toContain("prepare_order");
-    expect(await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" })).toContain("prepare_order");
+    const staff = await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" });
+    const boss = await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" });
+    for (const name of bossWrites) {
+      expect(staff, name).not.toContain(name);
+      expect(boss, name).toContain(name);
+    }
   });
 });
