@@ -1,6 +1,7 @@
 import type { PendingActionObject } from "./actions/pending-action.ts";
 import type { ConsultSession } from "./consult/consult-session.ts";
 import { notFound } from "./errors.ts";
+import { movingError } from "./placement/fence.ts";
 import type { SearchBackends } from "./search/backends.ts";
 import { keywordTable } from "./search/keyword-index.ts";
 import { removeVectorsQuietly } from "./search/vector-index.ts";
@@ -19,6 +20,9 @@ const BUSINESS_TABLES = [
   "employees",
 ] as const;
 
+/** What a deletion refused during a move is told to wait: about one step of the move. */
+const MOVE_RETRY_AFTER_SECONDS = 60;
+
 export interface DeletedTenant {
   knowledge_bases: number;
   documents: number;
@@ -26,7 +30,8 @@ export interface DeletedTenant {
 }
 
 /**
- * Deletes a workshop and everything it owns: the Durable Objects that hold its pending writes and
+ * Deletes a workshop and everything it owns (refused, 503 `workshop_moving`, while it is being
+ * moved, before anything is emptied): the Durable Objects that hold its pending writes and
  * consultations, emptied; on its shard, in one D1 batch, its knowledge bases,
  * documents, chunks, the rows of its keyword index, its business records and its own record (whose
  * cascade takes its chats, FAQ, synonyms, trees and external servers); then, in the directory, its
@@ -51,8 +56,13 @@ export async function deleteTenant({
   };
 }): Promise<DeletedTenant> {
   const { db, tenantId } = workshop;
-  const known = await directory.prepare("SELECT 1 AS ok FROM tenants WHERE id = ?1").bind(tenantId).first();
+  const known = await directory
+    .prepare("SELECT move_state FROM tenants WHERE id = ?1")
+    .bind(tenantId)
+    .first<{ move_state: string | null }>();
   if (!known) throw notFound(`No workshop '${tenantId}'.`);
+  // Mid-move its rows are on two shards until the move's last step: deleted now, one copy would stay.
+  if (known.move_state !== null) throw movingError(MOVE_RETRY_AFTER_SECONDS);
   // Its objects first, while the workshop's rows still say which they are.
   const [actions, sessions] = await Promise.all([objectsOf(workshop, "pending_action"), objectsOf(workshop, "consult_session")]);
   await Promise.all([

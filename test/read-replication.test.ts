@@ -21,23 +21,28 @@ describe("reads from D1 read replicas", () => {
     expect(servicesFor(env, configFor(env), workshopOf("t-jinxiu")).bookmark()).toBeNull();
   });
 
-  it("take a bookmark only in its own shape, and a browser's only for its own workshop", async () => {
+  it("take a bookmark only in its own shape, and only of the workshop's own database", async () => {
+    const jinxiu = { id: "t-jinxiu", shard: "SHARD_1" };
     const app = new Hono();
-    app.get("/", (c) => c.json({ bookmark: bookmarkOf(c, "t-jinxiu") ?? null }));
+    app.get("/", (c) => c.json({ bookmark: bookmarkOf(c, jinxiu) ?? null }));
     const read = async (headers: Record<string, string>) =>
       (await (await app.request("/", { headers })).json<{ bookmark: string | null }>()).bookmark;
     const good = "0000002a-00000003-00004fd1-9b3c6a7e2f";
-    expect(await read({ [BOOKMARK_HEADER]: good })).toBe(good);
-    expect(await read({ [BOOKMARK_HEADER]: "'; DROP TABLE chats; --" })).toBeNull();
-    expect(await read({ Cookie: `weft_bookmark=t-jinxiu:${good}` })).toBe(good);
-    expect(await read({ Cookie: `weft_bookmark=t-other:${good}` })).toBeNull();
+    expect(await read({ [BOOKMARK_HEADER]: `SHARD_1~${good}` })).toBe(good);
+    expect(await read({ [BOOKMARK_HEADER]: good })).toBeNull();
+    expect(await read({ [BOOKMARK_HEADER]: "SHARD_1~'; DROP TABLE chats; --" })).toBeNull();
+    // A bookmark of the shard the workshop was moved from is not sent to the one it is on now.
+    expect(await read({ [BOOKMARK_HEADER]: `SHARD_2~${good}` })).toBeNull();
+    expect(await read({ Cookie: `weft_bookmark=t-jinxiu~SHARD_1~${good}` })).toBe(good);
+    expect(await read({ Cookie: `weft_bookmark=t-other~SHARD_1~${good}` })).toBeNull();
+    expect(await read({ Cookie: `weft_bookmark=t-jinxiu~SHARD_2~${good}` })).toBeNull();
     const sender = new Hono();
     sender.get("/", (c) => {
-      sendBookmark(c, "t-jinxiu", good);
+      sendBookmark(c, jinxiu, good);
       return c.text("ok");
     });
     const res = await sender.request("/", { headers: { Cookie: "weft_session=x" } });
-    expect(res.headers.get(BOOKMARK_HEADER)).toBe(good);
-    expect(res.headers.get("Set-Cookie")).toContain(`weft_bookmark=t-jinxiu%3A${good}`);
+    expect(res.headers.get(BOOKMARK_HEADER)).toBe(`SHARD_1~${good}`);
+    expect(res.headers.get("Set-Cookie")).toContain(`weft_bookmark=t-jinxiu~SHARD_1~${good}`);
   });
 });

@@ -39,9 +39,19 @@ SELECT 'bench-' || n.i, 't-jinxiu', e.id, p.id, CASE WHEN n.i % 2 = 0 THEN 'o-jx
 
 export async function benchBusiness(baseUrl: string, stateDir: string): Promise<void> {
   const started = performance.now();
+  const size = async () => {
+    const res = await fetch(`${baseUrl}/api/admin/shards`, { headers: { Authorization: "Bearer dev-operator-key" } });
+    const { shards } = (await res.json()) as { shards: { name: string; bytes: number }[] };
+    return shards.find((s) => s.name === "SHARD_1")?.bytes ?? 0;
+  };
+  const before = await size();
+  const { totals: had } = await callTool<{ totals: { records: number } }>(baseUrl, KEY, "query_piece_records", { limit: 1 });
   growPieceRecords(stateDir);
   const { totals } = await callTool<{ totals: { records: number } }>(baseUrl, KEY, "query_piece_records", { limit: 1 });
   console.log(`锦绣制衣 holds ${totals.records} piece records (grown in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  const added = totals.records - had.records;
+  if (added > 0)
+    console.log(`SHARD_1 grew ${(((await size()) - before) / added).toFixed(0)} bytes a piece record (indexes included)`);
   const month = new Date().toISOString().slice(0, 7);
   const rows: Figures[] = [];
   for (const clients of [1, 8]) {

@@ -43,7 +43,7 @@ function seedStatements(workshops: BenchWorkshop[]): { directory: string[]; shar
     directory.push(
       `INSERT OR IGNORE INTO tenants (id, name, shard) VALUES (${q(w.id)}, ${q(`压测车间${w.id.slice(8)}`)}, ${q(w.shard)});`,
       `INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES (${q(`u-${w.id}`)}, ${q(w.id)}, '老板', 'boss');`,
-      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, agent_confirm) VALUES (${q(`k-${w.id}`)}, ${q(w.id)}, ${q(`u-${w.id}`)}, 'bench', 'bench-', ${q(sha256(w.key))}, 1);`,
+      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, confirm_by) VALUES (${q(`k-${w.id}`)}, ${q(w.id)}, ${q(`u-${w.id}`)}, 'bench', 'bench-', ${q(sha256(w.key))}, 'agent');`,
     );
     const rows = shards.get(w.shard) as string[];
     rows.push(
@@ -121,6 +121,17 @@ function operations(baseUrl: string) {
         throw new Error(`knowledge_search for ${w.id} answered with another workshop's text: ${text.slice(0, 600)}`);
       }
     },
+    // The same search by keywords alone: no vector index (locally a Durable Object a workshop).
+    knowledge_search_keyword: async (w: BenchWorkshop) => {
+      const found = await callTool<{ results: { content: string }[] }>(baseUrl, w.key, "knowledge_search", {
+        query: "梭床什么时候清理",
+        top_k: 3,
+        min_score: 0,
+        search_mode: "keyword",
+        rerank: false,
+      });
+      if (!JSON.stringify(found).includes(w.marker)) throw new Error(`keyword search for ${w.id} missed its own text`);
+    },
     query_piece_records: async (w: BenchWorkshop) => {
       const found = await callTool<Record<string, unknown>>(baseUrl, w.key, "query_piece_records", {
         employee: "张三",
@@ -143,8 +154,16 @@ function operations(baseUrl: string) {
   };
 }
 
+/** Each shard's size in bytes, as the operator's API reports it. */
+async function shardBytes(baseUrl: string): Promise<Record<string, number>> {
+  const res = await fetch(`${baseUrl}/api/admin/shards`, { headers: { Authorization: "Bearer dev-operator-key" } });
+  const { shards } = (await res.json()) as { shards: { name: string; bytes: number }[] };
+  return Object.fromEntries(shards.map((s) => [s.name, s.bytes]));
+}
+
 export async function benchTenants(baseUrl: string, stateDir: string): Promise<void> {
   const workshops = workshopsToMake();
+  const sizeBefore = await shardBytes(baseUrl);
   const started = performance.now();
   const seed = seedStatements(workshops);
   const local = ["--local", "--persist-to", stateDir];
@@ -154,6 +173,11 @@ export async function benchTenants(baseUrl: string, stateDir: string): Promise<v
   await pool(workshops, 8, (w) => upload(baseUrl, w));
   console.log(
     `\n${workshops.length} workshops on ${SHARDS.join(" and ")}, each with 2 documents and ${5 * 25} piece records, made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  const sizeAfter = await shardBytes(baseUrl);
+  const grown = SHARDS.reduce((sum, shard) => sum + (sizeAfter[shard] ?? 0) - (sizeBefore[shard] ?? 0), 0);
+  console.log(
+    `The shards grew by ${(grown / 1024 / 1024).toFixed(1)} MiB: ${(grown / workshops.length / 1024).toFixed(1)} KiB a workshop (${SHARDS.map((s) => `${s} ${((sizeAfter[s] ?? 0) / 1024 / 1024).toFixed(1)} MiB`).join(", ")})`,
   );
 
   const ops = operations(baseUrl);

@@ -21,14 +21,18 @@ function rateLimited(what: string, retryAfterSeconds: number): AppError {
   });
 }
 
-/** Counts a sign-up against its address and everyone's; throws 429 `rate_limited` past a limit. */
+/**
+ * Counts a sign-up against its address, then, only if the address is within its own limit, against
+ * everyone's (as client registrations are counted): one address can use at most its own share of
+ * the shared limit however often it tries. Throws 429 `rate_limited` past a limit.
+ */
 export async function countSignUp({ db, address }: { db: D1Database; address: string | undefined }): Promise<void> {
-  const subjects = [
-    ...(address === undefined ? [] : [{ key: `signup-addr:${address}`, limit: SIGN_UP_LIMITS.perAddress }]),
-    { key: "signup:everyone", limit: SIGN_UP_LIMITS.everyone },
-  ];
-  const verdict = await countSignInAttempt({ db, subjects, windowSeconds: SIGN_UP_LIMITS.windowSeconds });
-  if (!verdict.allowed) throw rateLimited("sign-ups", verdict.retryAfterSeconds);
+  const count = async (key: string, limit: number) => {
+    const verdict = await countSignInAttempt({ db, subjects: [{ key, limit }], windowSeconds: SIGN_UP_LIMITS.windowSeconds });
+    if (!verdict.allowed) throw rateLimited("sign-ups", verdict.retryAfterSeconds);
+  };
+  if (address !== undefined) await count(`signup-addr:${address}`, SIGN_UP_LIMITS.perAddress);
+  await count("signup:everyone", SIGN_UP_LIMITS.everyone);
 }
 
 /**

@@ -47,8 +47,10 @@ export function bearerAuth({
   latestReads?: boolean;
 } = {}) {
   return createMiddleware<AppEnv>(async function bearerAuthMiddleware(c, next) {
+    let placed: WorkshopRef | undefined;
     const signedIn = async (user: UserContext, credential: Credential, workshop: WorkshopRef) => {
       await requireCurrentSchema(c.env, workshop);
+      placed = workshop;
       c.set("user", user);
       c.set("credential", credential);
       c.set(
@@ -56,14 +58,14 @@ export function bearerAuth({
         servicesFor(c.env, c.var.config, workshop, {
           face,
           relayed: c.req.header(FEDERATION_HEADER) !== undefined,
-          bookmark: latestReads ? undefined : bookmarkOf(c, workshop.id),
+          bookmark: latestReads ? undefined : bookmarkOf(c, workshop),
           origin: new URL(c.req.url).origin,
         }),
       );
     };
     await authenticate(c, signedIn);
     await next();
-    sendBookmark(c, c.var.user.tenantId, c.var.services.bookmark());
+    if (placed) sendBookmark(c, placed, c.var.services.bookmark());
   });
 }
 

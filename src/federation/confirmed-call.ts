@@ -1,5 +1,6 @@
 import { AUDIT_APPROVAL_COLUMNS, auditApprovalValues, type Executor, placeholders } from "../actions/types.ts";
 import { AppError } from "../errors.ts";
+import { fenceOf } from "../placement/fence.ts";
 import { callExternalTool } from "./call-tool.ts";
 import { getServer } from "./server-store.ts";
 import type { FederationService } from "./service.ts";
@@ -23,6 +24,10 @@ export function externalCallExecutor(service: FederationService): Executor<Exter
     kind: "external_call",
     label: { zh: "外部工具调用", en: "External tool call" },
     async execute({ actionId, owner, write, summary, approval }) {
+      // A workshop being moved takes no writes, so the call's audit entry could not follow it: it is
+      // not made, and (thrown, not settled) the action stays pending to be confirmed after the move.
+      const fence = fenceOf(service.db);
+      if (fence) throw fence;
       try {
         const server = await getServer({ db: service.db, tenantId: owner.tenantId, id: write.serverId });
         if (!server.enabled) return { ok: false, message: `The MCP server '${server.name}' has been disabled.` };

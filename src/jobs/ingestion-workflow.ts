@@ -2,6 +2,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloud
 import { placementOf } from "../auth/placement.ts";
 import { configFor } from "../config.ts";
 import { log } from "../log.ts";
+import { changesData, guardedDatabase, movingError } from "../placement/fence.ts";
 import type { JobParams, JobSteps } from "../search/ingestion.ts";
 import { failJob, type JobOutcome, runIngestionJob } from "../search/ingestion-job.ts";
 import type { SearchService } from "../search/service.ts";
@@ -9,6 +10,9 @@ import { directoryFor, servicesFor } from "../services.ts";
 
 // A step that fails for a passing reason (D1 or Workers AI busy) is tried again, waiting longer each
 // time; a file that cannot be read is not an error but the job's outcome, so it is never retried.
+/** How long a write refused for a move tells its step to wait. */
+const MOVE_RETRY_SECONDS = 60;
+
 const STEP_CONFIG = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "10 minutes" } as const;
 
 /**
@@ -47,9 +51,22 @@ export class IngestionWorkflow extends WorkflowEntrypoint<Env, JobParams> {
     }
   }
 
-  /** The workshop's search service where the directory places it now; `null` when it is gone. */
+  /**
+   * The workshop's search service where the directory places it now; `null` when it is gone. A step
+   * may run for minutes, longer than a move waits for writes begun before its fence: so each write
+   * the step makes asks the directory again first, and one meeting a move (or its switch) is refused
+   * before it reaches the old shard, and the step is tried again later, where the workshop then lives.
+   */
   private async searchFor(workshopId: string): Promise<SearchService | null> {
-    const placed = await placementOf({ db: directoryFor(this.env).db, workshopId });
-    return placed ? servicesFor(this.env, configFor(this.env), placed).search : null;
+    const directory = directoryFor(this.env).db;
+    const placed = await placementOf({ db: directory, workshopId });
+    if (!placed) return null;
+    const search = servicesFor(this.env, configFor(this.env), placed).search;
+    const db = guardedDatabase(search.db, async (sqls) => {
+      if (!sqls.some(changesData)) return;
+      const now = await placementOf({ db: directory, workshopId });
+      if (!now || now.moving || now.shard !== placed.shard) throw movingError(MOVE_RETRY_SECONDS);
+    });
+    return { ...search, db };
   }
 }

@@ -18,34 +18,53 @@ export function movingError(retryAfterSeconds: number): AppError {
   );
 }
 
+// The fenced databases, with the error their writes get.
+const fences = new WeakMap<D1Database, AppError>();
+
+/**
+ * The error every write to `db` gets, if it is a workshop's database fenced for a move; `null` if
+ * it takes writes. For work that must not start unless its write can follow (a call to another
+ * server, which cannot be undone).
+ */
+export function fenceOf(db: D1Database): AppError | null {
+  return fences.get(db) ?? null;
+}
+
 /**
  * The workshop's database while it is being moved: reads as usual, and every statement that would
  * change data refused (503 `workshop_moving` with Retry-After) before it reaches D1, alone or in a
  * batch, so nothing written during the copy can be lost when the directory switches to the copy.
  */
 export function fencedDatabase(db: D1Database, retryAfterSeconds: number): D1Database {
-  const refuseWrites = (sqls: readonly string[]) => {
+  const fenced = guardedDatabase(db, (sqls) => {
     if (sqls.some(changesData)) throw movingError(retryAfterSeconds);
-  };
+  });
+  fences.set(fenced, movingError(retryAfterSeconds));
+  return fenced;
+}
+
+/**
+ * The database with `guard` asked before every statement runs (alone or in a batch), given the SQL
+ * of what is about to run; a guard that throws stops it before it reaches D1. For long work (an
+ * ingestion job's step) whose workshop may be fenced for a move while it runs: its guard asks the
+ * directory again before each write.
+ */
+export function guardedDatabase(db: D1Database, guard: (sqls: readonly string[]) => void | Promise<void>): D1Database {
   const sqlOf = new WeakMap<D1PreparedStatement, string>();
   return new Proxy(db, {
     get(target, property) {
       if (property === "prepare") {
-        return (sql: string) => {
-          const statement = target.prepare(sql);
-          sqlOf.set(statement, sql);
-          return guardedStatement(statement, sql, refuseWrites, sqlOf);
-        };
+        return (sql: string) => guardedStatement(target.prepare(sql), sql, guard, sqlOf);
       }
       if (property === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          refuseWrites(statements.map((s) => sqlOf.get(s) ?? ""));
+        return async (statements: D1PreparedStatement[]) => {
+          await guard(statements.map((s) => sqlOf.get(s) ?? ""));
           return target.batch(statements);
         };
       }
       if (property === "exec") {
-        return (sql: string) => {
-          refuseWrites([sql]);
+        return async (sql: string) => {
+          await guard([sql]);
           return target.exec(sql);
         };
       }
@@ -55,11 +74,11 @@ export function fencedDatabase(db: D1Database, retryAfterSeconds: number): D1Dat
   });
 }
 
-/** A statement whose runs are refused when it writes, and whose bound copies stay guarded. */
+/** A statement whose runs pass `guard` first, and whose bound copies stay guarded. */
 function guardedStatement(
   statement: D1PreparedStatement,
   sql: string,
-  refuseWrites: (sqls: readonly string[]) => void,
+  guard: (sqls: readonly string[]) => void | Promise<void>,
   sqlOf: WeakMap<D1PreparedStatement, string>,
 ): D1PreparedStatement {
   const guarded = new Proxy(statement, {
@@ -67,11 +86,11 @@ function guardedStatement(
       const value = Reflect.get(target, property, target) as unknown;
       if (typeof value !== "function") return value;
       if (property === "bind") {
-        return (...values: unknown[]) => guardedStatement(target.bind(...values), sql, refuseWrites, sqlOf);
+        return (...values: unknown[]) => guardedStatement(target.bind(...values), sql, guard, sqlOf);
       }
       if (property === "run" || property === "all" || property === "first" || property === "raw") {
-        return (...args: unknown[]) => {
-          refuseWrites([sql]);
+        return async (...args: unknown[]) => {
+          await guard([sql]);
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       }

@@ -97,13 +97,20 @@ export async function abortMove(context: MoveContext, workshopId: string): Promi
     throw conflict(`The move has switched to ${row.shard} already: move the workshop back instead.`);
   }
   const to = row.move_to as string;
-  await deleteWorkshopRows(shardOf(context, to), workshopId, { keepRecord: to === PRIMARY });
-  await context.directory
+  const target = shardOf(context, to);
+  // The move is called off before the copy goes, and only if it has not switched since it was read:
+  // a switch in between makes the copy the workshop's home, which must not be deleted. A copy left
+  // by a failure after this is harmless: the next move to that shard deletes it first.
+  const lifted = await context.directory
     .prepare(
-      "UPDATE tenants SET move_to = NULL, move_from = NULL, move_state = NULL, move_since = NULL, move_progress = NULL WHERE id = ?1",
+      `UPDATE tenants SET move_to = NULL, move_from = NULL, move_state = NULL, move_since = NULL, move_progress = NULL
+        WHERE id = ?1 AND move_to = ?2 AND move_state IN ('fenced', 'copying', 'verifying')`,
     )
-    .bind(workshopId)
+    .bind(workshopId, to)
     .run();
+  if (lifted.meta.changes !== 1)
+    throw conflict("Another step of this move ran at the same time (it may have switched); look again.");
+  await deleteWorkshopRows(target, workshopId, { keepRecord: to === PRIMARY });
   return { workshop: workshopId, from: row.shard, to, state: "done", next: "done" };
 }
 
@@ -200,7 +207,7 @@ async function copyPage(context: MoveContext, row: MoveRow): Promise<MoveReport>
     const limit = Math.min(budget, table.pageRows);
     const { results } = await pageOf(source, table, row.id, progress.after, limit);
     await target.batch([
-      ...copyStatements(target, table, results),
+      ...copyStatements(target, table, row.id, results),
       ...(table.name === "chunks" && results.length > 0 ? await keywordRows(source, target, row.id, results) : []),
       // A statement that changes nothing keeps the batch valid when the page is empty.
       target.prepare("SELECT 1"),
@@ -225,17 +232,28 @@ async function copyPage(context: MoveContext, row: MoveRow): Promise<MoveReport>
   };
 }
 
-/** Inserts of copied rows; the workshop's own record takes the original's values if it is there already. */
-function copyStatements(target: D1Database, table: TableLayout, rows: Record<string, unknown>[]): D1PreparedStatement[] {
+/**
+ * Inserts of copied rows; the workshop's own record takes the original's values if it is there
+ * already. A row goes in only if it is the workshop's on the target too (its table's condition):
+ * a message of a chat whose id (the client's choice) another workshop has there is left out, not
+ * put in that workshop's chat, and the check then rolls the move back.
+ */
+function copyStatements(
+  target: D1Database,
+  table: TableLayout,
+  workshopId: string,
+  rows: Record<string, unknown>[],
+): D1PreparedStatement[] {
   const names = table.columns.map((c) => `"${c}"`).join(", ");
-  const placeholders = table.columns.map(() => "?").join(", ");
+  const values = table.columns.map((c, i) => `?${i + 2} AS "${c}"`).join(", ");
   // On the primary database the workshop's record is the directory's entry, there before the copy.
   const onConflict =
     table.name === "tenants"
       ? ` ON CONFLICT (id) DO UPDATE SET ${table.columns.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`
       : "";
-  const insert = `INSERT${onConflict ? "" : " OR IGNORE"} INTO "${table.name}" (${names}) VALUES (${placeholders})${onConflict}`;
-  return rows.map((r) => target.prepare(insert).bind(...table.columns.map((c) => r[c] ?? null)));
+  const insert = `INSERT${onConflict ? "" : " OR IGNORE"} INTO "${table.name}" (${names})
+    SELECT ${names} FROM (SELECT ${values}) WHERE (${table.where})${onConflict}`;
+  return rows.map((r) => target.prepare(insert).bind(workshopId, ...table.columns.map((c) => r[c] ?? null)));
 }
 
 /**

@@ -108,13 +108,20 @@ export async function reviveStalledJobs({
     .all<{ jobId: string; documentId: string; base: number; unit: string | null; total: number | null }>();
   for (const stalled of results) {
     const jobId = crypto.randomUUID();
-    const moved = await db
-      .prepare(
-        `UPDATE document_jobs SET job_id = ?2, status = 'queued', unit = NULL, done = 0, total = NULL,
-           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE job_id = ?1 RETURNING job_id`,
-      )
-      .bind(stalled.jobId, jobId)
-      .first();
+    let moved: unknown;
+    try {
+      moved = await db
+        .prepare(
+          `UPDATE document_jobs SET job_id = ?2, status = 'queued', unit = NULL, done = 0, total = NULL,
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE job_id = ?1 RETURNING job_id`,
+        )
+        .bind(stalled.jobId, jobId)
+        .first();
+    } catch (error) {
+      // A workshop being moved takes no writes: the read goes on, and a read after the move revives the job.
+      if (error instanceof AppError && error.code === "workshop_moving") return;
+      throw error;
+    }
     if (!moved) continue;
     log("warn", "ingestion_job_revived", { document_id: stalled.documentId, stalled_job: stalled.jobId, job: jobId });
     if (stalled.unit === "chunks" && stalled.total) {

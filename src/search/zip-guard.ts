@@ -16,7 +16,7 @@ const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 /**
  * Checks an Office Open XML file (.docx, .xlsx) before a parser inflates it: a zip whose parts,
  * actually inflated here (not as their headers claim), number at most `MAX_ZIP_ENTRIES` and come
- * to at most `MAX_INFLATED_BYTES`. Inflation stops as soon as the total passes the limit, so a zip
+ * to at most `MAX_INFLATED_BYTES`, and fit in the file without sharing bytes. Inflation stops as soon as the total passes the limit, so a zip
  * bomb costs a bounded amount of time and memory. An Office file encrypted with a password is not
  * a zip but an OLE container, said so plainly. Time is linear in the file's size plus the limit.
  */
@@ -47,6 +47,7 @@ export function checkOfficeZip(bytes: Uint8Array, kind: "Word" | "Excel"): void 
   if (entries > MAX_ZIP_ENTRIES) throw tooBig();
   let at = view.getUint32(end + 16, true);
   let inflated = 0;
+  let consumed = 0;
   for (let n = 0; n < entries; n++) {
     if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) throw damaged();
     const method = view.getUint16(at + 10, true);
@@ -57,6 +58,10 @@ export function checkOfficeZip(bytes: Uint8Array, kind: "Word" | "Excel"): void 
     if (header + 30 > bytes.length || view.getUint32(header, true) !== 0x04034b50) throw damaged();
     const start = header + 30 + view.getUint16(header + 26, true) + view.getUint16(header + 28, true);
     if (start + compressed > bytes.length) throw damaged();
+    // Parts that share their bytes (every entry naming one part) would have them inflated again for
+    // each: past the file's length the parts overlap, which no writer does.
+    consumed += compressed;
+    if (consumed > bytes.length) throw damaged();
     const data = bytes.subarray(start, start + compressed);
     let size = 0;
     if (method === 0) size = compressed;

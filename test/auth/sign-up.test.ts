@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SIGN_UP_LIMITS } from "../../src/auth/attempt-limits.ts";
+import { countSignUp, SIGN_UP_LIMITS } from "../../src/auth/attempt-limits.ts";
 import { FIRST_STEPS_FILENAME } from "../../src/auth/first-steps.ts";
 import { inviteCodeHash } from "../../src/auth/invites.ts";
 import { createWorkshop } from "../../src/auth/workshops.ts";
@@ -162,6 +162,14 @@ describe("signing a workshop up", () => {
     expect(statuses.slice(0, SIGN_UP_LIMITS.perAddress + 1).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(SIGN_UP_LIMITS.perAddress + 1, -1).every((s) => s === 201)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("lets no single address use up everyone's sign-ups", async () => {
+    for (let i = 0; i <= SIGN_UP_LIMITS.everyone; i++) {
+      await countSignUp({ db: env.DB, address: "198.51.100.78" }).catch(() => undefined);
+    }
+    await expect(countSignUp({ db: env.DB, address: "198.51.100.78" })).rejects.toThrow(/Too many sign-ups/);
+    await expect(countSignUp({ db: env.DB, address: "203.0.113.9" })).resolves.toBeUndefined();
   });
 
   it("refuses a sign-up posted from another site", async () => {

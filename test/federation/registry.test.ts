@@ -1,5 +1,9 @@
+import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { dbOf, keys } from "../fixtures.ts";
+import { confirmAction, getAction, holdAction } from "../../src/actions/actions.ts";
+import { configFor } from "../../src/config.ts";
+import { servicesFor } from "../../src/services.ts";
+import { dbOf, keys, onTheCard, testServices, users, workshopOf } from "../fixtures.ts";
 import { call, callJson, mcpClient } from "../helpers.ts";
 import { askingClient } from "../mcp/clients.ts";
 import { CHANGING, calledTools, DOWN, installFakeNetwork, REDIRECTING, received, UPSTREAM } from "./fake-upstream.ts";
@@ -511,5 +515,40 @@ describe("external tools in the faces", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join("\n")).not.toContain(SECRET);
+  });
+});
+
+describe("a confirmed external call while the workshop is being moved", () => {
+  it("is not made, and the action stays pending to be confirmed after the move", async () => {
+    const { body: server } = await register({ name: "moving", url: UPSTREAM });
+    const prepared = {
+      kind: "external_call",
+      write: { serverId: server.id, toolName: "add_note", arguments: { text: "搬家时" } },
+      summary: "add a note",
+      preview: [],
+      ambiguities: [],
+      needs: "boss" as const,
+    };
+    const action = await holdAction({ actions: testServices().actions, user: users.boss, prepared });
+    // The workshop's services as a request gets them while it is fenced for a move.
+    const fenced = servicesFor(env, configFor(env), { ...workshopOf("t-jinxiu"), moving: true });
+    const confirming = confirmAction({
+      actions: fenced.actions,
+      user: users.boss,
+      actionId: action.action_id,
+      confirmation: onTheCard,
+    });
+    await expect(confirming).rejects.toThrow(/nothing was written/);
+    expect(calledTools).not.toContain("add_note");
+    const after = await getAction({ actions: testServices().actions, user: users.boss, actionId: action.action_id });
+    expect(after.status).toBe("pending");
+    const confirmed = await confirmAction({
+      actions: testServices().actions,
+      user: users.boss,
+      actionId: action.action_id,
+      confirmation: onTheCard,
+    });
+    expect(confirmed.status).toBe("confirmed");
+    expect(calledTools).toEqual(["add_note"]);
   });
 });

@@ -1,10 +1,12 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { holdAction } from "../../src/actions/actions.ts";
 import { hashApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
 import { apiKeyCache } from "../../src/auth/key-cache.ts";
 import { abortMove, type MoveContext, type MoveReport, moveStep } from "../../src/placement/move.ts";
 import { WORKSHOP_TABLES } from "../../src/placement/tables.ts";
 import { shardsOf } from "../../src/services.ts";
+import { testServices } from "../fixtures.ts";
 import { call, callJson } from "../helpers.ts";
 
 const context = (): MoveContext => ({ directory: env.DB, shards: shardsOf(env) });
@@ -247,6 +249,161 @@ describe("moving a workshop to another shard", () => {
     await expect(moveStep(context(), { workshopId: W, to: "SHARD_9" })).rejects.toThrow(/No database 'SHARD_9'/);
   });
 });
+
+describe("a move meeting other work on the workshop", () => {
+  beforeEach(smallWorkshop);
+  afterEach(() => apiKeyCache.forgetTenant(W));
+
+  it("an abort that meets the switch leaves the switched workshop whole and refuses", async () => {
+    const before = await snapshot(shard("SHARD_1"), W);
+    let now = new Date();
+    while ((await placement(W))?.move_state !== "verifying") {
+      const report = await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+      if (report.next === "wait") now = new Date(now.getTime() + (report.retry_after_seconds ?? 0) * 1000);
+    }
+    // The move's last check runs (and switches) just after the abort has read where the move stands.
+    const switchMeanwhile = async () => {
+      while ((await placement(W))?.move_state === "verifying") await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+    };
+    await expect(abortMove({ directory: racing(env.DB, switchMeanwhile), shards: shardsOf(env) }, W)).rejects.toThrow(
+      /at the same time|switched/,
+    );
+    expect(await placement(W)).toMatchObject({ shard: "SHARD_2", move_to: null, move_state: "switched" });
+    expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
+    await runMove(W, "SHARD_2", new Date(now.getTime() + 200_000));
+    expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
+    await runMove(W, "SHARD_1");
+  });
+
+  it("refuses to delete the workshop until its move is done, emptying nothing on the way", async () => {
+    const admin = `${W}-admin-key`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO users (id, tenant_id, name, role) VALUES (?2, ?1, '管理员', 'admin')").bind(W, `u-a-${W}`),
+      env.DB.prepare(
+        "INSERT INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash) VALUES (?2, ?1, ?3, 'a', ?4, ?5)",
+      ).bind(W, `ka-${W}`, `u-a-${W}`, visiblePrefix(admin), await hashApiKey(admin)),
+    ]);
+    const services = testServices(W, "SHARD_1");
+    const boss = { userId: `u-${W}`, tenantId: W, role: "boss" as const };
+    const prepared = { kind: "order", write: null, summary: "s", preview: [], ambiguities: [], needs: "boss" as const };
+    const action = await holdAction({ actions: services.actions, user: boss, prepared });
+    const stored = () =>
+      runInDurableObject(
+        env.PENDING_ACTION.get(env.PENDING_ACTION.idFromString(action.action_id)),
+        async (_object, state) => (await state.storage.list()).size,
+      );
+    const remove = async () => {
+      apiKeyCache.forgetTenant(W);
+      return call(`/api/workshop?confirm=${W}`, { method: "DELETE", key: admin });
+    };
+    const before = await snapshot(shard("SHARD_1"), W);
+    let now = new Date();
+    let report = await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+    expect(report.state).toBe("fenced");
+    expect((await remove()).status).toBe(503);
+    expect(await stored()).toBeGreaterThan(0);
+    while (report.state !== "switched") {
+      if (report.next === "wait") now = new Date(now.getTime() + (report.retry_after_seconds ?? 0) * 1000);
+      report = await moveStep(context(), { workshopId: W, to: "SHARD_2", now });
+    }
+    // Switched, the old rows not yet deleted: a deletion now would leave them on SHARD_1 for good.
+    expect((await remove()).status).toBe(503);
+    expect(await snapshot(shard("SHARD_1"), W)).toEqual(before);
+    expect(await snapshot(shard("SHARD_2"), W)).toEqual(before);
+    await runMove(W, "SHARD_2", new Date(now.getTime() + 200_000));
+    expect((await remove()).status).toBe(200);
+    expect(await stored()).toBe(0);
+    for (const name of ["SHARD_1", "SHARD_2"]) {
+      expect(
+        Object.values(await snapshot(shard(name), W)).every((n) => n === 0),
+        name,
+      ).toBe(true);
+    }
+  });
+});
+
+describe("reads while a workshop is fenced", () => {
+  beforeEach(smallWorkshop);
+  afterEach(() => apiKeyCache.forgetTenant(W));
+
+  it("lists a knowledge base's documents although one has a stalled job that cannot be started again yet", async () => {
+    const db = shard("SHARD_1");
+    const doc = await db
+      .prepare("SELECT id, kb_id FROM documents WHERE tenant_id = ?1")
+      .bind(W)
+      .first<{ id: string; kb_id: string }>();
+    // A job whose instance gave up while the fence refused its writes, two minutes ago or more.
+    await db
+      .prepare(
+        `INSERT INTO document_jobs (document_id, tenant_id, job_id, base_generation, kind, content_hash, size_bytes, status, updated_at)
+         VALUES (?1, ?2, ?3, 1, 'pdf', 'h', 1, 'parsing', '2026-01-01T00:00:00.000Z')`,
+      )
+      .bind(doc?.id, W, `job-${W}`)
+      .run();
+    await moveStep(context(), { workshopId: W, to: "SHARD_2" });
+    apiKeyCache.forgetTenant(W);
+    const res = await call(`/api/knowledge-bases/${doc?.kb_id}/documents`, { key: BOSS_KEY });
+    expect(res.status, await res.text()).toBe(200);
+    expect(await db.prepare("SELECT job_id FROM document_jobs WHERE document_id = ?1").bind(doc?.id).first()).toEqual({
+      job_id: `job-${W}`,
+    });
+    await abortMove(context(), W);
+    await db.prepare("DELETE FROM document_jobs WHERE document_id = ?1").bind(doc?.id).run();
+  });
+});
+
+describe("a move onto a shard where another workshop has the same chat id", () => {
+  beforeEach(smallWorkshop);
+  afterEach(() => apiKeyCache.forgetTenant(W));
+
+  it("puts none of its messages into the other workshop's chat, and rolls back", async () => {
+    // Chat ids are the client's choice: 华美服饰 on SHARD_2 has one that the moving workshop has too.
+    const target = shard("SHARD_2");
+    await target.batch([
+      target
+        .prepare("INSERT INTO chats (id, tenant_id, user_id, title) VALUES (?1, 't-other', 'u-other-boss', '别人的')")
+        .bind(`c-${W}`),
+      target
+        .prepare("INSERT INTO chat_messages (chat_id, id, seq, role, parts) VALUES (?1, 'theirs', 7, 'user', '[]')")
+        .bind(`c-${W}`),
+    ]);
+    await expect(runMove(W, "SHARD_2")).rejects.toThrow(/rolled back/);
+    const { results } = await target.prepare("SELECT id FROM chat_messages WHERE chat_id = ?1").bind(`c-${W}`).all();
+    expect(results).toEqual([{ id: "theirs" }]);
+    expect(await placement(W)).toEqual({ shard: "SHARD_1", move_to: null, move_state: null });
+    await target.prepare("DELETE FROM chats WHERE id = ?1").bind(`c-${W}`).run();
+  });
+});
+
+/** `db`, whose first read of where a move stands runs `meanwhile` before it answers. */
+function racing(db: D1Database, meanwhile: () => Promise<void>): D1Database {
+  let raced = false;
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          if (raced || !sql.startsWith("SELECT id, shard, move_to")) return statement;
+          raced = true;
+          return {
+            bind: (...values: unknown[]) => {
+              const bound = statement.bind(...values);
+              return {
+                first: async () => {
+                  const row = await bound.first();
+                  await meanwhile();
+                  return row;
+                },
+              };
+            },
+          };
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
 
 async function upload() {
   apiKeyCache.forgetTenant(W);

@@ -1,6 +1,8 @@
 import { env, introspectWorkflow } from "cloudflare:test";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
+import { checkOfficeZip } from "../../src/search/zip-guard.ts";
+import { workCount } from "../../src/work-count.ts";
 import { dbOf, keys } from "../fixtures.ts";
 import { callJson } from "../helpers.ts";
 import { newKnowledgeBase } from "./sections.ts";
@@ -57,6 +59,47 @@ describe("hostile and broken files", { timeout: 60_000 }, () => {
     const directory = view.getUint32(lying.length - 22 + 16, true);
     view.setUint32(directory + 24, 10, true);
     expect(await refused(kb, "谎.docx", lying)).toMatchObject({ status: 422, reason: "damaged" });
+  });
+
+  it("refuses a zip whose parts share their bytes, having inflated them at most once", async () => {
+    // One part of empty DEFLATE blocks (each inflates to nothing), listed 2,000 times over.
+    const empty = [0x00, 0x00, 0x00, 0xff, 0xff];
+    const data = Uint8Array.from(
+      { length: 200 * 1024 },
+      (_, i) => (i >= 200 * 1024 - 5 ? [1, 0, 0, 0xff, 0xff] : empty)[i % 5] as number,
+    );
+    const name = new TextEncoder().encode("word/document.xml");
+    const local = new Uint8Array(30 + name.length);
+    const lv = new DataView(local.buffer);
+    lv.setUint32(0, 0x04034b50, true);
+    lv.setUint16(8, 8, true);
+    lv.setUint32(18, data.length, true);
+    lv.setUint16(26, name.length, true);
+    local.set(name, 30);
+    const entries = 2_000;
+    const central = new Uint8Array(entries * (46 + name.length) + 22);
+    const cv = new DataView(central.buffer);
+    for (let n = 0; n < entries; n++) {
+      const at = n * (46 + name.length);
+      cv.setUint32(at, 0x02014b50, true);
+      cv.setUint16(at + 10, 8, true);
+      cv.setUint32(at + 20, data.length, true);
+      cv.setUint16(at + 28, name.length, true);
+      central.set(name, at + 46);
+    }
+    const end = entries * (46 + name.length);
+    cv.setUint32(end, 0x06054b50, true);
+    cv.setUint16(end + 8, entries, true);
+    cv.setUint16(end + 10, entries, true);
+    cv.setUint32(end + 12, end, true);
+    cv.setUint32(end + 16, local.length + data.length, true);
+    const zip = new Uint8Array(local.length + data.length + central.length);
+    zip.set(local);
+    zip.set(data, local.length);
+    zip.set(central, local.length + data.length);
+    const before = workCount();
+    expect(() => checkOfficeZip(zip, "Word")).toThrow(/damaged/);
+    expect(workCount() - before).toBeLessThanOrEqual(zip.length);
   });
 
   it("says a password-protected PDF or Office file needs its password removed", async () => {
