@@ -288,7 +288,7 @@ export interface ToolWordsView {
   /** The icon's address on this deployment (`/icons/records.svg`). */
   icon: string;
   read_only: boolean;
-  /** The kind of write the tool prepares, for a prepare tool (`piece_record`, `order`). */
+  /** The kind of write the tool prepares, for a prepare tool (`piece_record`, `order`; several, space-separated). */
   prepares: string | null;
   /** What the tool's input fields and their coded values are called (`employee`: 员工, `this_month`: 本月). */
   fields: Record<string, BothLanguages>;

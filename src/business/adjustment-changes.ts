@@ -34,7 +34,15 @@ export interface AdjustmentInput {
 /** A 补贴 or 扣款 entered, or one taken back, checked, waiting to be written. */
 export type AdjustmentWrite =
   | { change: "add"; employeeId: string; who: string; kind: AdjustmentKind; amountCents: number; month: string; reason: string }
-  | { change: "remove"; adjustmentId: string; who: string; kind: AdjustmentKind; amountCents: number; month: string; reason: string };
+  | {
+      change: "remove";
+      adjustmentId: string;
+      who: string;
+      kind: AdjustmentKind;
+      amountCents: number;
+      month: string;
+      reason: string;
+    };
 
 /** What the employee's pay for the month comes to now, and with the change. */
 async function netPay(business: BusinessService, employeeId: string, month: string): Promise<number> {
@@ -60,7 +68,8 @@ export async function prepareAdjustment({
   const caller = await callerOf({ business, user });
   const thisMonth = caller.today.slice(0, 7);
   if (input.change === "remove") {
-    if (input.adjustment === undefined) throw new AppError("invalid_input", "adjustment: give the id of the 补贴 or 扣款 to take back (query_payroll lists them).");
+    if (input.adjustment === undefined)
+      throw new AppError("invalid_input", "adjustment: give the id of the 补贴 or 扣款 to take back (query_payroll lists them).");
     const row = await business.db
       .prepare(
         `SELECT a.id, a.employee_id, a.month, a.kind, a.amount_cents, a.reason, a.removed_at, e.name, e.employee_no
@@ -68,7 +77,17 @@ export async function prepareAdjustment({
           WHERE a.id = ?1 AND a.tenant_id = ?2`,
       )
       .bind(input.adjustment, business.tenantId)
-      .first<{ id: string; employee_id: string; month: string; kind: AdjustmentKind; amount_cents: number; reason: string; removed_at: string | null; name: string; employee_no: string }>();
+      .first<{
+        id: string;
+        employee_id: string;
+        month: string;
+        kind: AdjustmentKind;
+        amount_cents: number;
+        reason: string;
+        removed_at: string | null;
+        name: string;
+        employee_no: string;
+      }>();
     if (!row) throw new AppError("not_found", `No 补贴 or 扣款 '${input.adjustment.slice(0, 100)}' in this workshop.`);
     if (row.removed_at) throw new AppError("unprocessable", "This 补贴 or 扣款 was already taken back.");
     const who = `${row.name}（工号 ${row.employee_no}）`;
@@ -76,7 +95,15 @@ export async function prepareAdjustment({
     const sign = row.kind === "allowance" ? -1 : 1;
     return {
       kind: "adjustment",
-      write: { change: "remove", adjustmentId: row.id, who, kind: row.kind, amountCents: row.amount_cents, month: row.month, reason: row.reason },
+      write: {
+        change: "remove",
+        adjustmentId: row.id,
+        who,
+        kind: row.kind,
+        amountCents: row.amount_cents,
+        month: row.month,
+        reason: row.reason,
+      },
       summary: `撤销${KIND_WORDS[row.kind]}：${row.name} ${row.month} ${yuan(row.amount_cents)} 元${row.reason ? `（${row.reason}）` : ""}`,
       preview: [
         { label: "员工", value: who },
@@ -94,10 +121,18 @@ export async function prepareAdjustment({
   const amountCents = centsOf(input.amount, "amount", { min: 1 });
   const month = input.month ?? thisMonth;
   if (month > addMonths(thisMonth, 1) || month < addMonths(thisMonth, -12)) {
-    throw new AppError("invalid_input", `month ${month} is more than a year back or after next month (this month is ${thisMonth}).`);
+    throw new AppError(
+      "invalid_input",
+      `month ${month} is more than a year back or after next month (this month is ${thisMonth}).`,
+    );
   }
   const reason = input.reason === undefined ? "" : textOf(input.reason, "reason", 100);
-  const settled = settle(await employeeCandidates({ business, tenantId: business.tenantId }), input.employee, "employees", "employee");
+  const settled = settle(
+    await employeeCandidates({ business, tenantId: business.tenantId }),
+    input.employee,
+    "employees",
+    "employee",
+  );
   const words = KIND_WORDS[input.kind];
   if (settled.ambiguity) {
     return {
@@ -159,14 +194,23 @@ export function adjustmentExecutor(business: BusinessService): Executor<Adjustme
             return row?.removed_at === null ? null : "准备之后，这笔补贴或扣款已经被撤销了。这次没有写入。";
           },
           statements: () => [
-            guard(db, "EXISTS (SELECT 1 FROM payroll_adjustments WHERE id = ?1 AND tenant_id = ?2 AND removed_at IS NULL)", write.adjustmentId, tenantId),
+            guard(
+              db,
+              "EXISTS (SELECT 1 FROM payroll_adjustments WHERE id = ?1 AND tenant_id = ?2 AND removed_at IS NULL)",
+              write.adjustmentId,
+              tenantId,
+            ),
             db
               .prepare(
                 `UPDATE payroll_adjustments SET removed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), removed_by = ?3
                   WHERE id = ?1 AND tenant_id = ?2 AND removed_at IS NULL`,
               )
               .bind(write.adjustmentId, tenantId, owner.userId),
-            auditStatement(db, { ...entry, entityId: write.adjustmentId }, { json: { before: values, after: { ...values, removed: true } } }),
+            auditStatement(
+              db,
+              { ...entry, entityId: write.adjustmentId },
+              { json: { before: values, after: { ...values, removed: true } } },
+            ),
           ],
         });
       }
@@ -176,7 +220,10 @@ export function adjustmentExecutor(business: BusinessService): Executor<Adjustme
         actionId,
         tenantId,
         stale: async () => {
-          const row = await db.prepare("SELECT 1 FROM employees WHERE id = ?1 AND tenant_id = ?2").bind(write.employeeId, tenantId).first();
+          const row = await db
+            .prepare("SELECT 1 FROM employees WHERE id = ?1 AND tenant_id = ?2")
+            .bind(write.employeeId, tenantId)
+            .first();
           return row ? null : `${write.who}的档案已经不存在了。这次没有写入。`;
         },
         statements: () => [
@@ -185,7 +232,17 @@ export function adjustmentExecutor(business: BusinessService): Executor<Adjustme
               `INSERT INTO payroll_adjustments (id, tenant_id, employee_id, month, kind, amount_cents, reason, created_by, action_id)
                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
             )
-            .bind(id, tenantId, write.employeeId, write.month, write.kind, write.amountCents, write.reason, owner.userId, actionId),
+            .bind(
+              id,
+              tenantId,
+              write.employeeId,
+              write.month,
+              write.kind,
+              write.amountCents,
+              write.reason,
+              owner.userId,
+              actionId,
+            ),
           auditStatement(db, { ...entry, entityId: id }, { json: { before: null, after: values } }),
         ],
       });

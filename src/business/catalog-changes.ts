@@ -138,7 +138,8 @@ export async function prepareProcess({
       after.code = code;
     }
     if (input.name !== undefined && nameOf(input.name, "name") !== current.name) after.name = nameOf(input.name, "name");
-    if (Object.keys(after).length === 0) throw new AppError("invalid_input", `Nothing to change: give a new code or name for ${current.label}.`);
+    if (Object.keys(after).length === 0)
+      throw new AppError("invalid_input", `Nothing to change: give a new code or name for ${current.label}.`);
     const update: RowUpdate = {
       table: "styles",
       id: current.id,
@@ -156,7 +157,10 @@ export async function prepareProcess({
     const name = nameOf(input.name, "name");
     const cents = centsOf(input.unit_price, "unit_price");
     if (await processNamed(business, style.item.id, name)) {
-      throw new AppError("conflict", `${style.item.label} already has a process ${name}; give it another name, or change its price.`);
+      throw new AppError(
+        "conflict",
+        `${style.item.label} already has a process ${name}; give it another name, or change its price.`,
+      );
     }
     return {
       kind: "process",
@@ -195,7 +199,12 @@ export async function prepareProcess({
     if (active === want) throw new AppError("unprocessable", `${what} is already ${want ? "启用" : "停用"}.`);
     after = { active: want };
   }
-  return changed(input.change, { table: "processes", id: current.id, version: current.version, before, after }, what, PROCESS_WORDS(what));
+  return changed(
+    input.change,
+    { table: "processes", id: current.id, version: current.version, before, after },
+    what,
+    PROCESS_WORDS(what),
+  );
 }
 
 function changed(change: ProcessChange, update: RowUpdate, what: string, words: Words): Prepared<ProcessWrite> {
@@ -256,8 +265,14 @@ export function processExecutor(business: BusinessService): Executor<ProcessWrit
             return holder ? `准备之后，款号 ${write.code} 已经是款式 ${holder.name} 了。这次没有写入。` : null;
           },
           statements: () => [
-            db.prepare("INSERT INTO styles (id, tenant_id, code, name) VALUES (?1, ?2, ?3, ?4)").bind(id, tenantId, write.code, write.name),
-            auditStatement(db, { ...entry, entityId: id }, { json: { before: null, after: { code: write.code, name: write.name } } }),
+            db
+              .prepare("INSERT INTO styles (id, tenant_id, code, name) VALUES (?1, ?2, ?3, ?4)")
+              .bind(id, tenantId, write.code, write.name),
+            auditStatement(
+              db,
+              { ...entry, entityId: id },
+              { json: { before: null, after: { code: write.code, name: write.name } } },
+            ),
           ],
         });
       }
@@ -268,7 +283,10 @@ export function processExecutor(business: BusinessService): Executor<ProcessWrit
           actionId,
           tenantId,
           stale: async () => {
-            const style = await db.prepare("SELECT 1 FROM styles WHERE id = ?1 AND tenant_id = ?2").bind(write.styleId, tenantId).first();
+            const style = await db
+              .prepare("SELECT 1 FROM styles WHERE id = ?1 AND tenant_id = ?2")
+              .bind(write.styleId, tenantId)
+              .first();
             if (!style) return `准备之后，款式 ${write.styleLabel} 已经不存在了。这次没有写入。`;
             return (await processNamed(business, write.styleId, write.name))
               ? `准备之后，${write.styleLabel} 已经有了工序 ${write.name}。这次没有写入。`

@@ -23,7 +23,9 @@ export const MANAGER: Role = LEAST_ROLE["business:manage"];
 /** Refuses a caller who may not change the workshop's own data (staff read it). */
 export function requireManager(user: UserContext): void {
   if (!can(user, "business:manage")) {
-    throw forbidden("Only a boss changes the workshop's employees, styles, processes, prices, orders, 补贴 and 扣款 and settings.");
+    throw forbidden(
+      "Only a boss changes the workshop's employees, styles, processes, prices, orders, 补贴 and 扣款 and settings.",
+    );
   }
 }
 
@@ -60,7 +62,8 @@ export interface Words {
   show?: (column: string, value: Scalar) => string;
 }
 
-const scope = (table: UpdatableTable) => (table === "tenants" ? "id = ?1" : "id = ?1 AND tenant_id = ?2");
+// A workshop's own record is its id; every other row is the workshop's by its tenant_id.
+const scope = (table: UpdatableTable) => (table === "tenants" ? "id = ?1 AND id = ?2" : "id = ?1 AND tenant_id = ?2");
 
 /**
  * A statement that fails the batch it is in, and so undoes the batch, unless `condition` holds:
@@ -76,7 +79,8 @@ export function updateStatements(db: D1Database, tenantId: string, update: RowUp
   const allowed: readonly string[] = UPDATABLE[update.table];
   const columns = Object.keys(update.after);
   const refused = columns.find((column) => !allowed.includes(column));
-  if (refused !== undefined || columns.length === 0) throw new Error(`a change may not set ${update.table}.${refused ?? "(nothing)"}`);
+  if (refused !== undefined || columns.length === 0)
+    throw new Error(`a change may not set ${update.table}.${refused ?? "(nothing)"}`);
   const sets = columns.map((column, i) => `${column} = ?${i + 4}`).join(", ");
   const where = `${scope(update.table)} AND version = ?3`;
   return [
@@ -108,7 +112,10 @@ export async function staleRow(db: D1Database, tenantId: string, update: RowUpda
   if (row.version === update.version) return null;
   const changed = columns
     .filter((column) => row[column] !== update.before[column])
-    .map((column) => `${words.labels[column] ?? column}：${shown(words, column, update.before[column] ?? null)} → ${shown(words, column, row[column] ?? null)}`);
+    .map(
+      (column) =>
+        `${words.labels[column] ?? column}：${shown(words, column, update.before[column] ?? null)} → ${shown(words, column, row[column] ?? null)}`,
+    );
   return `准备之后，${words.what}被改过了${changed.length > 0 ? `（${changed.join("；")}）` : ""}。这次没有写入，请按现在的资料重新准备。`;
 }
 
@@ -182,7 +189,11 @@ export function auditStatement(
  * What an action wrote, read from its audit entry (its values `after`, with the entity's id), or
  * `null` if it wrote nothing: the audit entry is written in the batch of the change, or not at all.
  */
-export async function writtenByAudit(db: D1Database, actionId: string, tenantId: string): Promise<Record<string, unknown> | null> {
+export async function writtenByAudit(
+  db: D1Database,
+  actionId: string,
+  tenantId: string,
+): Promise<Record<string, unknown> | null> {
   const row = await db
     .prepare("SELECT entity_id, values_json FROM business_audit WHERE action_id = ?1 AND tenant_id = ?2")
     .bind(actionId, tenantId)

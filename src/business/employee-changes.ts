@@ -6,12 +6,12 @@ import {
   AUDIT_FREE_PARAM,
   auditStatement,
   changeLines,
-  rowChange,
   checkIfMatch,
   executeOnce,
   MANAGER,
   type RowUpdate,
   requireManager,
+  rowChange,
   staleRow,
   updateStatements,
   type Words,
@@ -144,7 +144,12 @@ export async function prepareEmployee({
     };
   }
   if (input.employee === undefined) throw new AppError("invalid_input", "employee: say which employee (name, 工号 or id).");
-  const settled = settle(await employeeCandidates({ business, tenantId: business.tenantId }), input.employee, "employees", "employee");
+  const settled = settle(
+    await employeeCandidates({ business, tenantId: business.tenantId }),
+    input.employee,
+    "employees",
+    "employee",
+  );
   if (settled.ambiguity) {
     return {
       kind: "employee",
@@ -163,7 +168,13 @@ export async function prepareEmployee({
     table: "employees",
     id: record.id,
     version: record.version,
-    before: { name: record.name, employee_no: record.employee_no, phone: record.phone, status: record.status, left_on: record.left_on },
+    before: {
+      name: record.name,
+      employee_no: record.employee_no,
+      phone: record.phone,
+      status: record.status,
+      left_on: record.left_on,
+    },
     after,
   };
   const what = describe(record);
@@ -196,9 +207,11 @@ async function afterOf(
   today: string,
 ): Promise<Record<string, string | null>> {
   if (input.change === "leave") {
-    if (record.status === "left") throw new AppError("unprocessable", `${describe(record)} has already left (on ${record.left_on ?? "?"}).`);
+    if (record.status === "left")
+      throw new AppError("unprocessable", `${describe(record)} has already left (on ${record.left_on ?? "?"}).`);
     const leftOn = input.date ?? today;
-    if (leftOn > today) throw new AppError("invalid_input", `date ${leftOn} is after today (${today}): mark them as left on their last day.`);
+    if (leftOn > today)
+      throw new AppError("invalid_input", `date ${leftOn} is after today (${today}): mark them as left on their last day.`);
     return { status: "left", left_on: leftOn };
   }
   if (input.change === "rejoin") {
@@ -245,7 +258,9 @@ export function employeeExecutor(business: BusinessService): Executor<EmployeeWr
           stale: async () => {
             if (write.employeeNo === null) return null;
             const holder = await holderOf(business, write.employeeNo);
-            return holder ? `准备之后，工号 ${write.employeeNo} 已经给了 ${holder.name}。这次没有写入，请换一个工号重新准备。` : null;
+            return holder
+              ? `准备之后，工号 ${write.employeeNo} 已经给了 ${holder.name}。这次没有写入，请换一个工号重新准备。`
+              : null;
           },
           statements: () => [
             db

@@ -86,7 +86,9 @@ export async function prepareEmployeeImport({
     if (name === undefined || no === undefined || phone === undefined) continue;
     const again = no !== null ? seenNo.get(no) : seenName.get(name);
     if (again !== undefined) {
-      problems.push(problemAt(row, no !== null ? "工号" : "姓名", `和第 ${again} 行重复${no === null ? "：同名的员工请写上工号" : ""}`));
+      problems.push(
+        problemAt(row, no !== null ? "工号" : "姓名", `和第 ${again} 行重复${no === null ? "：同名的员工请写上工号" : ""}`),
+      );
       continue;
     }
     if (no !== null) seenNo.set(no, row.row);
@@ -118,7 +120,11 @@ export async function prepareEmployeeImport({
   for (const p of pending) {
     const employeeNo = p.no ?? String(++next).padStart(3, "0");
     write.add.push({ id: `e-${crypto.randomUUID()}`, name: p.name, employee_no: employeeNo, phone: p.phone });
-    report.add.push({ sheet: p.row.sheet, row: p.row.row, text: `${p.name}（工号 ${employeeNo}${p.phone ? `，电话 ${p.phone}` : ""}）` });
+    report.add.push({
+      sheet: p.row.sheet,
+      row: p.row.row,
+      text: `${p.name}（工号 ${employeeNo}${p.phone ? `，电话 ${p.phone}` : ""}）`,
+    });
   }
   const summary = `导入员工：新增 ${write.add.length} 人，更新 ${write.change.length} 人（${file}）`;
   return {
@@ -129,10 +135,35 @@ export async function prepareEmployeeImport({
       summary,
       preview: [
         { label: "文件", value: file },
-        { label: "新增", value: write.add.length ? `${write.add.length} 人：${firstFew(write.add.map((a) => `${a.name}（${a.employee_no}）`), 10, "、")}` : "无" },
-        { label: "更新", value: write.change.length ? `${write.change.length} 人：${firstFew(report.change.map((c) => `${c.text} ${c.before} → ${c.after}`), 5)}` : "无" },
+        {
+          label: "新增",
+          value: write.add.length
+            ? `${write.add.length} 人：${firstFew(
+                write.add.map((a) => `${a.name}（${a.employee_no}）`),
+                10,
+                "、",
+              )}`
+            : "无",
+        },
+        {
+          label: "更新",
+          value: write.change.length
+            ? `${write.change.length} 人：${firstFew(
+                report.change.map((c) => `${c.text} ${c.before} → ${c.after}`),
+                5,
+              )}`
+            : "无",
+        },
         { label: "不变", value: `${report.unchanged} 人` },
-        { label: "有问题，不导入", value: problems.length ? `${problems.length} 行：${firstFew(problems.map((p) => `第 ${p.row} 行「${p.column}」${p.message}`), 5)}` : "无" },
+        {
+          label: "有问题，不导入",
+          value: problems.length
+            ? `${problems.length} 行：${firstFew(
+                problems.map((p) => `第 ${p.row} 行「${p.column}」${p.message}`),
+                5,
+              )}`
+            : "无",
+        },
       ],
       ambiguities: [],
       needs: MANAGER,

@@ -169,7 +169,9 @@ async function pieceRecordStale({
   const [employee, process, order] = await db.batch<Record<string, unknown>>([
     db.prepare("SELECT name, status FROM employees WHERE id = ?1 AND tenant_id = ?2").bind(write.employeeId, tenantId),
     db
-      .prepare(`SELECT p.name, ${priceOnSql("p", "?3")} AS unit_price_cents, p.active FROM processes p WHERE p.id = ?1 AND p.tenant_id = ?2`)
+      .prepare(
+        `SELECT p.name, ${priceOnSql("p", "?3")} AS unit_price_cents, p.active FROM processes p WHERE p.id = ?1 AND p.tenant_id = ?2`,
+      )
       .bind(write.processId, tenantId, write.workDate),
     db.prepare("SELECT order_no, status FROM orders WHERE id = ?1 AND tenant_id = ?2").bind(write.orderId, tenantId),
   ]);

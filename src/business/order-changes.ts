@@ -120,7 +120,12 @@ export async function prepareOrderUpdate({
 }): Promise<Prepared<OrderUpdateWrite>> {
   requireManager(user);
   const caller = await callerOf({ business, user });
-  const settled = settle(await orderCandidates({ business, tenantId: business.tenantId, openOnly: false }), input.order, "orders", "order");
+  const settled = settle(
+    await orderCandidates({ business, tenantId: business.tenantId, openOnly: false }),
+    input.order,
+    "orders",
+    "order",
+  );
   if (settled.ambiguity) {
     return {
       kind: "order_update",
@@ -149,17 +154,27 @@ export async function prepareOrderUpdate({
     after.status = input.status;
     if (input.status === "cancelled") {
       const reason = input.reason === undefined ? "" : textOf(input.reason, "reason", 200);
-      if (reason === "") throw new AppError("invalid_input", `reason: say why order ${order.order_no} is cancelled (客户不要了, say).`);
+      if (reason === "")
+        throw new AppError("invalid_input", `reason: say why order ${order.order_no} is cancelled (客户不要了, say).`);
       after.cancel_reason = reason;
     }
-  } else if (input.status !== undefined && input.quantity === undefined && input.due_date === undefined && input.note === undefined) {
+  } else if (
+    input.status !== undefined &&
+    input.quantity === undefined &&
+    input.due_date === undefined &&
+    input.note === undefined
+  ) {
     throw new AppError("invalid_input", `Order ${order.order_no} is already ${status}.`);
   }
   if (input.reason !== undefined && after.status !== "cancelled") {
     throw new AppError("invalid_input", "reason is for cancelling an order (status cancelled).");
   }
   if (input.quantity !== undefined || input.due_date !== undefined || input.note !== undefined) {
-    if (!open) throw new AppError("unprocessable", `Order ${order.order_no} is ${status}: its quantity, due date and note no longer change.`);
+    if (!open)
+      throw new AppError(
+        "unprocessable",
+        `Order ${order.order_no} is ${status}: its quantity, due date and note no longer change.`,
+      );
     if (input.quantity !== undefined && input.quantity !== order.quantity) after.quantity = input.quantity;
     if (input.due_date !== undefined && input.due_date !== order.due_date) {
       if (input.due_date < caller.today) {
@@ -212,7 +227,11 @@ function summaryOf(order: OrderRecord, after: Record<string, string | number>): 
 }
 
 /** What a person should know before saying yes: work left undone, a quantity below what is recorded. */
-async function hints(business: BusinessService, order: OrderRecord, after: Record<string, string | number>): Promise<PreviewField[]> {
+async function hints(
+  business: BusinessService,
+  order: OrderRecord,
+  after: Record<string, string | number>,
+): Promise<PreviewField[]> {
   const out: PreviewField[] = [];
   if (after.status === "cancelled" || after.status === "completed") {
     out.push({ label: "说明", value: "之后不能再登记这张订单的计件；已登记的计件照常算工资" });
@@ -222,11 +241,23 @@ async function hints(business: BusinessService, order: OrderRecord, after: Recor
     const progress = await progressOf(business, order);
     const short = progress.filter((p) => p.pieces < quantity);
     if (after.status === "completed" && short.length > 0) {
-      out.push({ label: "提示", value: `还有工序没登记够 ${quantity} 件：${short.slice(0, 5).map((p) => `${p.name} ${p.pieces} 件`).join("，")}` });
+      out.push({
+        label: "提示",
+        value: `还有工序没登记够 ${quantity} 件：${short
+          .slice(0, 5)
+          .map((p) => `${p.name} ${p.pieces} 件`)
+          .join("，")}`,
+      });
     }
     const over = progress.filter((p) => p.pieces > quantity);
     if (after.quantity !== undefined && over.length > 0) {
-      out.push({ label: "提示", value: `已登记的件数超过新数量：${over.slice(0, 5).map((p) => `${p.name} ${p.pieces} 件`).join("，")}` });
+      out.push({
+        label: "提示",
+        value: `已登记的件数超过新数量：${over
+          .slice(0, 5)
+          .map((p) => `${p.name} ${p.pieces} 件`)
+          .join("，")}`,
+      });
     }
   }
   return out;

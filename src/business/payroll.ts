@@ -14,7 +14,7 @@ export interface PayrollLine {
 }
 
 export interface PayrollAdjustment {
-  /** What `prepare_adjustment` takes back one entered by mistake by. */
+  /** What `prepare_business_change` (adjustment_remove) takes back one entered by mistake by. */
   id: string;
   kind: "allowance" | "deduction";
   amount: Money;

@@ -63,14 +63,15 @@ export async function prepareProcessPrice({
   if (from < caller.today) {
     throw new AppError(
       "invalid_input",
-      `effective_from ${from} is before today (${caller.today} in this workshop): a price takes effect from today or a later day, so that no piece record already entered changes.`,
+      `date ${from} is before today (${caller.today} in this workshop): a price takes effect from today or a later day, so that no piece record already entered changes.`,
     );
   }
   if (from > addDays(caller.today, MAX_DAYS_AHEAD)) {
-    throw new AppError("invalid_input", `effective_from ${from} is more than a year ahead.`);
+    throw new AppError("invalid_input", `date ${from} is more than a year ahead.`);
   }
   const cents = centsOf(input.unit_price, "unit_price");
-  const style = input.style === undefined ? undefined : settle(await styleCandidates({ business, tenantId }), input.style, "styles", "style");
+  const style =
+    input.style === undefined ? undefined : settle(await styleCandidates({ business, tenantId }), input.style, "styles", "style");
   const choose = (ambiguity: Ambiguity): Prepared<PriceWrite> => ({
     kind: "process_price",
     write: null,
@@ -131,7 +132,9 @@ export async function prepareProcessPrice({
 /** Why a prepared price may no longer be written: the process changed meanwhile, said as what changed. */
 async function stalePrice(db: D1Database, tenantId: string, write: PriceWrite): Promise<string | null> {
   const row = await db
-    .prepare(`SELECT p.name, p.active, p.version, ${priceOnSql("p", "?3")} AS cents FROM processes p WHERE p.id = ?1 AND p.tenant_id = ?2`)
+    .prepare(
+      `SELECT p.name, p.active, p.version, ${priceOnSql("p", "?3")} AS cents FROM processes p WHERE p.id = ?1 AND p.tenant_id = ?2`,
+    )
     .bind(write.processId, tenantId, write.effectiveFrom)
     .first<{ name: string; active: number; version: number; cents: number }>();
   if (!row) return `${write.what}已经不存在了。这次没有写入。`;
@@ -139,7 +142,9 @@ async function stalePrice(db: D1Database, tenantId: string, write: PriceWrite): 
   const changed = [
     ...(row.name !== write.name ? [`工序名称：${write.name} → ${row.name}`] : []),
     ...((row.active === 1) !== write.active ? [`状态：${write.active ? "启用 → 停用" : "停用 → 启用"}`] : []),
-    ...(row.cents !== write.beforeCents ? [`${write.effectiveFrom} 的单价：${yuan(write.beforeCents)} → ${yuan(row.cents)} 元/件`] : []),
+    ...(row.cents !== write.beforeCents
+      ? [`${write.effectiveFrom} 的单价：${yuan(write.beforeCents)} → ${yuan(row.cents)} 元/件`]
+      : []),
   ];
   return `准备之后，${write.what}被改过了${changed.length ? `（${changed.join("；")}）` : ""}。这次没有写入，请按现在的单价重新准备。`;
 }
@@ -159,13 +164,27 @@ export function processPriceExecutor(business: BusinessService): Executor<PriceW
         tenantId,
         stale: () => stalePrice(db, tenantId, write),
         statements: () => [
-          guard(db, "EXISTS (SELECT 1 FROM processes WHERE id = ?1 AND tenant_id = ?2 AND version = ?3)", write.processId, tenantId, write.version),
+          guard(
+            db,
+            "EXISTS (SELECT 1 FROM processes WHERE id = ?1 AND tenant_id = ?2 AND version = ?3)",
+            write.processId,
+            tenantId,
+            write.version,
+          ),
           db
             .prepare(
               `INSERT INTO process_prices (id, tenant_id, process_id, unit_price_cents, effective_from, set_by, action_id)
                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
             )
-            .bind(`pp-${actionId.slice(0, 32)}`, tenantId, write.processId, write.unitPriceCents, write.effectiveFrom, owner.userId, actionId),
+            .bind(
+              `pp-${actionId.slice(0, 32)}`,
+              tenantId,
+              write.processId,
+              write.unitPriceCents,
+              write.effectiveFrom,
+              owner.userId,
+              actionId,
+            ),
           db
             .prepare("UPDATE processes SET version = version + 1 WHERE id = ?1 AND tenant_id = ?2 AND version = ?3")
             .bind(write.processId, tenantId, write.version),

@@ -73,9 +73,15 @@ export async function preparePriceImport({
   const caller = await callerOf({ business, user });
   const from = effectiveFrom ?? caller.today;
   if (from < caller.today) {
-    throw new AppError("invalid_input", `effective_from ${from} is before today (${caller.today}): prices change from today or a later day.`);
+    throw new AppError(
+      "invalid_input",
+      `effective_from ${from} is before today (${caller.today}): prices change from today or a later day.`,
+    );
   }
-  const { rows, skipped, found } = tableRows<keyof typeof COLUMNS>(sheets, COLUMNS, { required: ["process", "price"], fillDown: ["style_code", "style"] });
+  const { rows, skipped, found } = tableRows<keyof typeof COLUMNS>(sheets, COLUMNS, {
+    required: ["process", "price"],
+    fillDown: ["style_code", "style"],
+  });
   if (rows.length === 0) {
     throw new AppError(
       "invalid_input",
@@ -86,7 +92,9 @@ export async function preparePriceImport({
   const [styleRows, processRows] = await db.batch<Record<string, unknown>>([
     db.prepare("SELECT id, code, name FROM styles WHERE tenant_id = ?1").bind(tenantId),
     db
-      .prepare(`SELECT p.id, p.style_id, p.name, p.version, p.sort_order, ${priceOnSql("p", "?2")} AS cents FROM processes p WHERE p.tenant_id = ?1`)
+      .prepare(
+        `SELECT p.id, p.style_id, p.name, p.version, p.sort_order, ${priceOnSql("p", "?2")} AS cents FROM processes p WHERE p.tenant_id = ?1`,
+      )
       .bind(tenantId, from),
   ]);
   const styles = (styleRows?.results ?? []) as unknown as StyleRow[];
@@ -112,19 +120,28 @@ export async function preparePriceImport({
   };
 
   for (const row of rows) {
-    const styleSaid = row.cells.style_code || row.cells.style || (found.includes("style_code") || found.includes("style") ? "" : row.sheet);
-    let style = styleBy.get(nameKey(row.cells.style_code)) ?? styleBy.get(nameKey(row.cells.style)) ?? styleBy.get(nameKey(styleSaid));
+    const styleSaid =
+      row.cells.style_code || row.cells.style || (found.includes("style_code") || found.includes("style") ? "" : row.sheet);
+    let style =
+      styleBy.get(nameKey(row.cells.style_code)) ?? styleBy.get(nameKey(row.cells.style)) ?? styleBy.get(nameKey(styleSaid));
     // A sheet with no style column and a name no style has (Sheet1, 工价): the workshop's only style.
     if (!style && styleSaid === row.sheet && styles.length === 1) style = styles[0];
     if (!style) {
       if (styleSaid === "" || styleSaid === row.sheet) {
-        problems.push(problemAt(row, "款号", styleSaid === "" ? "没有款号或款式" : `工作表「${row.sheet}」不是已有的款式：加一列「款号」`));
+        problems.push(
+          problemAt(row, "款号", styleSaid === "" ? "没有款号或款式" : `工作表「${row.sheet}」不是已有的款式：加一列「款号」`),
+        );
         continue;
       }
       const key = nameKey(styleSaid);
       style = newStyles.get(key);
       if (!style) {
-        const code = row.cells.style_code && STYLE_CODE.test(row.cells.style_code) ? row.cells.style_code : STYLE_CODE.test(styleSaid) ? styleSaid : freeCode();
+        const code =
+          row.cells.style_code && STYLE_CODE.test(row.cells.style_code)
+            ? row.cells.style_code
+            : STYLE_CODE.test(styleSaid)
+              ? styleSaid
+              : freeCode();
         const name = row.cells.style || styleSaid;
         style = { id: `st-${crypto.randomUUID()}`, code, name };
         newStyles.set(key, style);
@@ -143,7 +160,13 @@ export async function preparePriceImport({
     }
     const cents = centsOfCell(row.cells.price);
     if (cents === null) {
-      problems.push(problemAt(row, "单价", row.cells.price === "" ? "没有单价" : `“${row.cells.price.slice(0, 20)}”不是 0 到 100000 元之间、最多两位小数的金额`));
+      problems.push(
+        problemAt(
+          row,
+          "单价",
+          row.cells.price === "" ? "没有单价" : `“${row.cells.price.slice(0, 20)}”不是 0 到 100000 元之间、最多两位小数的金额`,
+        ),
+      );
       continue;
     }
     const styleLabel = `${style.code} ${style.name}`;
@@ -164,7 +187,13 @@ export async function preparePriceImport({
     } else if (existing.cents === cents) report.unchanged++;
     else {
       write.prices.push({ process_id: existing.id, version: existing.version, cents, before: existing.cents, what });
-      report.change.push({ sheet: row.sheet, row: row.row, text: `${what} 单价（${from} 起）`, before: `${yuan(existing.cents)} 元/件`, after: `${yuan(cents)} 元/件` });
+      report.change.push({
+        sheet: row.sheet,
+        row: row.row,
+        text: `${what} 单价（${from} 起）`,
+        before: `${yuan(existing.cents)} 元/件`,
+        after: `${yuan(cents)} 元/件`,
+      });
     }
   }
   const changes = write.styles.length + write.processes.length + write.prices.length;
@@ -176,14 +205,44 @@ export async function preparePriceImport({
       summary: `导入工价表：新增 ${write.styles.length} 个款式、${write.processes.length} 道工序，改 ${write.prices.length} 个单价（${file}）`,
       preview: [
         { label: "文件", value: file },
-        { label: "新增款式", value: write.styles.length ? firstFew(write.styles.map((s) => `${s.code} ${s.name}`), 5, "、") : "无" },
-        { label: "新增工序", value: write.processes.length ? `${write.processes.length} 道：${firstFew(write.processes.map((p) => `${p.what} ${yuan(p.cents)}`), 5)}` : "无" },
+        {
+          label: "新增款式",
+          value: write.styles.length
+            ? firstFew(
+                write.styles.map((s) => `${s.code} ${s.name}`),
+                5,
+                "、",
+              )
+            : "无",
+        },
+        {
+          label: "新增工序",
+          value: write.processes.length
+            ? `${write.processes.length} 道：${firstFew(
+                write.processes.map((p) => `${p.what} ${yuan(p.cents)}`),
+                5,
+              )}`
+            : "无",
+        },
         {
           label: "改单价",
-          value: write.prices.length ? `${write.prices.length} 道，${from} 起：${firstFew(write.prices.map((p) => `${p.what} ${yuan(p.before)} → ${yuan(p.cents)}`), 5)}` : "无",
+          value: write.prices.length
+            ? `${write.prices.length} 道，${from} 起：${firstFew(
+                write.prices.map((p) => `${p.what} ${yuan(p.before)} → ${yuan(p.cents)}`),
+                5,
+              )}`
+            : "无",
         },
         { label: "不变", value: `${report.unchanged} 道` },
-        { label: "有问题，不导入", value: problems.length ? `${problems.length} 行：${firstFew(problems.map((p) => `第 ${p.row} 行「${p.column}」${p.message}`), 5)}` : "无" },
+        {
+          label: "有问题，不导入",
+          value: problems.length
+            ? `${problems.length} 行：${firstFew(
+                problems.map((p) => `第 ${p.row} 行「${p.column}」${p.message}`),
+                5,
+              )}`
+            : "无",
+        },
         ...(write.prices.length ? [{ label: "已登记的计件", value: "不变，仍按登记时的单价" }] : []),
       ],
       ambiguities: [],
@@ -269,7 +328,9 @@ export function priceImportExecutor(business: BusinessService): Executor<PriceIm
             )
             .bind(tenantId, prices, write.effectiveFrom, owner.userId),
           db
-            .prepare("UPDATE processes SET version = version + 1 WHERE tenant_id = ?1 AND id IN (SELECT json_extract(value, '$.process_id') FROM json_each(?2))")
+            .prepare(
+              "UPDATE processes SET version = version + 1 WHERE tenant_id = ?1 AND id IN (SELECT json_extract(value, '$.process_id') FROM json_each(?2))",
+            )
             .bind(tenantId, prices),
           auditStatement(
             db,

@@ -31,20 +31,36 @@ export async function employeeViews(business: BusinessService): Promise<Employee
 export async function styleViews(business: BusinessService, today: string): Promise<StyleView[]> {
   const { db, tenantId } = business;
   const [styles, processes] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT id, code, name, version FROM styles WHERE tenant_id = ?1 ORDER BY code LIMIT ${SETUP_LIST_MAX}`).bind(tenantId),
     db
-      .prepare(`SELECT id, style_id, name, active, version FROM processes WHERE tenant_id = ?1 ORDER BY sort_order, id LIMIT ${SETUP_LIST_MAX}`)
+      .prepare(`SELECT id, code, name, version FROM styles WHERE tenant_id = ?1 ORDER BY code LIMIT ${SETUP_LIST_MAX}`)
+      .bind(tenantId),
+    db
+      .prepare(
+        `SELECT id, style_id, name, active, version FROM processes WHERE tenant_id = ?1 ORDER BY sort_order, id LIMIT ${SETUP_LIST_MAX}`,
+      )
       .bind(tenantId),
   ]);
   const histories = await priceHistories({ business, processIds: (processes?.results ?? []).map((p) => String(p.id)) });
   const byStyle = new Map<string, StyleView>();
   for (const s of styles?.results ?? []) {
-    byStyle.set(String(s.id), { id: String(s.id), code: String(s.code), name: String(s.name), version: Number(s.version), processes: [] });
+    byStyle.set(String(s.id), {
+      id: String(s.id),
+      code: String(s.code),
+      name: String(s.name),
+      version: Number(s.version),
+      processes: [],
+    });
   }
   for (const p of processes?.results ?? []) {
     const history = histories.get(String(p.id)) ?? [];
     const next = nextPrice(history, today);
-    const prices: PriceView[] = history.map(({ unit_price, from, set_at, set_by, replaced }) => ({ unit_price, from, set_at, set_by, replaced }));
+    const prices: PriceView[] = history.map(({ unit_price, from, set_at, set_by, replaced }) => ({
+      unit_price,
+      from,
+      set_at,
+      set_by,
+      replaced,
+    }));
     byStyle.get(String(p.style_id))?.processes.push({
       id: String(p.id),
       name: String(p.name),

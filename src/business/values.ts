@@ -37,7 +37,8 @@ export function centsOfCell(text: string): number | null {
  */
 export function nameOf(text: string, field: string, max = 50): string {
   const bad = firstUnprintable(text);
-  if (bad) throw new AppError("invalid_input", `${field}: character ${bad.position} is ${bad.codePoint}, which names may not contain.`);
+  if (bad)
+    throw new AppError("invalid_input", `${field}: character ${bad.position} is ${bad.codePoint}, which names may not contain.`);
   const name = text.trim().replace(/\s+/g, " ");
   if (name.length === 0 || [...name].length > max) {
     throw new AppError("invalid_input", `${field}: give 1 to ${max} characters.`);
@@ -50,14 +51,16 @@ const EMPLOYEE_NO = /^[0-9A-Za-z_-]{1,20}$/;
 /** An employee's number (工号): 1 to 20 letters, digits, `-` or `_`. */
 export function employeeNoOf(text: string, field = "employee_no"): string {
   const no = text.trim();
-  if (!EMPLOYEE_NO.test(no)) throw new AppError("invalid_input", `${field}: '${no.slice(0, 30)}' is not a 工号 (1 to 20 letters, digits, - or _).`);
+  if (!EMPLOYEE_NO.test(no))
+    throw new AppError("invalid_input", `${field}: '${no.slice(0, 30)}' is not a 工号 (1 to 20 letters, digits, - or _).`);
   return no;
 }
 
 /** A style's code (款号), as an employee number is written. */
 export function styleCodeOf(text: string, field = "code"): string {
   const code = text.trim();
-  if (!EMPLOYEE_NO.test(code)) throw new AppError("invalid_input", `${field}: '${code.slice(0, 30)}' is not a 款号 (1 to 20 letters, digits, - or _).`);
+  if (!EMPLOYEE_NO.test(code))
+    throw new AppError("invalid_input", `${field}: '${code.slice(0, 30)}' is not a 款号 (1 to 20 letters, digits, - or _).`);
   return code;
 }
 
@@ -80,7 +83,10 @@ export function timeZoneOf(text: string, field = "time_zone"): string {
   try {
     return new Intl.DateTimeFormat("en", { timeZone: text.trim() }).resolvedOptions().timeZone;
   } catch {
-    throw new AppError("invalid_input", `${field}: '${text.slice(0, 60)}' is not a time zone this server knows (IANA, such as Asia/Shanghai).`);
+    throw new AppError(
+      "invalid_input",
+      `${field}: '${text.slice(0, 60)}' is not a time zone this server knows (IANA, such as Asia/Shanghai).`,
+    );
   }
 }
 

@@ -1,21 +1,12 @@
 import { z } from "zod";
 import { isCalendarDate } from "../business/local-time.ts";
-import { prepareAdjustmentTool } from "../tools/prepare-adjustment.ts";
-import { prepareEmployeeTool } from "../tools/prepare-employee.ts";
-import { prepareOrderUpdateTool } from "../tools/prepare-order-update.ts";
-import { prepareProcessTool } from "../tools/prepare-process.ts";
-import { prepareProcessPriceTool } from "../tools/prepare-process-price.ts";
-import { prepareWorkshopSettingsTool } from "../tools/prepare-workshop-settings.ts";
+import { BusinessChangeInputSchema } from "../tools/prepare-business-change.ts";
 
-// A change's body is its tool's input (the one definition of each kind of change), with unknown
-// fields refused, as the tool runtime refuses them.
-
-export const EmployeeChangeSchema = z.strictObject(prepareEmployeeTool.inputSchema.shape);
-export const ProcessChangeSchema = z.strictObject(prepareProcessTool.inputSchema.shape);
-export const PriceChangeSchema = z.strictObject(prepareProcessPriceTool.inputSchema.shape);
-export const OrderChangeSchema = z.strictObject(prepareOrderUpdateTool.inputSchema.shape);
-export const AdjustmentChangeSchema = z.strictObject(prepareAdjustmentTool.inputSchema.shape);
-export const WorkshopChangeSchema = z.strictObject(prepareWorkshopSettingsTool.inputSchema.shape);
+/**
+ * A change's body is the prepare tool's input (the one definition of every kind of change), with
+ * unknown fields refused, as the tool runtime refuses them.
+ */
+export const BusinessChangeSchema = z.strictObject(BusinessChangeInputSchema.shape);
 
 export const OrdersQuerySchema = z.object({
   status: z.enum(["open", "all"]).default("open").describe("Open orders (待生产, 生产中), or every order."),

@@ -4,36 +4,23 @@ import { holdAction } from "../actions/actions.ts";
 import type { Prepared } from "../actions/types.ts";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth, requirePermission } from "../auth/middleware.ts";
-import { prepareAdjustment } from "../business/adjustment-changes.ts";
-import { prepareProcess } from "../business/catalog-changes.ts";
-import { prepareEmployee } from "../business/employee-changes.ts";
-import { prepareOrderUpdate } from "../business/order-changes.ts";
-import { prepareProcessPrice } from "../business/price-changes.ts";
 import { adjustmentViews, employeeViews, orderViews, styleViews } from "../business/setup-reads.ts";
 import { callerOf } from "../business/workshop.ts";
-import { prepareWorkshopSettings, workshopSettings } from "../business/workshop-changes.ts";
+import { workshopSettings } from "../business/workshop-changes.ts";
 import { AppError } from "../errors.ts";
 import type { WorkshopView } from "../shapes.ts";
-import { validate } from "./validate.ts";
-import {
-  AdjustmentChangeSchema,
-  EmployeeChangeSchema,
-  MonthQuerySchema,
-  OrderChangeSchema,
-  OrdersQuerySchema,
-  PriceChangeSchema,
-  ProcessChangeSchema,
-  WorkshopChangeSchema,
-} from "./business.schema.ts";
+import { prepareBusinessChange } from "../tools/prepare-business-change.ts";
+import { BusinessChangeSchema, MonthQuerySchema, OrdersQuerySchema } from "./business.schema.ts";
 import { businessImportRoutes } from "./business-import.ts";
 import { ifMatchVersions } from "./if-match.ts";
+import { validate } from "./validate.ts";
 
 /**
  * `/api/business`: the workshop's own business data as Settings → 车间资料 reads and changes it
  * (a boss, or the workshop's admin). `GET` lists employees, styles with their processes and
  * prices (and each price's history), orders, a month's 补贴 and 扣款, and the workshop's settings,
- * each record with the `version` a change is sent against. `POST /changes/<kind>` prepares a
- * change (its body is the prepare tool's input) and answers it as a pending action, written once
+ * each record with the `version` a change is sent against. `POST /changes` prepares a
+ * change (its body is `prepare_business_change`'s input) and answers it as a pending action, written once
  * its person says yes (`POST /api/actions/:id/confirm`, `{ "via": "settings" }` from the settings
  * page); `If-Match: "<version>"` refuses it at once (409, the record as it is now) when the record
  * changed since it was read. Imports are under `/import` (business-import.ts).
@@ -84,29 +71,8 @@ function common(c: Context<AppEnv>) {
   return { business: c.var.services.business, user: c.var.user, ifVersion: ifMatchVersions(c.req.header("If-Match")) };
 }
 
-businessRoutes.post("/changes/employee", validate("json", EmployeeChangeSchema), async (c) =>
-  held(c, await prepareEmployee({ ...common(c), input: c.req.valid("json") })),
-);
-
-businessRoutes.post("/changes/process", validate("json", ProcessChangeSchema), async (c) =>
-  held(c, await prepareProcess({ ...common(c), input: c.req.valid("json") })),
-);
-
-businessRoutes.post("/changes/process_price", validate("json", PriceChangeSchema), async (c) =>
-  held(c, await prepareProcessPrice({ ...common(c), input: c.req.valid("json") })),
-);
-
-businessRoutes.post("/changes/order_update", validate("json", OrderChangeSchema), async (c) =>
-  held(c, await prepareOrderUpdate({ ...common(c), input: c.req.valid("json") })),
-);
-
-// A 补贴 or 扣款 is added or taken back, never changed in place: it has no version to match.
-businessRoutes.post("/changes/adjustment", validate("json", AdjustmentChangeSchema), async (c) =>
-  held(c, await prepareAdjustment({ business: c.var.services.business, user: c.var.user, input: c.req.valid("json") })),
-);
-
-businessRoutes.post("/changes/workshop_settings", validate("json", WorkshopChangeSchema), async (c) =>
-  held(c, await prepareWorkshopSettings({ ...common(c), input: c.req.valid("json") })),
+businessRoutes.post("/changes", validate("json", BusinessChangeSchema), async (c) =>
+  held(c, await prepareBusinessChange({ ...common(c), input: c.req.valid("json") })),
 );
 
 businessRoutes.use("/import/*", bodyLimit({ maxSize: 11 * 1024 * 1024, onError: () => tooLarge() }));

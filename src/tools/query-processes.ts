@@ -15,7 +15,11 @@ export const queryProcessesTool = defineTool({
   words: {
     title: said("查工序和单价", "Look up processes and prices"),
     icon: "records",
-    fields: { ...FIELD_WORDS, include_inactive: said("含停用", "include disabled"), with_history: said("附改价记录", "with price history") },
+    fields: {
+      ...FIELD_WORDS,
+      include_inactive: said("含停用", "include disabled"),
+      with_history: said("附改价记录", "with price history"),
+    },
     results: {
       ...pick("name", "style", "unit_price", "active", "totals"),
       processes: said("道数", "processes"),
@@ -25,13 +29,13 @@ export const queryProcessesTool = defineTool({
     offer: said("查工序和单价（例如：“上领子的单价”）", 'processes and unit prices ("list the processes")'),
   },
   description:
-    "The workshop's processes (工序) per style (款式) with today's unit price per piece (单价), a change already set " +
-    "(next_price), and with with_history every price since. Disabled (停用) ones only with include_inactive.",
+    "The workshop's processes (工序) per style (款式) with today's unit price per piece (单价) and any set to come " +
+    "(next_price). Disabled (停用) ones only with include_inactive.",
   inputSchema: z.object({
     style: nameField("Code (A01) or name (男式衬衫).").optional(),
     name_contains: z.string().trim().min(1).max(50).optional().describe("Part of the name (领子)."),
     include_inactive: z.boolean().default(false).describe("Disabled ones too."),
-    with_history: z.boolean().default(false).describe("Each one's price history (改价记录)."),
+    with_history: z.boolean().default(false).describe("改价记录 too."),
     ...pageFields,
   }),
   outputSchema: z.object({
@@ -80,7 +84,8 @@ export const queryProcessesTool = defineTool({
     ];
     const [first] = result.items;
     const next = first?.next_price ? `${first.next_price.from} 起 ${money(first.next_price.unit_price.cents)}/件。` : "";
-    const one = result.total === 1 && first ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。${next}` : "";
+    const one =
+      result.total === 1 && first ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。${next}` : "";
     const summary = `${filterWords(filters, FIELD_WORDS) || "全部款式"}，当前单价（${caller.today}）：共 ${count(result.total)} 道工序。${one}`;
     const structured = {
       summary,

@@ -8,14 +8,9 @@ import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
 import { navigateSessionTool } from "./navigate-session.ts";
-import { prepareAdjustmentTool } from "./prepare-adjustment.ts";
-import { prepareEmployeeTool } from "./prepare-employee.ts";
+import { prepareBusinessChangeTool } from "./prepare-business-change.ts";
 import { prepareOrderTool } from "./prepare-order.ts";
-import { prepareOrderUpdateTool } from "./prepare-order-update.ts";
 import { preparePieceRecordTool } from "./prepare-piece-record.ts";
-import { prepareProcessTool } from "./prepare-process.ts";
-import { prepareProcessPriceTool } from "./prepare-process-price.ts";
-import { prepareWorkshopSettingsTool } from "./prepare-workshop-settings.ts";
 import { queryEmployeesTool } from "./query-employees.ts";
 import { queryOrdersTool } from "./query-orders.ts";
 import { queryPayrollTool } from "./query-payroll.ts";
@@ -37,12 +32,7 @@ export const WEFT_TOOLS: readonly WeftTool[] = [
   queryEmployeesTool,
   preparePieceRecordTool,
   prepareOrderTool,
-  prepareOrderUpdateTool,
-  prepareEmployeeTool,
-  prepareProcessTool,
-  prepareProcessPriceTool,
-  prepareAdjustmentTool,
-  prepareWorkshopSettingsTool,
+  prepareBusinessChangeTool,
   confirmActionTool,
   cancelActionTool,
 ];

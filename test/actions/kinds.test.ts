@@ -11,7 +11,7 @@ import { stampExecutor } from "./fixtures/stamp-executor.ts";
 describe("the kinds of pending write", () => {
   it("each have an executor with a label, for every kind a tool prepares", () => {
     const { executors } = testServices().actions;
-    const prepared = WEFT_TOOLS.flatMap((tool) => (tool.prepares ? [tool.prepares] : []));
+    const prepared = WEFT_TOOLS.flatMap((tool) => (tool.prepares ? [tool.prepares].flat() : []));
     // external_call is prepared by the registry for external tools that may write; the imports by
     // their routes (POST /api/business/import/*), which read a file no tool takes.
     const kinds = new Set([...prepared, "external_call", "employee_import", "price_import"]);

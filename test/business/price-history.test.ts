@@ -15,7 +15,12 @@ const previewOf = (action: Pending) => Object.fromEntries(action.preview.map((f)
 const at = (date: string) => new Date(`${date}T04:00:00Z`);
 
 async function record(quantity: number, workDate: string, now: Date): Promise<{ id: string; cents: number }> {
-  const action = await ok<Pending>(BOSS, "prepare_piece_record", { employee: "张三", process: "上领子", quantity, order: "o-jx-1", work_date: workDate }, now);
+  const action = await ok<Pending>(
+    BOSS,
+    "prepare_piece_record",
+    { employee: "张三", process: "上领子", quantity, order: "o-jx-1", work_date: workDate },
+    now,
+  );
   const done = await ok<{ status: string }>(BOSS, "confirm_action", { action_id: action.action_id });
   expect(done.status).toBe("confirmed");
   const row = await db()
@@ -26,7 +31,10 @@ async function record(quantity: number, workDate: string, now: Date): Promise<{ 
 }
 
 async function priceOf(id: string): Promise<number> {
-  const row = await db().prepare("SELECT unit_price_cents FROM piece_records WHERE id = ?1").bind(id).first<{ unit_price_cents: number }>();
+  const row = await db()
+    .prepare("SELECT unit_price_cents FROM piece_records WHERE id = ?1")
+    .bind(id)
+    .first<{ unit_price_cents: number }>();
   return row?.unit_price_cents ?? -1;
 }
 
@@ -34,7 +42,12 @@ async function priceOf(id: string): Promise<number> {
 async function pieceWage(dates: string[], now: Date): Promise<number> {
   let cents = 0;
   for (const month of new Set(dates.map((d) => d.slice(0, 7)))) {
-    const { payslips } = await ok<{ payslips: { piece_wage: { cents: number } }[] }>(BOSS, "query_payroll", { employee: "张三", month }, now);
+    const { payslips } = await ok<{ payslips: { piece_wage: { cents: number } }[] }>(
+      BOSS,
+      "query_payroll",
+      { employee: "张三", month },
+      now,
+    );
     cents += payslips[0]?.piece_wage.cents ?? 0;
   }
   return cents;
@@ -45,7 +58,9 @@ async function recordedWage(dates: string[]): Promise<number> {
   let cents = 0;
   for (const month of months) {
     const row = await db()
-      .prepare("SELECT COALESCE(SUM(quantity * unit_price_cents), 0) AS cents FROM piece_records WHERE employee_id = 'e-jx-zhangsan' AND work_date LIKE ?1")
+      .prepare(
+        "SELECT COALESCE(SUM(quantity * unit_price_cents), 0) AS cents FROM piece_records WHERE employee_id = 'e-jx-zhangsan' AND work_date LIKE ?1",
+      )
       .bind(`${month}-%`)
       .first<{ cents: number }>();
     cents += row?.cents ?? 0;
@@ -62,8 +77,17 @@ describe("a process's price from a day on", () => {
     expect(before.cents).toBe(80);
     const wageBefore = await pieceWage([today, tomorrow], at(today));
 
-    const change = await ok<Pending>(BOSS, "prepare_process_price", { process: "上领子", style: "A01", unit_price: 0.9, effective_from: tomorrow }, at(today));
-    expect(previewOf(change)).toMatchObject({ 工序: "上领子（A01 男式衬衫）", 单价: "0.80 → 0.90 元/件", 已登记的计件: "不变，仍按登记时的单价" });
+    const change = await ok<Pending>(
+      BOSS,
+      "prepare_business_change",
+      { change: "price", process: "上领子", style: "A01", unit_price: 0.9, date: tomorrow },
+      at(today),
+    );
+    expect(previewOf(change)).toMatchObject({
+      工序: "上领子（A01 男式衬衫）",
+      单价: "0.80 → 0.90 元/件",
+      已登记的计件: "不变，仍按登记时的单价",
+    });
     expect(previewOf(change).生效日期).toContain(tomorrow);
     expect((await ok<{ status: string }>(BOSS, "confirm_action", { action_id: change.action_id })).status).toBe("confirmed");
 
@@ -84,7 +108,12 @@ describe("a process's price from a day on", () => {
 
   it("keeps the history readable: the first price, then each change with its day", async () => {
     const { processes } = await ok<{
-      processes: { name: string; unit_price: { yuan: string }; next_price?: { unit_price: { yuan: string }; from: string }; price_history?: { unit_price: { yuan: string }; from: string | null }[] }[];
+      processes: {
+        name: string;
+        unit_price: { yuan: string };
+        next_price?: { unit_price: { yuan: string }; from: string };
+        price_history?: { unit_price: { yuan: string }; from: string | null }[];
+      }[];
     }>(BOSS, "query_processes", { style: "A01", name_contains: "上领子", with_history: true }, at(today));
     const collar = processes.find((p) => p.name === "上领子");
     expect(collar?.unit_price.yuan).toBe("0.80");
@@ -96,15 +125,30 @@ describe("a process's price from a day on", () => {
   });
 
   it("refuses a price from a day already past, so no record entered before it changes", async () => {
-    const refused = await fails(BOSS, "prepare_process_price", { process: "上领子", style: "A01", unit_price: 1, effective_from: addDays(today, -1) }, at(today));
+    const refused = await fails(
+      BOSS,
+      "prepare_business_change",
+      { change: "price", process: "上领子", style: "A01", unit_price: 1, date: addDays(today, -1) },
+      at(today),
+    );
     expect(refused).toMatchObject({ code: "invalid_input" });
     expect(refused.message).toMatch(/before today/);
   });
 
   it("refuses a prepared piece record at the old price once the price of its day changed, and says so", async () => {
-    const prepared = await ok<Pending>(BOSS, "prepare_piece_record", { employee: "张三", process: "上领子", quantity: 7, order: "o-jx-1" }, at(today));
+    const prepared = await ok<Pending>(
+      BOSS,
+      "prepare_piece_record",
+      { employee: "张三", process: "上领子", quantity: 7, order: "o-jx-1" },
+      at(today),
+    );
     expect(previewOf(prepared).单价).toBe("0.80 元/件");
-    const change = await ok<Pending>(BOSS, "prepare_process_price", { process: "上领子", style: "A01", unit_price: 0.85 }, at(today));
+    const change = await ok<Pending>(
+      BOSS,
+      "prepare_business_change",
+      { change: "price", process: "上领子", style: "A01", unit_price: 0.85 },
+      at(today),
+    );
     await ok(BOSS, "confirm_action", { action_id: change.action_id });
     const stale = await fails(BOSS, "confirm_action", { action_id: prepared.action_id });
     expect(stale).toMatchObject({ code: "action_stale" });
@@ -114,13 +158,32 @@ describe("a process's price from a day on", () => {
   });
 
   it("takes money as 分 up to 100,000 元, and refuses three decimals or more", async () => {
-    expect(await fails(BOSS, "prepare_process_price", { process: "上领子", style: "A01", unit_price: 0.805 }, at(today))).toMatchObject({
+    expect(
+      await fails(
+        BOSS,
+        "prepare_business_change",
+        { change: "price", process: "上领子", style: "A01", unit_price: 0.805 },
+        at(today),
+      ),
+    ).toMatchObject({
       code: "invalid_input",
     });
-    expect(await fails(BOSS, "prepare_process_price", { process: "上领子", style: "A01", unit_price: 100_000.01 }, at(today))).toMatchObject({
+    expect(
+      await fails(
+        BOSS,
+        "prepare_business_change",
+        { change: "price", process: "上领子", style: "A01", unit_price: 100_000.01 },
+        at(today),
+      ),
+    ).toMatchObject({
       code: "invalid_input",
     });
-    const top = await ok<Pending>(BOSS, "prepare_process_price", { process: "上领子", style: "A01", unit_price: 100_000, effective_from: addDays(today, 30) }, at(today));
+    const top = await ok<Pending>(
+      BOSS,
+      "prepare_business_change",
+      { change: "price", process: "上领子", style: "A01", unit_price: 100_000, date: addDays(today, 30) },
+      at(today),
+    );
     // From then on the latest change set before it, tomorrow's 0.90, is the price it replaces.
     expect(previewOf(top).单价).toBe("0.90 → 100000.00 元/件");
   });

@@ -20,12 +20,7 @@ describe("the tool registry", () => {
       "query_employees",
       "prepare_piece_record",
       "prepare_order",
-      "prepare_order_update",
-      "prepare_employee",
-      "prepare_process",
-      "prepare_process_price",
-      "prepare_adjustment",
-      "prepare_workshop_settings",
+      "prepare_business_change",
       "confirm_action",
       "cancel_action",
     ]);
@@ -56,8 +51,6 @@ describe("the tool registry", () => {
           "properties": {
             "action_id": {
               "description": "From a prepare tool.",
-              "maxLength": 128,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -70,8 +63,6 @@ describe("the tool registry", () => {
           "properties": {
             "action_id": {
               "description": "From a prepare tool.",
-              "maxLength": 128,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -84,8 +75,6 @@ describe("the tool registry", () => {
           "properties": {
             "user_query": {
               "description": "The user's original question, verbatim, in any language.",
-              "maxLength": 2000,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -99,7 +88,6 @@ describe("the tool registry", () => {
             "kb_ids": {
               "description": "Only these bases (list_knowledge_bases).",
               "items": {
-                "minLength": 1,
                 "type": "string",
               },
               "maxItems": 100,
@@ -108,14 +96,11 @@ describe("the tool registry", () => {
             "min_score": {
               "default": 0.5,
               "description": "The least chance (0-1) that a passage answers.",
-              "maximum": 1,
               "minimum": 0,
               "type": "number",
             },
             "query": {
               "description": "Natural language or keywords.",
-              "maxLength": 2000,
-              "minLength": 1,
               "type": "string",
             },
             "rerank": {
@@ -146,7 +131,6 @@ describe("the tool registry", () => {
             "top_k": {
               "default": 10,
               "description": "Most results (1-50).",
-              "maximum": 50,
               "minimum": 1,
               "type": "integer",
             },
@@ -160,7 +144,6 @@ describe("the tool registry", () => {
           "properties": {
             "name_contains": {
               "description": "Only bases whose name contains this (any case).",
-              "maxLength": 100,
               "type": "string",
             },
           },
@@ -170,19 +153,14 @@ describe("the tool registry", () => {
           "properties": {
             "selected_option_id": {
               "description": "An option's id, back, end or provide_more_info.",
-              "maxLength": 64,
-              "minLength": 1,
               "type": "string",
             },
             "session_id": {
               "description": "From initiate_session.",
-              "maxLength": 128,
-              "minLength": 1,
               "type": "string",
             },
             "user_input": {
               "description": "The user's words, for provide_more_info.",
-              "maxLength": 2000,
               "type": "string",
             },
           },
@@ -192,37 +170,60 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
-        "prepare_adjustment": {
+        "prepare_business_change": {
           "properties": {
             "adjustment": {
-              "description": "Id, to remove.",
-              "maxLength": 50,
-              "minLength": 1,
+              "description": "Id (query_payroll).",
               "type": "string",
             },
             "amount": {
               "description": "元.",
-              "maximum": 100000,
               "minimum": 0.01,
               "type": "number",
             },
             "change": {
-              "default": "add",
-              "description": "What to do.",
+              "description": "What.",
               "enum": [
-                "add",
-                "remove",
+                "employee_add",
+                "employee_edit",
+                "employee_leave",
+                "employee_rejoin",
+                "style_add",
+                "style_edit",
+                "process_add",
+                "process_edit",
+                "process_disable",
+                "process_enable",
+                "price",
+                "order",
+                "adjustment_add",
+                "adjustment_remove",
+                "workshop",
               ],
               "type": "string",
             },
+            "code": {
+              "description": "款号.",
+              "type": "string",
+            },
+            "date": {
+              "description": "Default today.",
+              "type": "string",
+            },
+            "due_date": {
+              "description": "交期.",
+              "type": "string",
+            },
             "employee": {
-              "description": "Name, 工号 or id.",
-              "maxLength": 50,
-              "minLength": 1,
+              "description": "员工.",
+              "type": "string",
+            },
+            "employee_no": {
+              "description": "工号.",
               "type": "string",
             },
             "kind": {
-              "description": "补贴 or 扣款.",
+              "description": "补贴/扣款.",
               "enum": [
                 "allowance",
                 "deduction",
@@ -230,54 +231,60 @@ describe("the tool registry", () => {
               "type": "string",
             },
             "month": {
-              "description": "YYYY-MM (三月: 2026-03).",
-              "pattern": "^\\d{4}-(0[1-9]|1[0-2])$",
-              "type": "string",
-            },
-            "reason": {
-              "description": "全勤奖, 迟到…",
-              "maxLength": 100,
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
-        "prepare_employee": {
-          "properties": {
-            "change": {
-              "description": "What to do.",
-              "enum": [
-                "add",
-                "edit",
-                "leave",
-                "rejoin",
-              ],
-              "type": "string",
-            },
-            "date": {
-              "description": "离职日期; today when left out.",
-              "type": "string",
-            },
-            "employee": {
-              "description": "Who: name, 工号 or id.",
-              "maxLength": 50,
-              "minLength": 1,
-              "type": "string",
-            },
-            "employee_no": {
-              "description": "工号.",
-              "maxLength": 20,
+              "description": "YYYY-MM.",
               "type": "string",
             },
             "name": {
-              "description": "姓名.",
-              "maxLength": 50,
+              "description": "名称.",
+              "type": "string",
+            },
+            "note": {
+              "description": "备注.",
+              "type": "string",
+            },
+            "order": {
+              "description": "订单号.",
               "type": "string",
             },
             "phone": {
-              "description": "电话; empty clears it.",
-              "maxLength": 30,
+              "description": "电话.",
               "type": "string",
+            },
+            "process": {
+              "description": "工序.",
+              "type": "string",
+            },
+            "quantity": {
+              "description": "件数.",
+              "minimum": 1,
+              "type": "integer",
+            },
+            "reason": {
+              "description": "原因.",
+              "type": "string",
+            },
+            "status": {
+              "description": "状态.",
+              "enum": [
+                "pending",
+                "in_production",
+                "completed",
+                "cancelled",
+              ],
+              "type": "string",
+            },
+            "style": {
+              "description": "款式.",
+              "type": "string",
+            },
+            "time_zone": {
+              "description": "IANA.",
+              "type": "string",
+            },
+            "unit_price": {
+              "description": "元.",
+              "minimum": 0,
+              "type": "number",
             },
           },
           "required": [
@@ -289,8 +296,6 @@ describe("the tool registry", () => {
           "properties": {
             "customer": {
               "description": "Customer or brand.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "due_date": {
@@ -299,19 +304,15 @@ describe("the tool registry", () => {
             },
             "note": {
               "description": "备注: fabric, colours, packing.",
-              "maxLength": 500,
               "type": "string",
             },
             "quantity": {
               "description": "Pieces ordered.",
-              "maximum": 1000000,
               "minimum": 1,
               "type": "integer",
             },
             "style": {
               "description": "款式: code (A01), name or id.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -323,73 +324,22 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
-        "prepare_order_update": {
-          "properties": {
-            "due_date": {
-              "description": "交货日期.",
-              "type": "string",
-            },
-            "note": {
-              "description": "备注.",
-              "maxLength": 500,
-              "type": "string",
-            },
-            "order": {
-              "description": "Order number (2026-001) or id.",
-              "maxLength": 50,
-              "minLength": 1,
-              "type": "string",
-            },
-            "quantity": {
-              "description": "Pieces ordered.",
-              "maximum": 1000000,
-              "minimum": 1,
-              "type": "integer",
-            },
-            "reason": {
-              "description": "Why cancelled.",
-              "maxLength": 200,
-              "type": "string",
-            },
-            "status": {
-              "description": "The new status.",
-              "enum": [
-                "pending",
-                "in_production",
-                "completed",
-                "cancelled",
-              ],
-              "type": "string",
-            },
-          },
-          "required": [
-            "order",
-          ],
-          "type": "object",
-        },
         "prepare_piece_record": {
           "properties": {
             "employee": {
               "description": "Name, 工号 or id; a boss must give it.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "order": {
               "description": "Number or id; the only open order with this process when left out.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "process": {
               "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "quantity": {
               "description": "Pieces done.",
-              "maximum": 10000,
               "minimum": 1,
               "type": "integer",
             },
@@ -404,100 +354,6 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
-        "prepare_process": {
-          "properties": {
-            "change": {
-              "description": "What to do.",
-              "enum": [
-                "add",
-                "edit",
-                "disable",
-                "enable",
-                "add_style",
-                "edit_style",
-              ],
-              "type": "string",
-            },
-            "code": {
-              "description": "款号.",
-              "maxLength": 20,
-              "type": "string",
-            },
-            "name": {
-              "description": "New name.",
-              "maxLength": 50,
-              "type": "string",
-            },
-            "process": {
-              "description": "Name or id.",
-              "maxLength": 50,
-              "minLength": 1,
-              "type": "string",
-            },
-            "style": {
-              "description": "款式: code, name or id.",
-              "maxLength": 50,
-              "minLength": 1,
-              "type": "string",
-            },
-            "unit_price": {
-              "description": "元/件.",
-              "maximum": 100000,
-              "minimum": 0,
-              "type": "number",
-            },
-          },
-          "required": [
-            "change",
-          ],
-          "type": "object",
-        },
-        "prepare_process_price": {
-          "properties": {
-            "effective_from": {
-              "description": "YYYY-MM-DD.",
-              "type": "string",
-            },
-            "process": {
-              "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 50,
-              "minLength": 1,
-              "type": "string",
-            },
-            "style": {
-              "description": "款式, when several styles have it.",
-              "maxLength": 50,
-              "minLength": 1,
-              "type": "string",
-            },
-            "unit_price": {
-              "description": "元 per piece (九毛 = 0.9).",
-              "maximum": 100000,
-              "minimum": 0,
-              "type": "number",
-            },
-          },
-          "required": [
-            "process",
-            "unit_price",
-          ],
-          "type": "object",
-        },
-        "prepare_workshop_settings": {
-          "properties": {
-            "name": {
-              "description": "New name.",
-              "maxLength": 100,
-              "type": "string",
-            },
-            "time_zone": {
-              "description": "Asia/Shanghai, …",
-              "maxLength": 60,
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
         "query_employees": {
           "properties": {
             "cursor": {
@@ -507,14 +363,11 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
             "name_contains": {
               "description": "Part of the name.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "status": {
@@ -544,8 +397,6 @@ describe("the tool registry", () => {
             },
             "customer_contains": {
               "description": "Part of the customer's name.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "due_from": {
@@ -559,26 +410,19 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
             "order": {
               "description": "Number (2026-015) or id.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "status": {
               "description": "pending, in_production, completed, cancelled, or open (the first two).",
-              "maxLength": 20,
-              "minLength": 1,
               "type": "string",
             },
             "style": {
               "description": "Code (A01) or name.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -592,14 +436,11 @@ describe("the tool registry", () => {
             },
             "employee": {
               "description": "Name, 工号 or id.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -627,7 +468,6 @@ describe("the tool registry", () => {
             },
             "top": {
               "description": "Only the first N after sort_by; no cursor.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -655,8 +495,6 @@ describe("the tool registry", () => {
             },
             "employee": {
               "description": "Name, 工号 or id.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "group_by": {
@@ -672,7 +510,6 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -683,8 +520,6 @@ describe("the tool registry", () => {
             },
             "order": {
               "description": "Number (2026-015) or id.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "period": {
@@ -701,8 +536,6 @@ describe("the tool registry", () => {
             },
             "process": {
               "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "sort_by": {
@@ -717,7 +550,6 @@ describe("the tool registry", () => {
             },
             "top": {
               "description": "Only the first N after sort_by; no cursor.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -743,25 +575,20 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
             "name_contains": {
               "description": "Part of the name (领子).",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "style": {
               "description": "Code (A01) or name (男式衬衫).",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "with_history": {
               "default": false,
-              "description": "Each one's price history (改价记录).",
+              "description": "改价记录 too.",
               "type": "boolean",
             },
           },
@@ -919,55 +746,14 @@ describe("the tool registry", () => {
           },
           "type": "object",
         },
-        "prepare_adjustment": {
+        "prepare_business_change": {
+          "description": "Also: preview[{label, value}], ambiguities[{field, message, candidates[{id, label}]}], created_at, expires_at, confirm_url, result, error{code, message}, expires_local, time_zone, expires_in_minutes, confirm_by, next_step.",
           "properties": {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
             },
             "status": {
               "enum": [
@@ -984,136 +770,19 @@ describe("the tool registry", () => {
               "type": "string",
             },
             "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
-        "prepare_employee": {
-          "properties": {
-            "action_id": {
-              "type": "string",
-            },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
-            "kind": {
-              "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
-            },
-            "status": {
-              "enum": [
-                "pending",
-                "confirming",
-                "confirmed",
-                "cancelled",
-                "expired",
-                "failed",
-              ],
-              "type": "string",
-            },
-            "summary": {
-              "type": "string",
-            },
-            "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
               "type": "string",
             },
           },
           "type": "object",
         },
         "prepare_order": {
+          "description": "Also: preview[{label, value}], ambiguities[{field, message, candidates[{id, label}]}], created_at, expires_at, confirm_url, result, error{code, message}, expires_local, time_zone, expires_in_minutes, confirm_by, next_step.",
           "properties": {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
             },
             "status": {
               "enum": [
@@ -1130,136 +799,19 @@ describe("the tool registry", () => {
               "type": "string",
             },
             "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
-        "prepare_order_update": {
-          "properties": {
-            "action_id": {
-              "type": "string",
-            },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
-            "kind": {
-              "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
-            },
-            "status": {
-              "enum": [
-                "pending",
-                "confirming",
-                "confirmed",
-                "cancelled",
-                "expired",
-                "failed",
-              ],
-              "type": "string",
-            },
-            "summary": {
-              "type": "string",
-            },
-            "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
               "type": "string",
             },
           },
           "type": "object",
         },
         "prepare_piece_record": {
+          "description": "Also: preview[{label, value}], ambiguities[{field, message, candidates[{id, label}]}], created_at, expires_at, confirm_url, result, error{code, message}, expires_local, time_zone, expires_in_minutes, confirm_by, next_step.",
           "properties": {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
             },
             "status": {
               "enum": [
@@ -1276,265 +828,19 @@ describe("the tool registry", () => {
               "type": "string",
             },
             "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
-        "prepare_process": {
-          "properties": {
-            "action_id": {
-              "type": "string",
-            },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
-            "kind": {
-              "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
-            },
-            "status": {
-              "enum": [
-                "pending",
-                "confirming",
-                "confirmed",
-                "cancelled",
-                "expired",
-                "failed",
-              ],
-              "type": "string",
-            },
-            "summary": {
-              "type": "string",
-            },
-            "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
-        "prepare_process_price": {
-          "properties": {
-            "action_id": {
-              "type": "string",
-            },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
-            "kind": {
-              "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
-            },
-            "status": {
-              "enum": [
-                "pending",
-                "confirming",
-                "confirmed",
-                "cancelled",
-                "expired",
-                "failed",
-              ],
-              "type": "string",
-            },
-            "summary": {
-              "type": "string",
-            },
-            "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-          },
-          "type": "object",
-        },
-        "prepare_workshop_settings": {
-          "properties": {
-            "action_id": {
-              "type": "string",
-            },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
-            "kind": {
-              "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
-            },
-            "status": {
-              "enum": [
-                "pending",
-                "confirming",
-                "confirmed",
-                "cancelled",
-                "expired",
-                "failed",
-              ],
-              "type": "string",
-            },
-            "summary": {
-              "type": "string",
-            },
-            "tell_user": {
-              "type": "string",
-            },
-            "time_zone": {
               "type": "string",
             },
           },
           "type": "object",
         },
         "query_employees": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
             "employees": {
               "description": "[{id, name, employee_no, status, left_on, has_login, phone?}]",
               "type": "array",
             },
-            "filters": {
-              "type": "object",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
-            },
             "summary": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
               "type": "string",
             },
             "totals": {
@@ -1545,37 +851,13 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_orders": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
             "orders": {
               "description": "[{id, order_no, customer, style{code, name}, quantity, due_date, created_on, status, note, days_left, overdue, remaining_pieces, progress{processes, percent}}]",
               "type": "array",
             },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
-            },
             "summary": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
               "type": "string",
             },
             "totals": {
@@ -1586,32 +868,14 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_payroll": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
             "month": {
               "type": "string",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
             },
             "payslips": {
               "description": "[{employee{id, name, employee_no}, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money), adjustments[{id, kind, amount(money), reason}], lines?[{process{id, name, style_code}, unit_price(money), pieces, amount(money)}]}]",
               "type": "array",
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
             },
             "scope": {
               "enum": [
@@ -1623,12 +887,6 @@ describe("the tool registry", () => {
             "summary": {
               "type": "string",
             },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
-              "type": "string",
-            },
             "totals": {
               "description": "{employees, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money)}",
               "type": "object",
@@ -1637,29 +895,11 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_piece_records": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
             "groups": {
               "description": "[{records, pieces, amount(money), key, label}]",
               "type": "array",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
             },
             "records": {
               "description": "[{id, work_date, employee{id, name}, process{id, name}, style{code, name}, order{id, order_no}, quantity, unit_price(money), amount(money), entered_by}]",
@@ -1675,12 +915,6 @@ describe("the tool registry", () => {
             "summary": {
               "type": "string",
             },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
-              "type": "string",
-            },
             "totals": {
               "description": "{records, pieces, amount(money), groups?}",
               "type": "object",
@@ -1689,37 +923,13 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_processes": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
-            },
             "processes": {
               "description": "[{id, name, style{code, name}, unit_price(money), active, next_price?{unit_price(money), from}, price_history?[{unit_price(money), from, set_at, replaced}]}]",
               "type": "array",
             },
             "summary": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
               "type": "string",
             },
             "totals": {
@@ -1749,15 +959,7 @@ describe("the tool registry", () => {
       expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(true);
     }
     const bossWrites = TOOLS.filter((t) => t.name.startsWith("prepare_") && t.name !== "prepare_piece_record").map((t) => t.name);
-    expect(bossWrites).toEqual([
-      "prepare_order",
-      "prepare_order_update",
-      "prepare_employee",
-      "prepare_process",
-      "prepare_process_price",
-      "prepare_adjustment",
-      "prepare_workshop_settings",
-    ]);
+    expect(bossWrites).toEqual(["prepare_order", "prepare_business_change"]);
     for (const name of ["prepare_piece_record", ...bossWrites, "confirm_action", "cancel_action"]) {
       expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(false);
     }
