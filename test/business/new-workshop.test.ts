@@ -58,22 +58,21 @@ describe("a new workshop, from sign-up to its first piece record", () => {
       expect(res.status).toBe(200);
       return (await res.json()) as PendingAction;
     };
-    const order = (await client.callTool({
-      name: "prepare_order",
-      arguments: { customer: "海澜", style: "C01", quantity: 100, due_date: "2099-01-31" },
-    })) as { structuredContent: PendingAction };
-    await confirmOnCard(order.structuredContent.action_id);
-    const piece = (await client.callTool({
-      name: "prepare_piece_record",
-      arguments: { employee: "陈一", process: "缝合", quantity: 20 },
-    })) as { structuredContent: PendingAction };
-    expect(piece.structuredContent.preview).toContainEqual({ label: "金额", value: expect.stringContaining("30.00") });
-    const done = await confirmOnCard(piece.structuredContent.action_id);
+    const tool = async <T>(name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })).structuredContent as unknown as T;
+    const order = await tool<PendingAction>("prepare_order", {
+      customer: "海澜",
+      style: "C01",
+      quantity: 100,
+      due_date: "2099-01-31",
+    });
+    await confirmOnCard(order.action_id);
+    const piece = await tool<PendingAction>("prepare_piece_record", { employee: "陈一", process: "缝合", quantity: 20 });
+    expect(piece.preview).toContainEqual({ label: "金额", value: expect.stringContaining("30.00") });
+    const done = await confirmOnCard(piece.action_id);
     expect(done.status).toBe("confirmed");
-    const pay = (await client.callTool({ name: "query_payroll", arguments: { employee: "陈一" } })) as {
-      structuredContent: { payslips: { net_pay: { yuan: string } }[] };
-    };
-    expect(pay.structuredContent.payslips[0]?.net_pay.yuan).toBe("30.00");
+    const pay = await tool<{ payslips: { net_pay: { yuan: string } }[] }>("query_payroll", { employee: "陈一" });
+    expect(pay.payslips[0]?.net_pay.yuan).toBe("30.00");
     await client.close();
   });
 });
