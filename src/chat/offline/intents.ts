@@ -1,4 +1,5 @@
 import { addDays, type DateRange } from "../../business/local-time.ts";
+import { chooseBusinessChange } from "./business-changes.ts";
 import { type DateMention, findDate, isFuture } from "./dates.ts";
 import type { Decline } from "./declines.ts";
 import { dueRange } from "./due-dates.ts";
@@ -127,6 +128,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (consultation && picked) {
     return { toolName: "navigate_session", args: { session_id: consultation.sessionId, selected_option_id: picked.id } };
   }
+  const businessChange = chooseBusinessChange(text, today);
+  if (businessChange) return businessChange;
   const date = findDate(text, today);
   const employee = findPersonName(text);
   const process = findProcess(text);
