@@ -195,8 +195,13 @@ export const prepareBusinessChangeTool = defineTool({
       deduction: said("扣款", "deduction"),
     },
     results: {
-      ...pick("name", "employee_no", "status", "style", "active", "process", "unit_price", "quantity", "due_date", "note"),
-      ...pick("employee", "month", "amount"),
+      // No `status`: the card's badge says the action's, and an order's would only confuse beside it
+      // (the summary says what it became); `due_date` as a new order's card says it.
+      ...pick("name", "employee_no", "style", "active", "process", "unit_price", "quantity", "note"),
+      due_date: said("交货日期", "due date"),
+      ...pick("employee", "month"),
+      // Said as the piece record says it: one label a field across the cards that show results.
+      amount: said("金额（元）", "amount (yuan)"),
       phone: said("电话", "phone"),
       left_on: said("离职日期", "left on"),
       code: said("款号", "style code"),
