@@ -6,7 +6,7 @@
 // The browser (src/web) shares only src/shapes.ts with the server, and only its types; and the words
 // for statuses, src/status-words.ts, at run time: a module that imports nothing (see docs/layout.md).
 const CORE =
-  "^src/(user-context|workshop-db|workshop-objects|schema|permissions|errors|rpc-result|log|config|db|sha256|validation|printable|work-count|cursor|shapes|status-words|preview-text)\\.ts$";
+  "^src/(user-context|workshop-db|workshop-objects|schema|permissions|errors|rpc-result|log|config|config-problems|db|sha256|validation|printable|work-count|cursor|shapes|status-words|preview-text)\\.ts$";
 const DOMAINS = "^src/(actions|business|consult|federation|search|placement)/|^src/tenants\\.ts$";
 const FACES = "^src/(mcp|chat|routes|auth|jobs)/|^src/(app|app-env|index|services)\\.ts$";
 

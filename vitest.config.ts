@@ -69,8 +69,14 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          // An empty database of its own, for tests of one migration against data made before it.
-          d1Databases: { MIGRATION_TEST_DB: "migration-test" },
+          // Empty databases of their own: for tests of one migration against data made before it, and
+          // for a backup's restore (test/backup.test.ts).
+          d1Databases: {
+            MIGRATION_TEST_DB: "migration-test",
+            RESTORE_DB: "restore-db",
+            RESTORE_SHARD_1: "restore-shard-1",
+            RESTORE_SHARD_2: "restore-shard-2",
+          },
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_SEED: seed,
@@ -97,7 +103,7 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/**/*.test.ts"],
-      exclude: ["test/e2e/**"],
+      exclude: ["test/e2e/**", "test/scripts/**"],
       setupFiles: ["./test/setup.ts"],
       // One runtime per worker, reused across files: module loading, not the tests, was most of the
       // time. Each file still starts from the same prepared storage (test/setup.ts).

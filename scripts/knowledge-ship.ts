@@ -10,18 +10,24 @@ import { shippedTreeStatements } from "./shipped-trees.ts";
 export async function shipTrees({
   persistTo,
   remote = false,
+  config,
 }: {
   persistTo?: string | undefined;
   remote?: boolean;
+  /** The wrangler.toml to read (the project's unless given). */
+  config?: string | undefined;
 } = {}): Promise<string[]> {
   const reports = await checkTrees();
   const valid = printReports(reports);
   if (!valid) console.log("Invalid trees are skipped; the others are served.");
   const statements = shippedTreeStatements(reports);
   if (statements.length > 0) {
-    const target = remote ? ["--remote", "--env", "production"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+    const where = remote ? ["--remote", "--env", "production"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+    const target = [...where, ...(config ? ["-c", config] : [])];
     // Every database serves the shipped trees to the workshops it holds.
-    for (const database of d1Bindings({ production: remote })) executeSql("shipped-trees", statements, target, database);
+    for (const database of d1Bindings({ production: remote, ...(config ? { config } : {}) })) {
+      executeSql("shipped-trees", statements, target, database);
+    }
   }
   return reports.flatMap((r) => (r.tree ? [`${r.tree.id}@${r.tree.version}`] : []));
 }

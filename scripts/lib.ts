@@ -1,11 +1,14 @@
-// Helpers shared by the project's Node scripts (dev, e2e, build, create-admin).
+// Helpers shared by the project's Node scripts (dev, e2e, build, deploy, backup, restore, ...).
 import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+/** The wrangler the scripts run: the project's own, unless `WEFT_WRANGLER` names another. */
+export const WRANGLER = process.env.WEFT_WRANGLER || join(ROOT, "node_modules", ".bin", "wrangler");
+/** The configuration file wrangler and the scripts read, unless a script is given another (`--config`). */
+export const WRANGLER_TOML = join(ROOT, "wrangler.toml");
 
 /**
  * Environment for wrangler: no telemetry, no lookup of Cloudflare's `cf` object (no network here),
@@ -43,6 +46,30 @@ export function wrangler(args: string[], { quiet = false } = {}): string {
   return result.stdout ?? "";
 }
 
+/** How a wrangler run ended and what it printed. */
+export interface WranglerRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs wrangler to completion without echoing it or exiting on failure, for scripts that read its
+ * output and say themselves what a failure means; `input` goes to its standard input (a secret's
+ * value, never an argument, which other users of the machine could read).
+ */
+export function runWrangler(args: string[], { input }: { input?: string } = {}): WranglerRun {
+  const result = spawnSync(WRANGLER, args, {
+    cwd: ROOT,
+    env: OFFLINE_ENV,
+    input: input ?? "",
+    encoding: "utf8",
+    stdio: "pipe",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { status: result.status ?? 1, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
+}
+
 /**
  * Starts a long-running process in this script's process group, so that Ctrl-C, or a test killing
  * the group, reaches it too; `stop` ends it when the script ends any other way.
@@ -76,8 +103,14 @@ export function querySql<T>(sql: string, target: string[], database = "DB"): T[]
  * The D1 bindings wrangler.toml declares, the directory (`DB`) first then the shards (`SHARD_n`):
  * at the top level (local) or in `[env.production]`. Every one takes the same migrations.
  */
-export function d1Bindings({ production = false }: { production?: boolean } = {}): string[] {
-  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+export function d1Bindings({
+  production = false,
+  config = WRANGLER_TOML,
+}: {
+  production?: boolean;
+  config?: string;
+} = {}): string[] {
+  const toml = readFileSync(config, "utf8");
   const header = production ? "[[env.production.d1_databases]]" : "[[d1_databases]]";
   const bindings: string[] = [];
   for (const block of toml.split(/^(?=\[)/m)) {

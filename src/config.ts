@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type LogLevel, setLogLevel } from "./log.ts";
+import { type ConfigProblem, Misconfigured, malformedHosts, productionProblems, secretsKeyProblem } from "./config-problems.ts";
+import { type LogLevel, log, setLogLevel } from "./log.ts";
 
 const ConfigSchema = z.object({
   ENVIRONMENT: z.enum(["development", "test", "production"]),
@@ -23,13 +24,15 @@ const ConfigSchema = z.object({
     .trim()
     .default("")
     .refine((value) => value === "" || publicOrigin(value) !== null, {
-      message: "PUBLIC_URL must be an https origin (or http://localhost), without a path",
+      message: "is not an https origin (or http://localhost) without a path, e.g. https://weft.example.com",
     }),
   ALLOWED_HOSTS: z.string().default(""),
   MCP_ALLOW_LOCAL_URLS: z.enum(["true", "false"]).default("false"),
   MCP_TOOL_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   MCP_SECRETS_KEY: z.string().optional(),
+  // Set only while the key is being rotated (npm run secrets:rotate): the key that seals from now on.
+  MCP_SECRETS_KEY_NEXT: z.string().optional(),
   TRUST_CLIENT_IP_HEADER: z.enum(["true", "false"]).default("false"),
   D1_READ_REPLICATION: z.enum(["on", "off"]).default("off"),
   // Unset, nobody signs up: a deployment opens itself on purpose.
@@ -84,8 +87,17 @@ export interface Config {
     toolListTtlSeconds: number;
     /** The longest a call to an external tool may take, start to end. */
     callTimeoutMs: number;
-    /** `MCP_SECRETS_KEY`, base64: encrypts header secrets. Absent, servers with headers cannot be used. */
+    /**
+     * The key that seals header secrets and OAuth tokens and signs confirmation states:
+     * `MCP_SECRETS_KEY`, or `MCP_SECRETS_KEY_NEXT` while the key is being rotated. Absent (never in
+     * production), servers with headers cannot be used.
+     */
     secretsKey: string | undefined;
+    /**
+     * Keys that still open what was sealed before a rotation began (`MCP_SECRETS_KEY` while
+     * `MCP_SECRETS_KEY_NEXT` is set); empty otherwise.
+     */
+    olderSecretsKeys: string[];
   };
   /**
    * `TRUST_CLIENT_IP_HEADER`: `CF-Connecting-IP` names the client (Cloudflare's edge set it).
@@ -108,25 +120,34 @@ export interface Config {
 }
 
 /**
- * Reads the Worker's vars once. A misconfigured deployment fails loudly here rather than deep
- * inside a request, and remote backends are refused when their binding is missing.
+ * Reads the Worker's vars once. A misconfigured deployment fails loudly here, naming every setting
+ * that is missing or malformed at once (`Misconfigured`), rather than deep inside the first request
+ * that needs one: remote backends without their binding, a secrets key too short to be one, and in
+ * production no secrets key, public address or hosts to serve.
  */
 export function readConfig(env: Env): Config {
-  const vars = ConfigSchema.parse(env);
-  if (vars.VECTOR_INDEX === "vectorize" && !env.VECTORIZE) {
-    throw new Error("VECTOR_INDEX is 'vectorize' but no VECTORIZE binding is configured");
+  const result = ConfigSchema.safeParse(env);
+  const problems: ConfigProblem[] = result.success
+    ? []
+    : result.error.issues.map((issue) => ({ name: String(issue.path[0] ?? "configuration"), problem: issue.message }));
+  problems.push(...bindingProblems(env), ...keyProblems(env));
+  const allowedHosts = listOf(setting(env, "ALLOWED_HOSTS")).map((host) => host.toLowerCase());
+  const malformed = malformedHosts(allowedHosts);
+  if (malformed.length > 0) {
+    problems.push({
+      name: "ALLOWED_HOSTS",
+      problem: `lists ${malformed.length === 1 ? "an entry that is" : "entries that are"} not a host name (${malformed.join(", ").slice(0, 200)}): no scheme, port or path`,
+    });
   }
-  const needsAi =
-    vars.EMBEDDINGS === "workers-ai" ||
-    vars.RERANKER === "workers-ai" ||
-    vars.CHAT_MODEL === "workers-ai" ||
-    vars.OCR === "workers-ai";
-  if (needsAi && !env.AI) {
-    throw new Error("a Workers AI backend is selected but no AI binding is configured");
+  const publicUrlText = setting(env, "PUBLIC_URL");
+  const publicUrl = publicUrlText ? (publicOrigin(publicUrlText) ?? undefined) : undefined;
+  if (setting(env, "ENVIRONMENT") === "production") {
+    problems.push(...productionProblems({ secretsKey: setting(env, "MCP_SECRETS_KEY"), publicUrlText, publicUrl, allowedHosts }));
   }
-  if (vars.CHAT_MODEL === "openai-compatible" && (!vars.CHAT_BASE_URL || !vars.CHAT_MODEL_NAME)) {
-    throw new Error("CHAT_MODEL is 'openai-compatible' but CHAT_BASE_URL or CHAT_MODEL_NAME is not set");
-  }
+  if (!result.success || problems.length > 0) throw new Misconfigured(problems);
+  const vars = result.data;
+  const next = vars.MCP_SECRETS_KEY_NEXT || undefined;
+  const current = vars.MCP_SECRETS_KEY || undefined;
   return {
     environment: vars.ENVIRONMENT,
     backends: {
@@ -145,24 +166,60 @@ export function readConfig(env: Env): Config {
     pendingActionTtlSeconds: vars.PENDING_ACTION_TTL_SECONDS,
     chunking: { size: vars.CHUNK_SIZE, overlap: Math.min(vars.CHUNK_OVERLAP, Math.floor(vars.CHUNK_SIZE / 2)) },
     logLevel: vars.LOG_LEVEL,
-    allowedOrigins: vars.ALLOWED_ORIGINS.split(",")
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-    publicUrl: vars.PUBLIC_URL ? (publicOrigin(vars.PUBLIC_URL) ?? undefined) : undefined,
-    allowedHosts: vars.ALLOWED_HOSTS.split(",")
-      .map((host) => host.trim().toLowerCase())
-      .filter(Boolean),
+    allowedOrigins: listOf(vars.ALLOWED_ORIGINS),
+    publicUrl,
+    allowedHosts,
     federation: {
       allowLocalUrls: vars.MCP_ALLOW_LOCAL_URLS === "true",
       toolListTtlSeconds: vars.MCP_TOOL_LIST_TTL_SECONDS,
       callTimeoutMs: vars.MCP_CALL_TIMEOUT_MS,
-      secretsKey: vars.MCP_SECRETS_KEY || undefined,
+      secretsKey: next ?? current,
+      olderSecretsKeys: next && current && current !== next ? [current] : [],
     },
     trustClientIpHeader: vars.TRUST_CLIENT_IP_HEADER === "true",
     readReplication: vars.D1_READ_REPLICATION === "on",
     signup: vars.SIGNUP,
     scoreCalibration: vars.SCORE_CALIBRATION === "on",
   };
+}
+
+/** A var as text, trimmed; empty when unset or not text. */
+function setting(env: Env, name: string): string {
+  const value = (env as unknown as Record<string, unknown>)[name];
+  return typeof value === "string" ? value.trim() : "";
+}
+
+const listOf = (text: string) =>
+  text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** Remote backends whose binding is missing, and an OpenAI-compatible model without its address. */
+function bindingProblems(env: Env): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  if (setting(env, "VECTOR_INDEX") === "vectorize" && !env.VECTORIZE) {
+    problems.push({ name: "VECTORIZE", problem: "VECTOR_INDEX is 'vectorize' but no VECTORIZE binding is configured" });
+  }
+  const aiBackends = ["EMBEDDINGS", "RERANKER", "CHAT_MODEL", "OCR"].filter((name) => setting(env, name) === "workers-ai");
+  if (aiBackends.length > 0 && !env.AI) {
+    problems.push({ name: "AI", problem: `${aiBackends.join(", ")} use Workers AI but no AI binding is configured` });
+  }
+  if (setting(env, "CHAT_MODEL") === "openai-compatible") {
+    for (const name of ["CHAT_BASE_URL", "CHAT_MODEL_NAME"]) {
+      if (!setting(env, name)) problems.push({ name, problem: "is not set, and CHAT_MODEL is 'openai-compatible'" });
+    }
+  }
+  return problems;
+}
+
+/** Secrets keys that are set but could not be keys (never quoting them). */
+function keyProblems(env: Env): ConfigProblem[] {
+  return ["MCP_SECRETS_KEY", "MCP_SECRETS_KEY_NEXT"].flatMap((name) => {
+    const value = (env as unknown as Record<string, unknown>)[name];
+    const problem = typeof value === "string" && value !== "" ? secretsKeyProblem(value) : null;
+    return problem ? [{ name, problem }] : [];
+  });
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -184,19 +241,27 @@ export function publicOrigin(raw: string | URL): string | null {
   return secure && bare ? url.origin : null;
 }
 
-// The bindings object is the same for every request an isolate serves, so it is parsed once.
-const parsed = new WeakMap<Env, Config>();
+// The bindings object is the same for every request an isolate serves, so it is read once, and so
+// is a misconfiguration, which is logged once.
+const parsed = new WeakMap<Env, Config | Misconfigured>();
 
 /**
- * The configuration for these bindings, parsed on first use per isolate, and the log level set
- * from it.
+ * The configuration for these bindings, read on first use per isolate, and the log level set from
+ * it; throws `Misconfigured` (logged once per isolate) when a setting is missing or malformed.
  */
 export function configFor(env: Env): Config {
   let config = parsed.get(env);
   if (!config) {
-    config = readConfig(env);
+    try {
+      config = readConfig(env);
+      setLogLevel(config.logLevel);
+    } catch (error) {
+      if (!(error instanceof Misconfigured)) throw error;
+      config = error;
+      log("error", "misconfigured", { settings: error.problems });
+    }
     parsed.set(env, config);
-    setLogLevel(config.logLevel);
   }
+  if (config instanceof Misconfigured) throw config;
   return config;
 }

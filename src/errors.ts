@@ -41,6 +41,7 @@ const STATUS = {
   upstream_failed: 502,
   unavailable: 503,
   schema_behind: 503,
+  misconfigured: 503,
   workshop_moving: 503,
   no_trees: 503,
   upstream_timeout: 504,

@@ -194,6 +194,7 @@ export function servicesFor(
     relayed,
     allowLocalUrls: config.federation.allowLocalUrls,
     secretsKey: config.federation.secretsKey,
+    olderSecretsKeys: config.federation.olderSecretsKeys,
     toolListTtlSeconds: config.federation.toolListTtlSeconds,
     ...federationLimits(config.federation.callTimeoutMs),
   };

@@ -135,6 +135,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface PreviewField {
   label: string;
   value: string;
+  /** A value only known once written (a new order's number): a written card shows what was written instead. */
+  until_written?: true;
 }
 
 /** Something still to settle before a pending action can be confirmed, with the choices. */
@@ -149,6 +151,12 @@ export interface Ambiguity {
  * routes (`/api/actions/:id`), the chat's confirm card and the confirm page all carry. Its person
  * confirms it (or not) by `action_id`, never a model on its own.
  */
+/**
+ * Where a write was prepared, for the confirm page to say: in Weft's own chat, by an MCP client the
+ * person connected (its name), or by an agent with one of their API keys (its visible prefix).
+ */
+export type PreparedIn = { via: "chat" } | { via: "client"; name: string } | { via: "agent_key"; name: string };
+
 export interface PendingAction {
   action_id: string;
   /** The kind of write, one of the executors' kinds (`piece_record`, `order`, `external_call`, ...). */
@@ -166,6 +174,8 @@ export interface PendingAction {
   result?: Record<string, unknown>;
   /** Why a confirm was refused for good (status `failed`). */
   error?: { code: string; message: string };
+  /** Where it was prepared; absent for actions prepared before this was kept. */
+  prepared_in?: PreparedIn;
 }
 
 /**

@@ -52,6 +52,15 @@ export const DECIDE_LINES: Readonly<Record<StatusLang, string>> = {
   en: "Use Confirm or Cancel on the card above. Nothing is written until you confirm.",
 };
 
+/**
+ * What a card with an open question (which of two orders) and the reply under it both say: a tap on
+ * a candidate, or a short answer in the chat, prepares the write again with that choice.
+ */
+export const CHOICE_LINES: Readonly<Record<StatusLang, string>> = {
+  zh: "点一个选项，或者在对话里直接回复（例如“2026-001”“第一个”），我会重新准备一张确认卡片；这一张不能确认。",
+  en: "Tap an option, or reply in the chat (an order number, or “the first one”), and I prepare a new card; this one cannot be confirmed.",
+};
+
 /** The word for a status code in a table of them, or the code itself when the table has none. */
 export function statusWord(table: Readonly<Record<string, Words>>, code: string, lang: StatusLang): string {
   return Object.hasOwn(table, code) ? (table[code] as Words)[lang] : code;
@@ -98,4 +107,10 @@ const ORDER_STATUS_PHRASES: readonly [RegExp, OrderStatusFilter][] = [
 export function orderStatusOfWords(text: string): OrderStatusFilter | null {
   for (const [words, status] of ORDER_STATUS_PHRASES) if (words.test(text)) return status;
   return null;
+}
+
+/** Where the first words for an order status start in `text` ("海澜还没完成" → 2), or `null`. */
+export function orderStatusAt(text: string): number | null {
+  const found = ORDER_STATUS_PHRASES.map(([words]) => words.exec(text)?.index).filter((i): i is number => i !== undefined);
+  return found.length > 0 ? Math.min(...found) : null;
 }

@@ -17,6 +17,7 @@ const production = {
   EMBEDDINGS: "workers-ai",
   RERANKER: "workers-ai",
   CHAT_MODEL: "workers-ai",
+  PUBLIC_URL: "https://weft.test",
 } as unknown as Env;
 
 describe("configuration", () => {

@@ -2,6 +2,9 @@ declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     MIGRATION_TEST_DB: D1Database;
+    RESTORE_DB: D1Database;
+    RESTORE_SHARD_1: D1Database;
+    RESTORE_SHARD_2: D1Database;
     TEST_SEED: import("../scripts/demo-data.ts").DemoSeed;
     TEST_TREES: { file_name: string; content: string }[];
     TEST_CONSULT_TREES: { file_name: string; content: string }[];

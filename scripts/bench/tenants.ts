@@ -5,7 +5,7 @@
 // 1,000, and reports each operation's p50/p95 side by side; then writes per second to two shards
 // against the same writers on one. Every response is checked to be its own workshop's.
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executeSql, ROOT } from "../lib.ts";
 import { callTool } from "./mcp-client.ts";
@@ -154,6 +154,18 @@ function operations(baseUrl: string) {
   };
 }
 
+/**
+ * The bytes of every local D1 database's files (directory and shards, write-ahead logs included),
+ * read from disk: asking the server would open the shards' files, and a server that has them open
+ * does not survive the large write the seeding makes to them from another process.
+ */
+function databaseFileBytes(stateDir: string): number {
+  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  return readdirSync(dir)
+    .filter((name) => /\.sqlite(-wal)?$/.test(name) && !name.startsWith("metadata."))
+    .reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+}
+
 /** Each shard's size in bytes, as the operator's API reports it. */
 async function shardBytes(baseUrl: string): Promise<Record<string, number>> {
   const res = await fetch(`${baseUrl}/api/admin/shards`, { headers: { Authorization: "Bearer dev-operator-key" } });
@@ -163,10 +175,10 @@ async function shardBytes(baseUrl: string): Promise<Record<string, number>> {
 
 export async function benchTenants(baseUrl: string, stateDir: string): Promise<void> {
   const workshops = workshopsToMake();
-  const sizeBefore = await shardBytes(baseUrl);
+  const local = ["--local", "--persist-to", stateDir];
+  const bytesBefore = databaseFileBytes(stateDir);
   const started = performance.now();
   const seed = seedStatements(workshops);
-  const local = ["--local", "--persist-to", stateDir];
   mkdirSync(join(ROOT, ".wrangler", "tmp"), { recursive: true });
   executeSql("bench-tenants-directory", seed.directory, local);
   for (const [shard, statements] of seed.shards) executeSql(`bench-tenants-${shard}`, statements, local, shard);
@@ -175,9 +187,9 @@ export async function benchTenants(baseUrl: string, stateDir: string): Promise<v
     `\n${workshops.length} workshops on ${SHARDS.join(" and ")}, each with 2 documents and ${5 * 25} piece records, made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   const sizeAfter = await shardBytes(baseUrl);
-  const grown = SHARDS.reduce((sum, shard) => sum + (sizeAfter[shard] ?? 0) - (sizeBefore[shard] ?? 0), 0);
+  const grown = databaseFileBytes(stateDir) - bytesBefore;
   console.log(
-    `The shards grew by ${(grown / 1024 / 1024).toFixed(1)} MiB: ${(grown / workshops.length / 1024).toFixed(1)} KiB a workshop (${SHARDS.map((s) => `${s} ${((sizeAfter[s] ?? 0) / 1024 / 1024).toFixed(1)} MiB`).join(", ")})`,
+    `The databases' files grew by ${(grown / 1024 / 1024).toFixed(1)} MiB: ${(grown / workshops.length / 1024).toFixed(1)} KiB a workshop (the operator's API: ${SHARDS.map((s) => `${s} ${((sizeAfter[s] ?? 0) / 1024 / 1024).toFixed(1)} MiB`).join(", ")})`,
   );
 
   const ops = operations(baseUrl);

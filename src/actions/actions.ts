@@ -3,7 +3,7 @@ import { log } from "../log.ts";
 import { roleAllows } from "../permissions.ts";
 import { type RpcResult, unwrap } from "../rpc-result.ts";
 import { sha256Hex } from "../sha256.ts";
-import type { PendingAction } from "../shapes.ts";
+import type { PendingAction, PreparedIn } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 import { rememberObject } from "../workshop-objects.ts";
 import type { ActionState, Claim, Look, Settlement } from "./pending-action.ts";
@@ -70,16 +70,19 @@ export async function holdAction({
   actions,
   user,
   prepared,
+  preparedIn,
 }: {
   actions: ActionService;
   user: UserContext;
   prepared: Prepared;
+  /** Where it is prepared, for the confirm page to say. */
+  preparedIn?: PreparedIn;
 }): Promise<PendingAction> {
   executorOf(actions, prepared.kind);
   const id = actions.objects.newUniqueId();
   const created = await actions.objects
     .get(id)
-    .create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds });
+    .create({ owner: ownerOf(actions, user), prepared, ttlSeconds: actions.ttlSeconds, ...(preparedIn ? { preparedIn } : {}) });
   const state = unwrap(created as RpcResult<ActionState>);
   // Settled actions are kept a week (pending-action.ts); deleting the workshop empties it sooner.
   const forgetAfter = new Date(Date.now() + (actions.ttlSeconds + 8 * 24 * 3600) * 1000);

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { failure, type RpcResult, success } from "../rpc-result.ts";
-import type { PendingAction } from "../shapes.ts";
+import type { PendingAction, PreparedIn } from "../shapes.ts";
 import type { Role } from "../user-context.ts";
 import type { ActionOwner, Execution, Prepared } from "./types.ts";
 
@@ -19,6 +19,7 @@ interface StoredClaim {
 
 interface StoredAction extends Prepared {
   owner: ActionOwner;
+  preparedIn?: PreparedIn;
   status: StoredStatus;
   createdAt: string;
   expiresAt: string;
@@ -90,7 +91,12 @@ export class PendingActionObject extends DurableObject<Env> {
   }
 
   /** Stores a freshly prepared action and schedules its expiry. */
-  async create(input: { owner: ActionOwner; prepared: Prepared; ttlSeconds: number }): Promise<RpcResult<ActionState>> {
+  async create(input: {
+    owner: ActionOwner;
+    prepared: Prepared;
+    ttlSeconds: number;
+    preparedIn?: PreparedIn;
+  }): Promise<RpcResult<ActionState>> {
     if (await this.ctx.storage.get("action")) return failure("conflict", "This action already exists.");
     const now = Date.now();
     const { kind, write, summary, preview, ambiguities, needs } = input.prepared;
@@ -102,6 +108,7 @@ export class PendingActionObject extends DurableObject<Env> {
       ambiguities,
       needs,
       owner: input.owner,
+      ...(input.preparedIn ? { preparedIn: input.preparedIn } : {}),
       status: "pending",
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + input.ttlSeconds * 1000).toISOString(),
@@ -311,6 +318,7 @@ export class PendingActionObject extends DurableObject<Env> {
       expires_at: action.expiresAt,
       ...(action.result ? { result: action.result } : {}),
       ...(action.error ? { error: action.error } : {}),
+      ...(action.preparedIn ? { prepared_in: action.preparedIn } : {}),
     };
   }
 }

@@ -30,7 +30,10 @@ export interface NewBoss {
   name: string;
   /** In its canonical form (`canonicalUsername`). */
   username: string;
-  passwordHash: string;
+  /** Null for a boss the operator adds, who sets a password through a one-time link. */
+  passwordHash: string | null;
+  /** `boss` (a sign-up's), or `admin` where the operator makes the workshop's first admin. */
+  role?: "boss" | "admin";
 }
 
 /**
@@ -51,6 +54,7 @@ export async function createWorkshop({
   workshopName,
   boss,
   inviteCodeHash,
+  shard: wanted,
 }: {
   env: Env;
   config: Config;
@@ -59,7 +63,9 @@ export async function createWorkshop({
   boss: NewBoss;
   /** The invite code's hash when the deployment signs up by invitation. */
   inviteCodeHash?: string | undefined;
-}): Promise<{ user: WebUser }> {
+  /** The shard the operator places the workshop on (else an invite's, else the least full). */
+  shard?: string | undefined;
+}): Promise<{ user: WebUser; shard: string }> {
   const tenantId = `t-${crypto.randomUUID()}`;
   const userId = `u-${crypto.randomUUID()}`;
   // Placed before the directory hears of it: on the shard an operator's invite names, else on the
@@ -73,7 +79,7 @@ export async function createWorkshop({
           .prepare("SELECT shard FROM invite_codes WHERE code_hash = ?1")
           .bind(inviteCodeHash)
           .first<{ shard: string | null }>();
-  const shard = await chooseShard(shards, invited?.shard ?? undefined);
+  const shard = await chooseShard(shards, wanted ?? invited?.shard ?? undefined);
   const home = shards.get(shard) as D1Database;
   if (shard !== PRIMARY_SHARD) await recordWorkshop(home, { id: tenantId, name: workshopName });
   const inviteCondition = inviteCodeHash === undefined ? "" : `AND ${inviteUsable("?5")}`;
@@ -90,7 +96,7 @@ export async function createWorkshop({
       tenantId,
       name: boss.name,
       username: boss.username,
-      role: "boss",
+      role: boss.role ?? "boss",
       passwordHash: boss.passwordHash,
     }),
     ...(inviteCodeHash === undefined
@@ -118,7 +124,10 @@ export async function createWorkshop({
     if (shard !== PRIMARY_SHARD) await home.prepare("DELETE FROM tenants WHERE id = ?1").bind(tenantId).run();
     throw error;
   }
-  return { user: { id: userId, name: boss.name, role: "boss", tenant_id: tenantId, tenant_name: workshopName } };
+  return {
+    user: { id: userId, name: boss.name, role: boss.role ?? "boss", tenant_id: tenantId, tenant_name: workshopName },
+    shard,
+  };
 }
 
 /** Lays a new workshop's own data: its starting knowledge bases and the first-steps guide. */

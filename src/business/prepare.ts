@@ -210,7 +210,7 @@ export async function prepareOrder({
       { label: "数量", value: `${input.quantity} 件` },
       { label: "交货日期", value: input.due_date },
       { label: "备注", value: note || "无" },
-      { label: "订单号", value: "确认后自动生成（年份-序号）" },
+      { label: "订单号", value: "确认后自动生成（年份-序号）", until_written: true },
     ],
     ambiguities: settled.ambiguity ? [settled.ambiguity] : [],
     needs: LEAST_ROLE["orders:write"],

@@ -24,7 +24,7 @@ import { toolsFor as registryTools, type Toolset } from "../tools/registry.ts";
 import type { ToolContext, ToolServices } from "../tools/tool.ts";
 import type { UserContext } from "../user-context.ts";
 import type { WorkshopDb } from "../workshop-db.ts";
-import { confirmCardPart } from "./confirm-cards.ts";
+import { confirmCardPart, withActionStatuses } from "./confirm-cards.ts";
 import { searchQuery } from "./english-query.ts";
 import { findChat, loadMessages, replyIdOf, saveAssistantMessage, saveUserMessage } from "./history.ts";
 import { chatInstructions } from "./instructions.ts";
@@ -135,7 +135,9 @@ export async function chatResponse(turn: ChatTurn): Promise<Response> {
   const { db } = turn.services.chats;
   const owner = { tenantId: user.tenantId, userId: user.userId };
   const existing = await findChat({ db, owner, chatId });
-  const history = existing ? await loadMessages({ db, chatId }) : [];
+  // The cards as their actions stand now, so the model is told what the person decided.
+  const stored = existing ? await loadMessages({ db, chatId }) : [];
+  const history = await withActionStatuses({ actions: turn.services.actions, user, messages: stored });
   const sentAt = history.findIndex((m) => m.id === turn.message.id);
   const resent = history[sentAt];
   if (resent && resent.role !== "user") {

@@ -1,94 +1,70 @@
 import type { UIMessage } from "ai";
 import { getAction } from "../actions/actions.ts";
 import type { ActionService } from "../actions/service.ts";
-import { AppError, conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ActionStatus, ConfirmCardData, PendingAction } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
 import { cardData } from "./card-data.ts";
-import { type ChatOwner, getChat } from "./history.ts";
 
 /** A pending action as the chat's confirm card part; its id is the action's, so updates replace it. */
 export function confirmCardPart(action: PendingAction): { type: "data-confirm-card"; id: string; data: ConfirmCardData } {
   return { type: "data-confirm-card", id: action.action_id, data: { ...action } };
 }
 
+type CardPart = { type: "data-confirm-card"; id: string; data: ConfirmCardData };
+
+function isCard(part: UIMessage["parts"][number]): part is CardPart {
+  return part.type === "data-confirm-card" && "id" in part && typeof part.id === "string";
+}
+
 /**
- * The outcome to record on a card. For an action the actions domain knows, its own status wins
- * over what the client reports, so a card can never show a write as confirmed that was not; the
- * client's words are kept only when they agree. An action it does not know (another tool's, or
- * long gone) is recorded as the client reports it.
+ * The messages with each confirm card's status as the pending action holds it now (pending,
+ * confirming, confirmed, cancelled, expired, failed), so a chat loaded again, its export and the
+ * model's next turn all show what really became of a write, whichever face decided it (the card,
+ * the confirm page, an agent). The stored card is the copy made when the write was prepared: the
+ * browser posts nothing back. A card whose action is gone (past its time, or another tool's) keeps
+ * its stored state, read as expired once its time has passed.
  */
-export async function verifiedOutcome({
+export async function withActionStatuses({
   actions,
   user,
-  actionId,
-  claimed,
+  messages,
+  now = new Date(),
 }: {
   actions: ActionService;
   user: UserContext;
-  actionId: string;
-  claimed: { status: ActionStatus; result?: string | undefined };
-}): Promise<{ status: ActionStatus; result?: string | undefined }> {
-  try {
-    const view = await getAction({ actions, user, actionId });
-    if (view.status === claimed.status) return claimed;
-    return { status: view.status, ...(view.error ? { result: view.error.message } : {}) };
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) return claimed;
-    throw error;
-  }
-}
-
-/**
- * Records what became of a confirm card's action (confirmed, cancelled, ...) in the stored
- * message that holds the card, so reloading the chat shows the outcome. 404 when the owner's chat
- * has no card for that action. The update is conditional on the parts it read, so two concurrent
- * outcomes never overwrite each other silently: the loser reads again and applies its own.
- */
-export async function recordCardOutcome({
-  db,
-  owner,
-  chatId,
-  actionId,
-  status,
-  result,
-}: {
-  db: D1Database;
-  owner: ChatOwner;
-  chatId: string;
-  actionId: string;
-  status: ActionStatus;
-  result?: string | undefined;
-}): Promise<ConfirmCardData | null> {
-  await getChat({ db, owner, chatId });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const found = await findCard(db, chatId, actionId);
-    if (!found) return null;
-    const { row, parts, index, part } = found;
-    const data: ConfirmCardData = { ...cardData(part.data), status, ...(result !== undefined ? { outcome: result } : {}) };
-    parts[index] = { ...part, data };
-    const updated = await db
-      .prepare(`UPDATE chat_messages SET parts = ?3 WHERE chat_id = ?1 AND id = ?2 AND parts = ?4`)
-      .bind(chatId, row.id, JSON.stringify(parts), row.parts)
-      .run();
-    if (updated.meta.changes === 1) return data;
-  }
-  throw conflict("The conversation changed while recording this outcome; try again.");
-}
-
-type CardPart = { type: "data-confirm-card"; id: string; data: ConfirmCardData };
-
-async function findCard(db: D1Database, chatId: string, actionId: string) {
-  const { results } = await db
-    .prepare(
-      `SELECT id, parts FROM chat_messages WHERE chat_id = ?1 AND role = 'assistant' AND instr(parts, '"data-confirm-card"') > 0`,
-    )
-    .bind(chatId)
-    .all<{ id: string; parts: string }>();
-  for (const row of results) {
-    const parts = JSON.parse(row.parts) as UIMessage["parts"];
-    const index = parts.findIndex((p) => p.type === "data-confirm-card" && "id" in p && p.id === actionId);
-    if (index >= 0) return { row, parts, index, part: parts[index] as CardPart };
-  }
-  return null;
+  messages: UIMessage[];
+  now?: Date;
+}): Promise<UIMessage[]> {
+  const ids = [...new Set(messages.flatMap((m) => m.parts.filter(isCard).map((p) => p.id)))];
+  if (ids.length === 0) return messages;
+  const current = new Map<string, ActionStatus>();
+  await Promise.all(
+    ids.map(async (actionId) => {
+      try {
+        current.set(actionId, (await getAction({ actions, user, actionId })).status);
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 404)) throw error;
+      }
+    }),
+  );
+  const statusOf = (card: ConfirmCardData, id: string): ActionStatus => {
+    const known = current.get(id);
+    if (known) return known;
+    const open = card.status === "pending" || card.status === "confirming";
+    return open && Date.parse(card.expires_at) < now.getTime() ? "expired" : card.status;
+  };
+  return messages.map((message) => ({
+    ...message,
+    parts: message.parts.map((part) => {
+      if (!isCard(part)) return part;
+      const data = cardData(part.data);
+      const status = statusOf(data, part.id);
+      if (status === data.status) return { ...part, data };
+      // A line recorded for another status would say the wrong thing: the status alone is said.
+      const changed: ConfirmCardData = { ...data, status };
+      delete changed.outcome;
+      return { ...part, data: changed };
+    }),
+  }));
 }

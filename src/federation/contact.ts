@@ -35,7 +35,12 @@ export async function upstreamOf(
 ): Promise<{ upstream: Upstream; bearer?: OAuthBearer }> {
   checkOutboundUrl(server.url, { allowLocal: service.allowLocalUrls });
   const headers = server.headersSealed
-    ? await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) })
+    ? await openHeaders({
+        secret: service.secretsKey,
+        older: service.olderSecretsKeys,
+        sealed: server.headersSealed,
+        binding: sealBinding(server),
+      })
     : {};
   const upstream: Upstream = { url: server.url, headers, transport: server.transport };
   if (server.authType !== "oauth") return { upstream };

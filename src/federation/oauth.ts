@@ -21,7 +21,7 @@ export function callbackUrl(requestUrl: string): string {
   return new URL("/api/mcp/oauth/callback", requestUrl).href;
 }
 
-function oauthBinding(server: Pick<ServerRecord, "tenantId" | "id">): string {
+export function oauthBinding(server: Pick<ServerRecord, "tenantId" | "id">): string {
   return `${server.tenantId}/${server.id}/oauth`;
 }
 
@@ -32,7 +32,12 @@ export async function loadOAuth(
   sealed = server.oauthSealed,
 ): Promise<OAuthRecord | undefined> {
   if (!sealed) return undefined;
-  return (await openJson({ secret: service.secretsKey, sealed, binding: oauthBinding(server) })) as OAuthRecord;
+  return (await openJson({
+    secret: service.secretsKey,
+    older: service.olderSecretsKeys,
+    sealed,
+    binding: oauthBinding(server),
+  })) as OAuthRecord;
 }
 
 /**

@@ -132,7 +132,12 @@ async function withKeptValues(
   }
   const stored = new Map<string, string>();
   if (server.headersSealed && kept) {
-    const opened = await openHeaders({ secret: service.secretsKey, sealed: server.headersSealed, binding: sealBinding(server) });
+    const opened = await openHeaders({
+      secret: service.secretsKey,
+      older: service.olderSecretsKeys,
+      sealed: server.headersSealed,
+      binding: sealBinding(server),
+    });
     for (const [name, value] of Object.entries(opened)) stored.set(name.toLowerCase(), value);
   }
   return Object.fromEntries(

@@ -51,36 +51,60 @@ export async function sealJson({
   return `v1.${toBase64(iv)}.${toBase64(new Uint8Array(sealed))}`;
 }
 
-/** Decrypts what `sealJson` produced for the same binding; a wrong key or binding is an error, never a guess. */
+/**
+ * Decrypts what `sealJson` produced for the same binding, with `secret` or, while the key is being
+ * rotated, one of the `older` keys; a wrong key or binding is an error, never a guess.
+ */
 export async function openJson({
   secret,
+  older = [],
   sealed,
   binding,
 }: {
   secret: string | undefined;
+  older?: readonly string[] | undefined;
   sealed: string;
   binding: string;
 }): Promise<unknown> {
-  const [version, iv, data] = sealed.split(".");
-  if (version !== "v1" || !iv || !data) throw new Error("sealed value in an unknown format");
-  let plain: ArrayBuffer;
-  try {
-    plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: fromBase64(iv), additionalData: new TextEncoder().encode(binding) },
-      await keyFor(requireSecret(secret)),
-      fromBase64(data),
-    );
-  } catch (error) {
-    if (error instanceof AppError) throw error;
+  const opened = await openWithAny({ keys: [requireSecret(secret), ...older], sealed, binding });
+  if (opened === null) {
     throw new AppError(
       "unavailable",
       "This server's stored secrets cannot be read (was MCP_SECRETS_KEY changed?). Set them again.",
-      {
-        cause: error,
-      },
     );
   }
-  return JSON.parse(new TextDecoder().decode(plain));
+  return opened.value;
+}
+
+/**
+ * The sealed value opened with the first of `keys` that opens it, and which key that was (its
+ * index); `null` when none does. A value in an unknown format is an error.
+ */
+export async function openWithAny({
+  keys,
+  sealed,
+  binding,
+}: {
+  keys: readonly string[];
+  sealed: string;
+  binding: string;
+}): Promise<{ value: unknown; keyIndex: number } | null> {
+  const [version, iv, data] = sealed.split(".");
+  if (version !== "v1" || !iv || !data) throw new Error("sealed value in an unknown format");
+  for (const [keyIndex, key] of keys.entries()) {
+    let plain: ArrayBuffer;
+    try {
+      plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: fromBase64(iv), additionalData: new TextEncoder().encode(binding) },
+        await keyFor(key),
+        fromBase64(data),
+      );
+    } catch {
+      continue;
+    }
+    return { value: JSON.parse(new TextDecoder().decode(plain)), keyIndex };
+  }
+  return null;
 }
 
 /** Header values, sealed with `sealJson`. */
@@ -97,8 +121,18 @@ export function sealHeaders({
 }
 
 /** Header values from `sealHeaders`, as a null-prototype object of strings. */
-export async function openHeaders({ secret, sealed, binding }: { secret: string | undefined; sealed: string; binding: string }) {
-  const parsed = await openJson({ secret, sealed, binding });
+export async function openHeaders({
+  secret,
+  older,
+  sealed,
+  binding,
+}: {
+  secret: string | undefined;
+  older?: readonly string[] | undefined;
+  sealed: string;
+  binding: string;
+}) {
+  const parsed = await openJson({ secret, older, sealed, binding });
   const headers: Record<string, string> = Object.create(null);
   if (parsed && typeof parsed === "object") {
     for (const [name, value] of Object.entries(parsed)) if (typeof value === "string") headers[name] = value;

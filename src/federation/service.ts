@@ -4,7 +4,10 @@ import { DEFAULT_LIMITS, type FetchLimits } from "./guarded-fetch.ts";
 /** What the federation domain runs on, wired once per request from the bindings and configuration. */
 export interface FederationService extends WorkshopDb {
   allowLocalUrls: boolean;
+  /** The key that seals (`MCP_SECRETS_KEY`, or `MCP_SECRETS_KEY_NEXT` during a rotation). */
   secretsKey: string | undefined;
+  /** Keys that still open what was sealed before a rotation began. */
+  olderSecretsKeys: readonly string[];
   toolListTtlSeconds: number;
   /** Limits for calls; listing for a face uses `listLimits`, tighter, so a slow server never stalls it. */
   limits: Omit<FetchLimits, "allowLocal">;

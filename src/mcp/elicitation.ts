@@ -128,7 +128,7 @@ export async function answerRound({
   const codec = await codecFor(ctx);
   const declared = declaredModes(mcp);
   if (!codec || (!declared.form && !declared.url)) throw invalidState("this client cannot answer a confirmation");
-  const state = await verified(codec, wire, mcp);
+  const state = await verified([codec, ...(await olderCodecs(ctx))], wire, mcp);
   if (
     state.tool !== tool.name ||
     state.argsDigest !== (await argumentsDigest(args)) ||
@@ -193,12 +193,27 @@ export async function answerRound({
   return { outcome: { ok: true, kind: "result", structured, text: `Confirmed by the user. ${structured.tell_user}` } };
 }
 
-async function verified(codec: RequestStateCodec<ConfirmState>, wire: string, mcp: ServerContext): Promise<ConfirmState> {
-  try {
-    return await codec.verify(wire, mcp);
-  } catch (error) {
-    throw invalidState(error instanceof Error && error.message === "expired" ? "it expired" : "it is not one Weft issued");
+/**
+ * The codecs of the keys that sealed before a rotation of `MCP_SECRETS_KEY` began: a state signed
+ * a moment before it still verifies while the rotation runs.
+ */
+async function olderCodecs(ctx: ToolContext): Promise<RequestStateCodec<ConfirmState>[]> {
+  const ttl = ctx.services.actions.ttlSeconds;
+  const codecs = ctx.config.federation.olderSecretsKeys.map((key) => confirmStateCodec(key, ttl));
+  return Promise.all(codecs.filter((codec) => codec !== null));
+}
+
+/** The state, verified by the first codec whose key signed it. */
+async function verified(codecs: RequestStateCodec<ConfirmState>[], wire: string, mcp: ServerContext): Promise<ConfirmState> {
+  let expired = false;
+  for (const codec of codecs) {
+    try {
+      return await codec.verify(wire, mcp);
+    } catch (error) {
+      expired ||= error instanceof Error && error.message === "expired";
+    }
   }
+  throw invalidState(expired ? "it expired" : "it is not one Weft issued");
 }
 
 function invalidState(why: string): AppError {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { ACTION_STATUSES } from "../status-words.ts";
 import { printableName } from "../validation.ts";
 
 /** `GET /api/chats`: a page of the caller's chats, optionally filtered by words of the title. */
@@ -14,8 +13,7 @@ export const RenameChatSchema = z.strictObject({
   title: z.string().superRefine(printableName).trim().min(1).max(200),
 });
 
-/** `POST /api/chats/:chatId/actions/:actionId`: what became of a confirm card's action. */
-export const CardOutcomeSchema = z.strictObject({
-  status: z.enum(ACTION_STATUSES),
-  result: z.string().max(2000).optional(),
+/** `GET /api/chats/:id/export`: the language of its headings and words (the UI's). */
+export const ExportQuerySchema = z.object({
+  lang: z.enum(["zh", "en"]).default("zh"),
 });

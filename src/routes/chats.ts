@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { bearerAuth } from "../auth/middleware.ts";
-import { recordCardOutcome, verifiedOutcome } from "../chat/confirm-cards.ts";
+import { withActionStatuses } from "../chat/confirm-cards.ts";
 import { deleteChat, getChat, listChats, loadMessages, renameChat } from "../chat/history.ts";
-import { chatAsMarkdown } from "../chat/markdown-export.ts";
-import { notFound } from "../errors.ts";
-import { CardOutcomeSchema, ListChatsQuerySchema, RenameChatSchema } from "./chats.schema.ts";
+import { chatAsMarkdown, exportFileName } from "../chat/markdown-export.ts";
+import { workshopProfile } from "../chat/workshop.ts";
+import { ExportQuerySchema, ListChatsQuerySchema, RenameChatSchema } from "./chats.schema.ts";
 import { validate } from "./validate.ts";
 
-/** `/api/chats`: a person's own chat history: list, load, rename, delete, export, card outcomes. */
+/** `/api/chats`: a person's own chat history: list, load, rename, delete, export. */
 export const chatHistoryRoutes = new Hono<AppEnv>();
 
 // A reply is saved after its response, so history is read from the primary, not from the client's bookmark.
@@ -23,9 +23,15 @@ chatHistoryRoutes.get("/", validate("query", ListChatsQuerySchema), async (c) =>
   return c.json(await listChats({ db: c.var.services.chats.db, owner: ownerOf(c), limit, cursor, q }));
 });
 
+// A chat's messages with each confirm card's status as its action holds it now.
+async function messagesOf(c: { var: AppEnv["Variables"] }, chatId: string) {
+  const messages = await loadMessages({ db: c.var.services.chats.db, chatId });
+  return withActionStatuses({ actions: c.var.services.actions, user: c.var.user, messages });
+}
+
 chatHistoryRoutes.get("/:id", async (c) => {
   const chat = await getChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id") });
-  const messages = await loadMessages({ db: c.var.services.chats.db, chatId: chat.id });
+  const messages = await messagesOf(c, chat.id);
   return c.json({ id: chat.id, title: chat.title, created_at: chat.created_at, updated_at: chat.updated_at, messages });
 });
 
@@ -40,31 +46,16 @@ chatHistoryRoutes.delete("/:id", async (c) => {
   return c.json({ id, deleted: true });
 });
 
-chatHistoryRoutes.get("/:id/export", async (c) => {
+chatHistoryRoutes.get("/:id/export", validate("query", ExportQuerySchema), async (c) => {
   const chat = await getChat({ db: c.var.services.chats.db, owner: ownerOf(c), chatId: c.req.param("id") });
-  const markdown = chatAsMarkdown(chat, await loadMessages({ db: c.var.services.chats.db, chatId: chat.id }));
-  const filename = `chat-${chat.id}.md`;
+  const { lang } = c.req.valid("query");
+  const { timeZone } = await workshopProfile({ directory: c.var.directory.db, workshop: c.var.services.chats, user: c.var.user });
+  const markdown = chatAsMarkdown(chat, await messagesOf(c, chat.id), { lang, timeZone });
+  const name = exportFileName(chat, timeZone);
+  // An ASCII name for old clients, and the title itself (RFC 6266) for the rest.
+  const ascii = `weft-chat-${name.slice(-13, -3)}.md`;
   return c.body(markdown, 200, {
     "Content-Type": "text/markdown; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${filename}"`,
+    "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
   });
-});
-
-chatHistoryRoutes.post("/:id/actions/:actionId", validate("json", CardOutcomeSchema), async (c) => {
-  const actionId = c.req.param("actionId");
-  const outcome = await verifiedOutcome({
-    actions: c.var.services.actions,
-    user: c.var.user,
-    actionId,
-    claimed: c.req.valid("json"),
-  });
-  const card = await recordCardOutcome({
-    db: c.var.services.chats.db,
-    owner: ownerOf(c),
-    chatId: c.req.param("id"),
-    actionId,
-    ...outcome,
-  });
-  if (!card) throw notFound(`No confirm card for action '${actionId}' in this chat.`);
-  return c.json({ chat_id: c.req.param("id"), action_id: actionId, card });
 });

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import pkg from "../../package.json" with { type: "json" };
 import type { AppEnv } from "../app-env.ts";
+import type { ConfigProblem } from "../config-problems.ts";
+import type { ErrorBody } from "../errors.ts";
 import { schemaMissing, shardsOf } from "../services.ts";
 
 /** What `/healthz` says of one database: whether it answers and which expected migrations it lacks. */
@@ -49,4 +51,29 @@ export async function health(c: Context<AppEnv>) {
     },
     status === "ok" ? 200 : 503,
   );
+}
+
+/**
+ * The answer of a deployment whose settings are missing or malformed, to every request: at
+ * `/healthz`, `status: "misconfigured"` with the settings' names and what is wrong with each (never
+ * a value); elsewhere the error body with code `misconfigured` naming them. Nothing else is served,
+ * so the answer holds no workshop's data whatever the `Host`.
+ */
+export function misconfigured(request: Request, problems: ConfigProblem[]): Response {
+  const names = [...new Set(problems.map((p) => p.name))];
+  if (new URL(request.url).pathname === "/healthz") {
+    return Response.json(
+      { ok: false, status: "misconfigured", name: "weft", version: pkg.version, misconfigured: names, problems },
+      { status: 503 },
+    );
+  }
+  const body: ErrorBody = {
+    error: {
+      code: "misconfigured",
+      message: `This Weft cannot serve requests: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} missing or malformed. Its operator must set ${names.length === 1 ? "it" : "them"} (GET /healthz says what is wrong, docs/deployment.md how).`,
+      request_id: crypto.randomUUID(),
+      details: { settings: names },
+    },
+  };
+  return Response.json(body, { status: 503 });
 }

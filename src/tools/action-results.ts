@@ -119,7 +119,8 @@ function wireFields(action: PendingAction, { waiting }: { waiting: boolean }) {
     summary: action.summary,
     ...(waiting
       ? {
-          preview: action.preview,
+          // Each line as the person reads it: whether a value waits for the write is the card's concern.
+          preview: action.preview.map(({ label, value }) => ({ label, value })),
           ambiguities: action.ambiguities,
           created_at: action.created_at,
           expires_at: action.expires_at,

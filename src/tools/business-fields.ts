@@ -3,8 +3,11 @@ import { isCalendarDate, PERIODS } from "../business/local-time.ts";
 
 // Fields and output shapes shared by the business tools, so every tool says them the same way.
 
-/** A name, number or id as a person gives it; matched forgivingly inside the caller's workshop. */
-export const nameField = (what: string) => z.string().trim().min(1).max(50).describe(what);
+/**
+ * A name, number or id as a person gives it; matched forgivingly inside the caller's workshop. Long
+ * enough for every id a tool hands out as a choice (an order confirmed in Weft is `ord-` and 64 hex).
+ */
+export const nameField = (what: string) => z.string().trim().min(1).max(100).describe(what);
 
 export const dateField = (what: string) =>
   z.string().refine(isCalendarDate, "must be a real date written YYYY-MM-DD").describe(what);

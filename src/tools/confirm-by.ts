@@ -1,4 +1,5 @@
-import type { ConfirmBy } from "../shapes.ts";
+import type { ConfirmBy, PreparedIn } from "../shapes.ts";
+import type { Confirming } from "./tool.ts";
 
 // What a credential's `confirm_by` allows, and how an agent is told so: in the pending result,
 // the descriptions of the tools that prepare or confirm writes, and the task prompts.
@@ -73,4 +74,15 @@ export function endsInConfirmation(tool: {
 }): boolean {
   if (tool.name === "confirm_action" || tool.prepares !== undefined) return true;
   return tool.kind === "json-schema" && tool.annotations.readOnlyHint !== true;
+}
+
+/**
+ * Where a write prepared with these confirming rights was prepared, for its confirm page: a browser
+ * session is Weft's own chat; an OAuth connection, its MCP client by name; a key, an agent by the
+ * key's visible prefix.
+ */
+export function preparedInOf(confirming: Confirming): PreparedIn {
+  if (confirming.credentialId === "session" || confirming.credential === null) return { via: "chat" };
+  if (confirming.credentialId.startsWith("oauth:")) return { via: "client", name: confirming.credential };
+  return { via: "agent_key", name: confirming.credential };
 }

@@ -4,6 +4,7 @@ import { prepareOrder } from "../business/prepare.ts";
 import { LEAST_ROLE } from "../permissions.ts";
 import { ActionResultSchema } from "./action-results.ts";
 import { dateField, nameField, WRITES } from "./business-fields.ts";
+import { preparedInOf } from "./confirm-by.ts";
 import { defineTool } from "./tool.ts";
 import { pick, said } from "./words.ts";
 
@@ -33,7 +34,12 @@ export const prepareOrderTool = defineTool({
   annotations: WRITES,
   async run(ctx, input) {
     const prepared = await prepareOrder({ business: ctx.services.business, user: ctx.user, input });
-    const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
+    const view = await holdAction({
+      actions: ctx.services.actions,
+      user: ctx.user,
+      prepared,
+      preparedIn: preparedInOf(ctx.confirming),
+    });
     return { kind: "pending_action", action: view };
   },
 });

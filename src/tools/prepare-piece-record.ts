@@ -3,6 +3,7 @@ import { holdAction } from "../actions/actions.ts";
 import { preparePieceRecord } from "../business/prepare.ts";
 import { ActionResultSchema } from "./action-results.ts";
 import { dateField, nameField, WRITES } from "./business-fields.ts";
+import { preparedInOf } from "./confirm-by.ts";
 import { defineTool } from "./tool.ts";
 import { pick, said } from "./words.ts";
 
@@ -42,7 +43,12 @@ export const preparePieceRecordTool = defineTool({
   annotations: WRITES,
   async run(ctx, input) {
     const prepared = await preparePieceRecord({ business: ctx.services.business, user: ctx.user, input });
-    const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared });
+    const view = await holdAction({
+      actions: ctx.services.actions,
+      user: ctx.user,
+      prepared,
+      preparedIn: preparedInOf(ctx.confirming),
+    });
     return { kind: "pending_action", action: view };
   },
 });

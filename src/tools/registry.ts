@@ -4,6 +4,7 @@ import { mayUseTool } from "../permissions.ts";
 import type { ToolOutput } from "../shapes.ts";
 import { cancelActionTool } from "./cancel-action.ts";
 import { confirmActionTool } from "./confirm-action.ts";
+import { preparedInOf } from "./confirm-by.ts";
 import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
@@ -94,6 +95,11 @@ export async function toolsFor(ctx: ToolContext, { external = true }: { external
 async function runExternal(tool: ExternalTool, ctx: ToolContext, input: Record<string, unknown>): Promise<ToolOutput> {
   const outcome = await tool.call(ctx.user, input);
   if (outcome.kind === "result") return { kind: "result", ...outcome.output };
-  const view = await holdAction({ actions: ctx.services.actions, user: ctx.user, prepared: outcome.prepared });
+  const view = await holdAction({
+    actions: ctx.services.actions,
+    user: ctx.user,
+    prepared: outcome.prepared,
+    preparedIn: preparedInOf(ctx.confirming),
+  });
   return { kind: "pending_action", action: view };
 }

@@ -1,5 +1,6 @@
 import type { BothLanguages } from "../shapes.ts";
 import { OPEN_ORDERS_WORDS, ORDER_STATUS_WORDS } from "../status-words.ts";
+import type { ChangeSubjectName } from "./changes.ts";
 import type { IconName } from "./tool-icons.ts";
 
 /**
@@ -22,6 +23,12 @@ export interface ToolWords {
    * caller who sees only their own records (staff) the example said of themselves.
    */
   offer?: BothLanguages & { own?: BothLanguages };
+  /**
+   * What the tool changes of what a workshop keeps (`src/tools/changes.ts`: `unit_price`, `order`):
+   * a request to change one of these goes to it, and one that no offered tool changes is refused in
+   * a sentence that says who can.
+   */
+  changes?: readonly ChangeSubjectName[];
 }
 
 /** Words for a person in both languages. */

@@ -11,10 +11,10 @@ export function undecided(status: ActionStatus): boolean {
   return status === "pending" || status === "confirming";
 }
 
-/** The longest result the chat route records (`CardOutcomeSchema`); a longer one is cut, so it is still recorded. */
+/** The longest result line a card shows; a longer one (an external server's whole answer) is cut. */
 export const RESULT_MAX_LENGTH = 2000;
 
-/** `text` cut to the recordable length with an ellipsis, never between the halves of a surrogate pair. */
+/** `text` cut to the length a card shows with an ellipsis, never between the halves of a surrogate pair. */
 function clip(text: string | undefined): string | undefined {
   if (text === undefined || text.length <= RESULT_MAX_LENGTH) return text;
   let end = RESULT_MAX_LENGTH - 1;
@@ -26,8 +26,6 @@ function clip(text: string | undefined): string | undefined {
 export interface ActionOutcome {
   status: ActionStatus;
   result?: string;
-  /** False when the stored conversation could not be updated (a reload would show the card as pending). */
-  recorded: boolean;
 }
 
 /** How a card words an outcome in the UI's language (`outcome-text.ts`). */
@@ -35,6 +33,8 @@ export interface OutcomeText {
   /** The labels a result's fields are shown with, and what goes between them. */
   labels: ReadonlyMap<string, string>;
   separator: string;
+  /** What goes between a label and its value: "：" in Chinese, ": " in English. */
+  colon: string;
   /** What a refusal's code means, in place of the server's message; a code not here keeps the message. */
   refusals: ReadonlyMap<string, string>;
   /** Why a click changed nothing when the action was already settled (by another click, or the clock). */
@@ -56,7 +56,7 @@ function resultText(body: Record<string, unknown>, text: OutcomeText): string | 
     const label = text.labels.get(key);
     const yuan = (value as { yuan?: unknown } | null)?.yuan;
     const shown = typeof yuan === "string" ? yuan : typeof value === "object" || value === null ? null : String(value);
-    if (label !== undefined && shown !== null) pairs.push(`${label}: ${shown}`);
+    if (label !== undefined && shown !== null) pairs.push(`${label}${text.colon}${shown}`);
   }
   if (pairs.length) return pairs.join(text.separator);
   // A tool of a workshop's external server writes fields the UI has no labels for: its own names
@@ -64,7 +64,7 @@ function resultText(body: Record<string, unknown>, text: OutcomeText): string | 
   const raw = entries
     .filter(([key, value]) => !/(^|_)id$/.test(key) && value !== null && typeof value !== "object")
     .slice(0, 6)
-    .map(([key, value]) => `${key}: ${String(value)}`);
+    .map(([key, value]) => `${key}${text.colon}${String(value)}`);
   return raw.length ? raw.join(text.separator) : undefined;
 }
 
@@ -73,7 +73,7 @@ function refusalText(code: string, message: string, text: OutcomeText): string {
 }
 
 /** The outcome of a refused or failed decision; a 401 is thrown on, for the sign-in screen. */
-export function outcomeOfError(error: unknown, text: OutcomeText): Omit<ActionOutcome, "recorded"> {
+export function outcomeOfError(error: unknown, text: OutcomeText): ActionOutcome {
   // A lapsed session must reach the sign-in screen, not be shown as a failed action.
   if (error instanceof ApiError && error.status === 401) throw error;
   // Nothing was decided (the network failed): the action is still pending, and the card says to try again.
@@ -94,11 +94,7 @@ export function outcomeOfError(error: unknown, text: OutcomeText): Omit<ActionOu
 }
 
 /** The outcome of a decision the actions route accepted, from its answer. */
-export function outcomeOfAnswer(
-  body: Record<string, unknown>,
-  decision: "confirm" | "cancel",
-  text: OutcomeText,
-): Omit<ActionOutcome, "recorded"> {
+export function outcomeOfAnswer(body: Record<string, unknown>, decision: "confirm" | "cancel", text: OutcomeText): ActionOutcome {
   const status =
     typeof body.status === "string" && STATUSES.has(body.status as ActionStatus) ? (body.status as ActionStatus) : null;
   return { status: status ?? (decision === "confirm" ? "confirmed" : "cancelled"), result: clip(resultText(body, text)) };

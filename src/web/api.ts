@@ -1,7 +1,6 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
 import type {
-  ActionStatus,
   ApiKeySummary,
   AuditEntry,
   AuditRecord,
@@ -196,8 +195,6 @@ export const api = {
       `/api/actions/${enc(actionId)}/${decision}`,
       decision === "confirm" ? seen : undefined,
     ),
-  recordAction: (chatId: string, actionId: string, outcome: { status: ActionStatus; result?: string }) =>
-    request<unknown>("POST", `/api/chats/${enc(chatId)}/actions/${enc(actionId)}`, outcome),
   listMcpServers: () => request<{ servers: McpServer[] }>("GET", "/api/mcp/servers"),
   addMcpServer: (server: NewMcpServer) => request<McpServer & { sign_in?: SignInStart }>("POST", "/api/mcp/servers", server),
   updateMcpServer: (id: string, changes: McpServerChanges) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, changes),

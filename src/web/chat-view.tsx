@@ -91,11 +91,11 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   const onDecide = async (actionId: string, decision: "confirm" | "cancel"): Promise<string | null> => {
     try {
       const text = { ...t.outcomeText, labels: resultLabels(toolWords, lang) };
-      const outcome = await decideAction(chatId, actionId, decision, text, lang);
+      const outcome = await decideAction(actionId, decision, text, lang);
       // Nothing decided by this click (it failed, or another confirm is writing it): the card says why.
       if (outcome.status === "pending" || outcome.status === "confirming") return outcome.result ?? t.actionRetry;
       setMessages((current) => withActionOutcome(current, actionId, { status: outcome.status, result: outcome.result }));
-      return outcome.recorded ? null : t.actionNotRecorded;
+      return null;
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) {
         onUnauthorized();

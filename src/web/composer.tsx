@@ -25,6 +25,8 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
   const textarea = useRef<HTMLTextAreaElement>(null);
   const composing = useRef(false);
   const [text, setText] = useState("");
+  // A phone's or tablet's keyboard: no Shift+Enter to speak of, and Enter is its new line.
+  const [touch] = useState(() => typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches);
   const [mention, setMention] = useState<MentionMatch | null>(null);
   const [active, setActive] = useState(0);
 
@@ -97,7 +99,8 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
         return;
       }
     }
-    if (event.key === "Enter" && !event.shiftKey) {
+    // A touch keyboard's Enter starts a new line, as on every phone; its send button sends.
+    if (event.key === "Enter" && !event.shiftKey && !touch) {
       event.preventDefault();
       send();
     }
@@ -157,7 +160,7 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
           ref={textarea}
           value={text}
           rows={2}
-          placeholder={t.placeholder}
+          placeholder={touch ? t.placeholderTouch : t.placeholder}
           aria-label={t.messageLabel}
           role="combobox"
           aria-expanded={open && matches.length > 0}

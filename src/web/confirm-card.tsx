@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { ConfirmCardData } from "../shapes.ts";
-import { ACTION_STATUS_WORDS, statusWord } from "../status-words.ts";
+import { ACTION_STATUS_WORDS, CHOICE_LINES, statusWord } from "../status-words.ts";
 import { useI18n } from "./i18n.ts";
 
 /**
@@ -12,10 +12,20 @@ import { useI18n } from "./i18n.ts";
 export function ConfirmCard({
   data,
   onDecide,
+  onChoose,
+  canChoose = false,
 }: {
   data: ConfirmCardData;
   /** Decides the action; resolves to a notice to show (nothing decided, or not recorded), or null. */
   onDecide: (actionId: string, decision: "confirm" | "cancel") => Promise<string | null>;
+  /**
+   * Answers the card's open question with a candidate: its label goes into the chat as the person's
+   * reply, and the assistant prepares the write again with that choice (the same as typing it).
+   * Absent outside a chat (the confirm page), where the candidates are only shown.
+   */
+  onChoose?: (label: string) => void;
+  /** Whether a choice can be sent now: the card is the latest answer and nothing is streaming. */
+  canChoose?: boolean;
 }) {
   const { t, lang } = useI18n();
   const [busy, setBusy] = useState(false);
@@ -24,6 +34,8 @@ export function ConfirmCard({
   const expiresText = Number.isNaN(expires.getTime())
     ? ""
     : expires.toLocaleString(lang === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
+  // Once written, a value only known then (a new order's number) is in what was written, not "确认后自动生成".
+  const preview = data.status === "confirmed" ? data.preview.filter((row) => !row.until_written) : data.preview;
   const decide = async (decision: "confirm" | "cancel") => {
     setBusy(true);
     setNotice(null);
@@ -44,9 +56,9 @@ export function ConfirmCard({
             : statusWord(ACTION_STATUS_WORDS, data.status, lang)}
         </span>
       </header>
-      {data.preview.length > 0 && (
+      {preview.length > 0 && (
         <dl>
-          {data.preview.map((row) => (
+          {preview.map((row) => (
             <div key={row.label}>
               <dt>{row.label}</dt>
               <dd>{row.value}</dd>
@@ -57,15 +69,17 @@ export function ConfirmCard({
       {data.ambiguities.length > 0 && (
         <div className="ambiguities">
           <p>{t.ambiguities}</p>
-          <ul>
-            {data.ambiguities.map((a) => (
-              <li key={a.field}>
-                {t.ambiguityAsks.get(a.field) ?? a.message}
-                {a.candidates.length > 0 && ` ${a.candidates.map((c) => c.label).join("、")}`}
-              </li>
-            ))}
-          </ul>
-          {data.status === "pending" && <p>{t.ambiguityHint}</p>}
+          {data.ambiguities.map((a) => (
+            <fieldset key={a.field} className="options choices" disabled={data.status !== "pending" || !canChoose || !onChoose}>
+              <legend>{t.ambiguityAsks.get(a.field) ?? a.message}</legend>
+              {a.candidates.map((c) => (
+                <button key={c.id} type="button" className="choice" onClick={() => onChoose?.(c.label)}>
+                  {c.label}
+                </button>
+              ))}
+            </fieldset>
+          ))}
+          {data.status === "pending" && onChoose && <p className="choice-hint">{CHOICE_LINES[lang]}</p>}
         </div>
       )}
       {notice && (

@@ -77,7 +77,7 @@ export function ConfirmPage({ actionId, onUnauthorized }: { actionId: string; on
   return (
     <main className="confirm-page">
       <h1>{t.confirmPage.title}</h1>
-      <p className="muted">{t.confirmPage.intro}</p>
+      <p className="muted">{t.confirmPage.intro(loaded.state === "ready" ? loaded.card.prepared_in : undefined)}</p>
       {loaded.state === "loading" && <p className="muted">…</p>}
       {loaded.state === "missing" && <p role="alert">{t.confirmPage.missing}</p>}
       {loaded.state === "failed" && (

@@ -1,5 +1,6 @@
 // UI text in Chinese (the default, for the workshops) and English, switched at run time.
 import { createContext, useContext } from "react";
+import type { PreparedIn } from "../shapes.ts";
 import { OUTCOME_TEXT_EN, OUTCOME_TEXT_ZH } from "./outcome-text.ts";
 
 const zh = {
@@ -31,10 +32,12 @@ const zh = {
   cancel: "取消",
   delete: "删除",
   export: "导出为 Markdown",
-  confirmDelete: "删除这个对话？",
+  confirmDelete: (title: string) => `删除“${title}”？`,
   untitled: "新对话",
   offlineModel: "正在使用离线模型：按关键词选工具、从知识库摘录回答，不是大语言模型。",
   placeholder: "输入消息，@ 选择知识库，Enter 发送，Shift+Enter 换行",
+  /** On a touch keyboard, whose Enter starts a new line: the send button sends. */
+  placeholderTouch: "输入消息，@ 选择知识库",
   messageLabel: "消息",
   send: "发送",
   stop: "停止",
@@ -59,7 +62,17 @@ const zh = {
   confirmTitle: "请确认",
   confirmPage: {
     title: "确认一项操作",
-    intro: "一个助手（MCP 客户端）为你准备了下面这项操作。看清楚后点“确认”才会执行；不想执行就点“取消”。",
+    /** Where the write was prepared, then what to do. */
+    intro: (where: PreparedIn | undefined) =>
+      `${
+        where?.via === "chat"
+          ? "你在 Weft 的对话里准备了下面这项操作。"
+          : where?.via === "client"
+            ? `MCP 客户端“${where.name}”为你准备了下面这项操作。`
+            : where?.via === "agent_key"
+              ? `一个用你的 API 密钥（${where.name}）的代理为你准备了下面这项操作。`
+              : "下面这项操作是为你准备的。"
+      }看清楚后点“确认”才会执行；不想执行就点“取消”。`,
     missing: "没有找到这项操作：链接可能不完整，或者它属于别人。",
     tryAgain: "没能完成，什么都没有写入。请再试一次。",
     backToChat: "回到对话",
@@ -76,10 +89,8 @@ const zh = {
     ["order", "记到哪张订单？"],
     ["style", "是哪个款式？"],
   ]),
-  ambiguityHint: "在对话里说出你的选择（例如订单号），助手会重新准备一张卡片；这一张不能确认。",
   actionRetry: "没有完成，请再试一次。",
 
-  actionNotRecorded: "操作已完成，但没能写进对话记录，刷新后卡片可能仍显示待确认。",
   /** How a confirm card words what was written or why it was refused. */
   outcomeText: OUTCOME_TEXT_ZH,
   consultationDone: "诊断完成",
@@ -99,6 +110,7 @@ const zh = {
   roles: { admin: "管理员", boss: "老板", staff: "员工" },
   settings: "设置",
   backToChat: "返回对话",
+  advanced: "高级",
   mcpServers: "外部 MCP 服务器",
   mcpLead: "登记外部 MCP 服务器后，它们的工具会加入本车间的对话。请求头的值只写入，不再显示。",
   noServers: "还没有登记服务器。",
@@ -187,11 +199,12 @@ const en: Messages = {
   cancel: "Cancel",
   delete: "Delete",
   export: "Export as Markdown",
-  confirmDelete: "Delete this chat?",
+  confirmDelete: (title: string) => `Delete “${title}”?`,
   untitled: "New chat",
   offlineModel:
     "Offline model in use: it picks tools by keywords and answers with excerpts from the knowledge bases; it is not a large language model.",
   placeholder: "Message; @ picks knowledge bases, Enter sends",
+  placeholderTouch: "Message; @ picks knowledge bases",
   messageLabel: "Message",
   send: "Send",
   stop: "Stop",
@@ -216,8 +229,16 @@ const en: Messages = {
   confirmTitle: "Please confirm",
   confirmPage: {
     title: "Confirm an action",
-    intro:
-      "An assistant (an MCP client) prepared the action below for you. Nothing happens until you press Confirm; press Cancel if you do not want it.",
+    intro: (where: PreparedIn | undefined) =>
+      `${
+        where?.via === "chat"
+          ? "You prepared the action below in Weft's chat."
+          : where?.via === "client"
+            ? `The MCP client “${where.name}” prepared the action below for you.`
+            : where?.via === "agent_key"
+              ? `An agent using your API key (${where.name}) prepared the action below for you.`
+              : "The action below was prepared for you."
+      } Nothing happens until you press Confirm; press Cancel if you do not want it.`,
     missing: "No such action: the link may be incomplete, or the action belongs to someone else.",
     tryAgain: "That did not go through and nothing was written. Try again.",
     backToChat: "Back to the chat",
@@ -233,11 +254,8 @@ const en: Messages = {
     ["order", "Which order?"],
     ["style", "Which style?"],
   ]),
-  ambiguityHint:
-    "Say your choice in the chat (an order number, say) and the assistant prepares a new card; this one cannot be confirmed.",
   actionRetry: "Nothing was done. Please try again.",
 
-  actionNotRecorded: "Done, but the chat history could not be updated; after a reload the card may still show as pending.",
   outcomeText: OUTCOME_TEXT_EN,
   consultationDone: "Diagnosis complete",
   consultationOptions: "Choose one",
@@ -256,6 +274,7 @@ const en: Messages = {
   roles: { admin: "admin", boss: "boss", staff: "staff" },
   settings: "Settings",
   backToChat: "Back to chat",
+  advanced: "Advanced",
   mcpServers: "External MCP servers",
   mcpLead:
     "The tools of registered external MCP servers join the workshop's chat. Header values are write-only and never shown again.",

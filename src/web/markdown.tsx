@@ -1,10 +1,11 @@
 // The Markdown renderer, in a chunk of its own (lazy-markdown.tsx loads it): the largest part of
 // the UI, and only an answer needs it.
-import { type ComponentProps, useMemo, useRef } from "react";
+import { type ComponentProps, useEffect, useMemo, useRef } from "react";
 import { defaultComponents, type ExtraProps, Streamdown } from "streamdown";
 import "streamdown/styles.css";
 import type { CitedSource } from "../shapes.ts";
 import { CITE_PREFIX, citedSources, linkCitations, quotedFrom } from "./citations.ts";
+import { labelTableCells } from "./table-labels.ts";
 
 export interface MarkdownProps {
   text: string;
@@ -50,15 +51,22 @@ export default function Markdown({ text, streaming, animating, sources = [], onC
     }),
     [],
   );
+  // Every render may add rows while the answer streams: their cells get their columns' titles.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (box.current) labelTableCells(box.current);
+  });
   return (
-    <Streamdown
-      className="markdown"
-      mode={streaming ? "streaming" : "static"}
-      isAnimating={animating}
-      controls={false}
-      components={components}
-    >
-      {linked}
-    </Streamdown>
+    <div ref={box} className="markdown-box">
+      <Streamdown
+        className="markdown"
+        mode={streaming ? "streaming" : "static"}
+        isAnimating={animating}
+        controls={false}
+        components={components}
+      >
+        {linked}
+      </Streamdown>
+    </div>
   );
 }

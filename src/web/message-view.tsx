@@ -86,7 +86,9 @@ export function MessageView({ message, streaming, canAnswer, onOption, onDecide,
           );
         }
         if (part.type === "data-confirm-card") {
-          return <ConfirmCard key={part.id ?? key} data={part.data} onDecide={onDecide} />;
+          return (
+            <ConfirmCard key={part.id ?? key} data={part.data} onDecide={onDecide} onChoose={onOption} canChoose={canAnswer} />
+          );
         }
         if (part.type === "data-tool-form") {
           return (

@@ -5,6 +5,7 @@ import type { OutcomeText } from "./action-outcome.ts";
 
 export const OUTCOME_TEXT_ZH: Omit<OutcomeText, "labels"> = {
   separator: "，",
+  colon: "：",
   refusals: new Map([
     ["action_stale", "情况有变（例如单价、订单或员工已被修改），这次没有写入。请重新准备。"],
     ["action_expired", "已过期，没有写入。请重新准备。"],
@@ -27,6 +28,7 @@ export const OUTCOME_TEXT_ZH: Omit<OutcomeText, "labels"> = {
 
 export const OUTCOME_TEXT_EN: Omit<OutcomeText, "labels"> = {
   separator: ", ",
+  colon: ": ",
   // The server's messages are English already, and say more than a gist.
   refusals: new Map(),
   settled: new Map(),

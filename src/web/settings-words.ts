@@ -8,7 +8,7 @@ type Lang = "zh" | "en";
 const zh = {
   apiKeys: "API 密钥",
   keysLead: "让 Cursor、Claude Code 等工具以你的身份、按你的角色使用 Weft（/mcp 和 REST）。密钥只在创建时显示一次。",
-  workshopKeysLead: "你是管理员：这里是本工作坊所有人的密钥。",
+  workshopKeysLead: "你是管理员：这里是本车间所有人的密钥。",
   confirmByLead:
     "每个密钥和每个已连接的应用都可以选：用它准备的写入由谁说“是”。新的默认是“我在 Weft 上确认”。只有你（或管理员）登录后在这里能改，密钥和应用自己改不了。",
   noKeys: "还没有密钥。",
@@ -39,7 +39,7 @@ const zh = {
   confirmByBadge: { weft: "", client: "客户端问我", agent: "代理可确认" } as Record<ConfirmBy, string>,
   confirmRevokeKey: (name: string) => `撤销密钥“${name}”？用它的工具会立即失去访问。`,
   recentWrites: "最近的写入",
-  recentLead: "本工作坊最近执行的写入：何时、什么、是谁，以及通过哪条路径确认的。",
+  recentLead: "本车间最近执行的写入：何时、什么、是谁，以及通过哪条路径确认的。",
   noWrites: "还没有写入。",
   confirmedVia: {
     card: "卡片",

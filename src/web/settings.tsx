@@ -12,9 +12,10 @@ import type { SignInReturn } from "./sign-in-return.ts";
 const WorkshopSettings = lazy(() => import("./workshop-settings.tsx").then((m) => ({ default: m.WorkshopSettings })));
 
 /**
- * The settings view, for everyone signed in: what is theirs (their password, connected apps, API
- * keys; an admin's lists hold the workshop's) and, for a boss or an admin, the workshop's people,
- * recent writes and external MCP servers.
+ * The settings view, for everyone signed in, what a person uses first: a boss's or an admin's
+ * workshop (people, recent writes, knowledge files), their password, a boss's API keys; then under
+ * 高级 what connects other tools: connected apps, a staff member's API keys, the workshop's external
+ * MCP servers.
  */
 export function Settings({
   user,
@@ -41,6 +42,13 @@ export function Settings({
     document.addEventListener("keydown", closeOnEscape);
     return () => document.removeEventListener("keydown", closeOnEscape);
   }, [onClose]);
+  const workshop = (part: "main" | "advanced") => (
+    <LoadBoundary>
+      <Suspense fallback={<p className="muted">{t.loading}</p>}>
+        <WorkshopSettings user={user} part={part} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+      </Suspense>
+    </LoadBoundary>
+  );
   return (
     <section className="settings" aria-labelledby="settings-title">
       <div className="settings-head">
@@ -51,16 +59,16 @@ export function Settings({
           {t.backToChat}
         </button>
       </div>
-      {canConfigure && (
-        <LoadBoundary>
-          <Suspense fallback={<p className="muted">{t.loading}</p>}>
-            <WorkshopSettings user={user} onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
-          </Suspense>
-        </LoadBoundary>
-      )}
+      {canConfigure && workshop("main")}
       <PasswordSettings onUnauthorized={onUnauthorized} />
-      <ConnectedClients onUnauthorized={onUnauthorized} />
-      <ApiKeys user={user} onUnauthorized={onUnauthorized} />
+      {canConfigure && <ApiKeys user={user} onUnauthorized={onUnauthorized} />}
+      {/* For connecting other tools (Cursor, Claude Code, MCP servers): after what a workshop uses every day. */}
+      <section className="settings-advanced" aria-labelledby="settings-advanced">
+        <h2 id="settings-advanced">{t.advanced}</h2>
+        <ConnectedClients onUnauthorized={onUnauthorized} />
+        {!canConfigure && <ApiKeys user={user} onUnauthorized={onUnauthorized} />}
+        {canConfigure && workshop("advanced")}
+      </section>
     </section>
   );
 }

@@ -25,7 +25,7 @@ function ChatItem({
   onRename: (title: string) => Promise<void>;
   onDelete: () => Promise<void>;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [mode, setMode] = useState<"view" | "rename" | "delete">("view");
   const [title, setTitle] = useState(chat.title);
 
@@ -67,7 +67,8 @@ function ChatItem({
   if (mode === "delete") {
     return (
       <li className="chat-item confirming">
-        <span>{t.confirmDelete}</span>
+        {/* The question names the chat: the row it replaces is no longer there to say which. */}
+        <span className="confirm-delete-text">{t.confirmDelete(chat.title || t.untitled)}</span>
         <button type="button" className="danger" onClick={() => void onDelete()}>
           {t.delete}
         </button>
@@ -96,7 +97,7 @@ function ChatItem({
       </button>
       <a
         className="icon"
-        href={`/api/chats/${encodeURIComponent(chat.id)}/export`}
+        href={`/api/chats/${encodeURIComponent(chat.id)}/export?lang=${lang}`}
         download
         aria-label={`${t.export}: ${chat.title}`}
         title={t.export}

@@ -61,7 +61,9 @@ export function ToolCard({ name, part }: { name: string; part: ToolUIPart | Dyna
     part.state === "output-available" && typeof (part.output as { summary?: unknown } | null)?.summary === "string"
       ? String((part.output as { summary: string }).summary)
       : null;
-  const output = part.state === "output-available" ? outputLine(part.output, said?.lists ?? {}, lang) : "";
+  // A prepared write says what it is in its summary; its preview and open questions are on its card.
+  const prepared = (part.output as { status?: unknown } | null)?.status === "pending";
+  const output = part.state === "output-available" && !prepared ? outputLine(part.output, said?.lists ?? {}, lang) : "";
   return (
     <details className="tool-card" data-tool={name} data-state={part.state}>
       <summary>

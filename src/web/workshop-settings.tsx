@@ -6,25 +6,28 @@ import { RecentWrites } from "./recent-writes.tsx";
 import type { SignInReturn } from "./sign-in-return.ts";
 
 /**
- * The settings only a boss or an admin has: the workshop's people, its knowledge files, its recent
- * writes and its external MCP servers. A chunk of its own, so that staff, whose settings hold only
- * what is theirs, never download it.
+ * The settings only a boss or an admin has. `main`: what a boss uses (the workshop's people, its
+ * recent writes, its knowledge files); `advanced`: its external MCP servers, under the settings'
+ * 高级 heading. A chunk of its own, so that staff, whose settings hold only what is theirs, never
+ * download it.
  */
 export function WorkshopSettings({
   user,
+  part,
   onUnauthorized,
   signInReturn,
 }: {
   user: User;
+  part: "main" | "advanced";
   onUnauthorized: () => void;
   signInReturn: SignInReturn | null;
 }) {
+  if (part === "advanced") return <McpServers onUnauthorized={onUnauthorized} signInReturn={signInReturn} />;
   return (
     <>
       <PeopleSettings user={user} onUnauthorized={onUnauthorized} />
-      <KnowledgeFiles onUnauthorized={onUnauthorized} />
       <RecentWrites onUnauthorized={onUnauthorized} />
-      <McpServers onUnauthorized={onUnauthorized} signInReturn={signInReturn} />
+      <KnowledgeFiles onUnauthorized={onUnauthorized} />
     </>
   );
 }

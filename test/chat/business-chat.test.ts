@@ -49,12 +49,6 @@ describe("the offline model over the business tools", () => {
     const confirmed = await browserCall(`/api/actions/${card.id}/confirm`, cookie, { method: "POST" });
     expect(confirmed.status).toBe(200);
     expect(await confirmed.json()).toMatchObject({ action_id: card.id, status: "confirmed" });
-    const recorded = await browserCall(`/api/chats/biz-record/actions/${card.id}`, cookie, {
-      method: "POST",
-      body: JSON.stringify({ status: "confirmed", result: "已登记" }),
-    });
-    expect(recorded.status).toBe(200);
-
     const after = await ask(cookie, "biz-record", "张三今天做了多少件");
     const query = toolPart(after.message, "query_piece_records");
     expect(query.input).toEqual({ employee: "张三", period: "today" });
@@ -64,36 +58,34 @@ describe("the offline model over the business tools", () => {
     const stored = chat.messages[1] as UIMessage;
     expect(stored.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({
       id: card.id,
-      data: { status: "confirmed", outcome: "已登记" },
+      data: { status: "confirmed" },
     });
     expect(toolPart(stored, "prepare_piece_record").state).toBe("output-available");
 
     // The export says what happened to the card where the reply asked to decide it.
     const exported = await (await browserCall("/api/chats/biz-record/export", cookie)).text();
-    expect(exported).toContain("已确认：已登记。");
+    expect(exported).toContain("已确认。");
     expect(exported).not.toContain("请在上面的确认卡片上点");
   });
 
-  it("records a card's real status: a client cannot mark an unconfirmed write as confirmed", async () => {
+  it("loads a card's status from its action, however it was decided, and never from the browser", async () => {
     const cookie = await signIn("boss", "boss123");
-    const { chunks } = await ask(cookie, "biz-forge", "给张三记上领子5件");
+    const { chunks } = await ask(cookie, "biz-status", "给张三记上领子5件");
     const card = chunks.find((c) => c.type === "data-confirm-card") as { id: string };
-    const forged = await browserCall(`/api/chats/biz-forge/actions/${card.id}`, cookie, {
+    const cardIn = async () =>
+      (await storedChat(cookie, "biz-status", 2)).messages[1]?.parts.find((p) => p.type === "data-confirm-card");
+    expect(await cardIn()).toMatchObject({ data: { status: "pending" } });
+    // The chat offers no way to record a status: one click is one request, to the actions route.
+    const forged = await browserCall(`/api/chats/biz-status/actions/${card.id}`, cookie, {
       method: "POST",
       body: JSON.stringify({ status: "confirmed", result: "已登记" }),
     });
-    const recorded = await forged.json<{ card: { status: string; result?: string } }>();
-    expect(recorded.card.status).toBe("pending");
-    expect(recorded.card.result).toBeUndefined();
-
+    expect(forged.status).toBe(404);
+    expect(await cardIn()).toMatchObject({ data: { status: "pending" } });
     expect((await browserCall(`/api/actions/${card.id}/cancel`, cookie, { method: "POST" })).status).toBe(200);
-    const cancelled = await browserCall(`/api/chats/biz-forge/actions/${card.id}`, cookie, {
-      method: "POST",
-      body: JSON.stringify({ status: "cancelled", result: "已取消" }),
-    });
-    expect(await cancelled.json()).toMatchObject({ card: { status: "cancelled", outcome: "已取消" } });
-    const chat = await storedChat(cookie, "biz-forge", 2);
-    expect(chat.messages[1]?.parts.find((p) => p.type === "data-confirm-card")).toMatchObject({ data: { status: "cancelled" } });
+    expect(await cardIn()).toMatchObject({ data: { status: "cancelled" } });
+    const exported = await (await browserCall("/api/chats/biz-status/export", cookie)).text();
+    expect(exported).toContain("已取消。");
   });
 
   it.each([
@@ -178,7 +170,9 @@ describe("the offline model over the business tools", () => {
     const cookie = await signIn(login, password);
     const { message } = await ask(cookie, `biz-change-${login}`, "把订单2026-001的数量改成900");
     expect(message.parts.some((p) => p.type.startsWith("tool-"))).toBe(false);
-    expect(textOf(message)).toMatch(/^我不能修改已有的订单/);
+    expect(textOf(message)).toMatch(
+      /^Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，(?:由老板在 Weft 之外处理|请找老板)。$/,
+    );
   });
 
   it("lets staff ask about their own pieces, and never offers a write to confirm by words", async () => {

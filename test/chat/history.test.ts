@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createWebSession } from "../../src/auth/web-sessions.ts";
 import { saveUserMessage } from "../../src/chat/history.ts";
+import { localTime } from "../../src/chat/markdown-export.ts";
 import { chatTitle } from "../../src/chat/title.ts";
 import { dbOf, deleteWorkshop } from "../fixtures.ts";
 import { sendChat, storedChat } from "./chat-api.ts";
@@ -112,19 +113,29 @@ describe("chat history", () => {
     expect((await browserCall("/api/chats/h-boss-only", boss)).status).toBe(200);
   });
 
-  it("exports a chat as Markdown with the tool calls folded in", async () => {
+  it("exports a chat a person can read and forward: headings in the UI's language, local time, no ids or JSON", async () => {
     const cookie = await signIn("boss", "boss123");
     await chatWith(cookie, "h-export", "衣服起皱怎么办");
     const res = await browserCall("/api/chats/h-export/export", cookie);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/markdown; charset=utf-8");
-    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="chat-h-export.md"');
+    const { updated_at } = await (await browserCall("/api/chats/h-export", cookie)).json<{ updated_at: string }>();
+    const day = localTime(updated_at, "Asia/Shanghai").slice(0, 10);
+    expect(res.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="weft-chat-${day}.md"; filename*=UTF-8''${encodeURIComponent(`衣服起皱怎么办 ${day}.md`)}`,
+    );
     const markdown = await res.text();
-    expect(markdown).toMatch(/^# 衣服起皱怎么办\n/);
-    expect(markdown).toContain("## You\n\n衣服起皱怎么办");
-    expect(markdown).toContain("## Weft");
-    expect(markdown).toContain("<details><summary>Tool initiate_session</summary>");
-    expect(markdown).toContain('"user_query": "衣服起皱怎么办"');
+    expect(markdown).toMatch(
+      /^# 衣服起皱怎么办\n\n_创建于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}，最后更新 \d{4}-\d{2}-\d{2} \d{2}:\d{2}_\n/,
+    );
+    expect(markdown).toContain(`最后更新 ${localTime(updated_at, "Asia/Shanghai")}`);
+    expect(markdown).toContain("## 我\n\n衣服起皱怎么办");
+    expect(markdown).toContain("## Weft 助手");
+    expect(markdown).toMatch(/\*\*[^*]+\*\*：.+\n- /);
+    expect(markdown).not.toMatch(/[{}]|"user_query"|session_id|<details>|Z_/);
+    const english = await (await browserCall("/api/chats/h-export/export?lang=en", cookie)).text();
+    expect(english).toContain("## Me\n\n衣服起皱怎么办");
+    expect((await browserCall("/api/chats/h-export/export?lang=fr", cookie)).status).toBe(400);
   });
 
   it("goes with its workshop: deleting a workshop deletes its people's sessions, chats and messages", async () => {

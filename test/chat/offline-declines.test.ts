@@ -32,6 +32,8 @@ function ask(text: string, system = ""): LanguageModelV4CallOptions {
   };
 }
 
+const BOSS = "You are talking with 王老板 (role: boss).";
+
 const model = offlineModel({ timeZone: "Asia/Shanghai", now: () => new Date("2026-11-25T17:00:00Z") });
 
 async function answer(text: string, system = ""): Promise<string> {
@@ -41,29 +43,48 @@ async function answer(text: string, system = ""): Promise<string> {
 }
 
 describe("what the offline model says to a request no tool can do", () => {
-  it("says plainly that it cannot change an order, where it is changed, and quotes the guide", async () => {
-    const text = await answer("把订单2026-001的数量改成900", GUIDE);
-    expect(text).toMatch(/^我不能修改已有的订单/);
-    expect(text).toContain("请老板在“订单”页面修改");
-    expect(text).toContain("待生产和生产中的订单可以修改数量、交货日期和备注。 [1]");
-    expect(text).toContain("[1] 订单管理 › 修改订单");
+  it("says in one sentence that Weft cannot change an order and who can, without the guide's passages", async () => {
+    const text = await answer("把订单2026-001的数量改成900", `${BOSS}\n${GUIDE}`);
+    expect(text).toBe("Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，由老板在 Weft 之外处理。");
+    expect(text).not.toContain("[1]");
   });
 
-  it("declines a change to a due date in English too, and without passages", async () => {
-    const text = await answer("Change the due date of order 2026-001 to December 30");
-    expect(text).toMatch(/^I cannot change an existing order/);
+  it("tells staff to ask the boss", async () => {
+    expect(await answer("把订单2026-001的数量改成900", "You are talking with 李娟 (role: staff).")).toBe(
+      "Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，请找老板。",
+    );
   });
 
-  it("declines changing a saved piece record or a unit price, pointing at the page that does it", async () => {
-    expect(await answer("把张三昨天的计件改成50件")).toContain("“计件”页面");
-    expect(await answer("把上领子的单价改成0.9元")).toContain("请老板在“工序”页面修改");
+  it("declines a change to a due date in English too", async () => {
+    const text = await answer("Change the due date of order 2026-001 to December 30", BOSS);
+    expect(text).toBe(
+      "Weft cannot change existing orders, and the chat has no way to; to change it, the boss does it outside Weft.",
+    );
+  });
+
+  it("declines changing a saved piece record, a unit price or an allowance, naming what", async () => {
+    expect(await answer("把张三昨天的计件改成50件")).toMatch(/^Weft 不能修改已登记的计件/);
+    expect(await answer("把上领子的单价改成0.9元")).toMatch(/^Weft 不能修改工序单价/);
+    expect(await answer("给张三加200块全勤奖")).toMatch(/^Weft 不能修改补贴和扣款/);
+    expect(await answer("删除订单2026-005")).toMatch(/^Weft 不能删除已有的订单/);
+  });
+
+  it("says pay is worked out, not kept, when asked to change it", async () => {
+    expect(await answer("帮我把张三的工资改成10000", BOSS)).toBe(
+      "Weft 不能修改工资（工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数），对话里也没有这样的功能；要修改，由老板在 Weft 之外处理。",
+    );
   });
 
   it("declines moving a due date or setting a price in other words, instead of looking the order or price up", async () => {
-    expect(await answer("交期推迟一周", GUIDE)).toMatch(/^我不能修改已有的订单/);
-    expect(await answer("把订单2026-003的交期往后推三天")).toMatch(/^我不能修改已有的订单/);
-    expect(await answer("单价调到0.5")).toMatch(/^我不能修改工序单价/);
-    expect(await answer("把上领子单价调成0.4元")).toContain("请老板在“工序”页面修改");
+    expect(await answer("交期推迟一周", GUIDE)).toMatch(/^Weft 不能修改已有的订单/);
+    expect(await answer("把订单2026-003的交期往后推三天")).toMatch(/^Weft 不能修改已有的订单/);
+    expect(await answer("单价调到0.5")).toMatch(/^Weft 不能修改工序单价/);
+  });
+
+  it("points a request to change a password or an account at the settings page that does it", async () => {
+    expect(await answer("帮我把李娟的密码改成123456", BOSS)).toBe(
+      "对话里不能修改账号：你可以在“设置 → 人员”（自己的密码在“设置 → 密码”）里改。",
+    );
   });
 
   it("does not query a month to come as if it had pay or pieces, nor record work not done yet", async () => {

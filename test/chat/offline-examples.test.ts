@@ -66,7 +66,8 @@ const EXAMPLES: [string, string, Expected][] = [
   ["把订单2026-001的数量改成900", "README", says("不能修改已有的订单")],
   ["交期推迟一周", "README", says("不能修改已有的订单")],
   ["员工能看到别人的工资吗", "README", says("离线模型")],
-  ["订单2026-001是否已完成", "README", orders({ order: "2026-001", status: "completed" })],
+  // Asked of one order, whatever its status: a status filter would hide an order still in production.
+  ["订单2026-001是否已完成", "README", orders({ order: "2026-001" })],
   ["明天要交多少件", "README", orders({ status: "open", due_from: "2026-11-27", due_to: "2026-11-27" })],
   ["orders due this week", "README", orders({ due_from: "2026-11-23", due_to: "2026-11-29" })],
   ["orders placed this week", "README", orders({ created_from: "2026-11-23", created_to: "2026-11-29" })],

@@ -124,7 +124,7 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["可以帮我查一下张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
   // A yes-or-no question asking to be told, or naming an order, is about the records, not the rules.
   ["能告诉我张敏这个月的工资吗", "query_payroll", { employee: "张敏", employee_name: "张敏", month: "2026-11" }],
-  ["订单2026-001是否已完成", "query_orders", { order: "2026-001", order_no: "2026-001", status: "completed" }],
+  ["订单2026-001是否已完成", "query_orders", { order: "2026-001", order_no: "2026-001" }],
   ["订单2026-001能按时交货吗", "query_orders", { order: "2026-001", order_no: "2026-001" }],
   ["李娟可以登记计件吗", null, {}],
   // A year range, a phone number or a date written without its second dash is no order number.

@@ -115,6 +115,8 @@ describe("settings for staff", () => {
       expect(fetched.some((url) => url.startsWith("/assets/workshop-settings-"))).toBe(false);
       expect(await page.getByRole("heading", { name: "外部 MCP 服务器" }).count()).toBe(0);
       expect(await page.getByRole("heading", { name: "最近的写入" }).count()).toBe(0);
+      // Her password first; the keys and apps for Cursor or Claude Code under 高级.
+      expect(await page.locator(".settings-advanced").getByRole("heading", { name: "API 密钥" }).count()).toBe(1);
 
       // Her connected app, and her development key (its prefix only), as staff.
       const appRow = page.locator(".connected-clients li", { hasText: app });
@@ -238,9 +240,11 @@ describe("settings for a boss", () => {
       expect(await shown.textContent()).toContain(`计件登记：张三 上领子 ${quantity} 件`);
       expect(await shown.textContent()).toContain(`数量：${quantity} 件`);
       expect(await entry.locator(".shown-digest").textContent()).toMatch(/^SHA-256：[0-9a-f]{64}$/);
-      // The boss's own sections are there too, beside the workshop's.
+      // The boss's own sections are there too, beside the workshop's; external MCP servers under 高级, last.
       await page.getByRole("heading", { name: "外部 MCP 服务器" }).waitFor();
       await page.getByRole("heading", { name: "API 密钥" }).waitFor();
+      expect(await page.locator(".settings-advanced").getByRole("heading", { name: "外部 MCP 服务器" }).count()).toBe(1);
+      expect(await page.locator(".settings-advanced").getByRole("heading", { name: "API 密钥" }).count()).toBe(0);
       expect(await noWiderThan(page)).toBeLessThanOrEqual(viewport.width);
       await shot("1-recent-writes");
 
@@ -279,7 +283,7 @@ describe("settings for an admin", () => {
     await row.waitFor();
     expect(await row.textContent()).toContain("李娟");
     expect(await page.locator(".api-keys li", { hasText: "王老板" }).count()).toBeGreaterThan(0);
-    expect(await page.locator("section[aria-labelledby='keys-title']").textContent()).toContain("本工作坊所有人的密钥");
+    expect(await page.locator("section[aria-labelledby='keys-title']").textContent()).toContain("本车间所有人的密钥");
 
     await row.getByRole("combobox", { name: "写入由谁说“是”" }).selectOption("agent");
     await expect.poll(() => row.getAttribute("data-confirm-by"), { timeout: 15_000 }).toBe("agent");

@@ -427,10 +427,14 @@ describe("the web chat in Chromium", () => {
 
     await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill(renamed);
     await expect.poll(() => titles.count()).toBe(1);
+    // A row's buttons are on the chat open now (a title gets the width elsewhere): open it first.
+    await titles.first().click();
     await page
       .getByRole("button", { name: /^删除:/ })
       .first()
       .click();
+    // The question keeps the chat's title, since the row it replaces is gone.
+    expect(await page.locator(".chat-item.confirming").textContent()).toContain(`删除“${renamed}”？`);
     await page.locator(".chat-item.confirming").getByRole("button", { name: "删除" }).click();
     await expect.poll(() => titles.count()).toBe(0);
     await page.getByRole("searchbox", { name: "按标题筛选对话" }).fill("");

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CardOutcomeSchema } from "../../src/routes/chats.schema.ts";
 import { WEFT_TOOLS } from "../../src/tools/registry.ts";
 import { toolWordsView } from "../../src/tools/tool-words.ts";
 import { outcomeOfAnswer, outcomeOfError, RESULT_MAX_LENGTH } from "../../src/web/action-outcome.ts";
@@ -36,7 +35,7 @@ describe("a confirm card's outcome from the actions route's answer", () => {
       amount: { cents: 4000, yuan: "40.00" },
     };
     expect(outcomeOfAnswer({ status: "confirmed", result: piece }, "confirm", zh).result).toBe(
-      "员工: 张三，工序: 上领子，订单号: 2026-001，数量: 50，日期: 2026-11-26，金额（元）: 40.00",
+      "员工：张三，工序：上领子，订单号：2026-001，数量：50，日期：2026-11-26，金额（元）：40.00",
     );
     const order = {
       order_id: "o-1",
@@ -47,13 +46,13 @@ describe("a confirm card's outcome from the actions route's answer", () => {
       status: "pending",
     };
     expect(outcomeOfAnswer({ status: "confirmed", result: order }, "confirm", zh).result).toBe(
-      "订单号: 2026-006，客户: 海澜，数量: 120，交货日期: 2027-02-01",
+      "订单号：2026-006，客户：海澜，数量：120，交货日期：2027-02-01",
     );
   });
 
   it("shows an external tool's result under its own field names, when the UI has no labels for them", () => {
     const result = { ticket_id: "t-9", title: "换针", priority: 2, meta: { a: 1 } };
-    expect(outcomeOfAnswer({ status: "confirmed", result }, "confirm", zh).result).toBe("title: 换针，priority: 2");
+    expect(outcomeOfAnswer({ status: "confirmed", result }, "confirm", zh).result).toBe("title：换针，priority：2");
   });
 
   it("shows why a confirm failed for good, in Chinese for the Chinese UI and as the server says for the English one", () => {
@@ -65,15 +64,13 @@ describe("a confirm card's outcome from the actions route's answer", () => {
     expect(outcomeOfAnswer(body, "confirm", en).result).toBe("The unit price changed.");
   });
 
-  it("cuts a long result to what the chat route records, never inside a character", () => {
+  it("cuts a long result to what a card shows, never inside a character", () => {
     const long = `${"结果".repeat(999)}😀${"x".repeat(3000)}`;
     const cut = outcomeOfAnswer({ status: "confirmed", result: long }, "confirm", en);
     expect(cut.result).toHaveLength(RESULT_MAX_LENGTH - 1);
     expect(cut.result?.endsWith("结果…")).toBe(true);
-    expect(CardOutcomeSchema.safeParse(cut).success).toBe(true);
     const refused = outcomeOfError(refusal(409, "upstream_refused", "y".repeat(5000)), en);
     expect(refused.result).toHaveLength(RESULT_MAX_LENGTH);
-    expect(CardOutcomeSchema.safeParse(refused).success).toBe(true);
     expect(outcomeOfAnswer({ status: "confirmed", result: "z".repeat(2000) }, "confirm", en).result).toBe("z".repeat(2000));
   });
 

@@ -81,7 +81,7 @@ export function closestPassage(question: string, passages: Passage[]): string | 
     .filter((text) => text.length >= 4)
     .slice(0, MAX_SENTENCES);
   if (sentences.length === 0) return null;
-  return `The workshop's guide is written in Chinese, so I cannot quote an English answer. The closest passage is:\n\n${sentences.join("")} [1]\n\nSources:\n- [1] ${citationOf(best)}\n\nA remote model (CHAT_MODEL) can translate; or ask in Chinese.`;
+  return `The workshop's guide is written in Chinese, so I cannot quote an English answer. The closest passage is:\n\n${sentences.join("")} [1]\n\nSources:\n- [1] ${citationOf(best)}\n\nAsk in Chinese to get the guide's own answer.`;
 }
 
 /**

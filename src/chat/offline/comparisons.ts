@@ -80,7 +80,7 @@ function monthOf(date: DateMention, today: string): string | null {
 export function comparisonCalls(
   comparison: Comparison,
   today: string,
-): { toolName: string; inputs: [Record<string, unknown>, Record<string, unknown>] } | Decline {
+): { toolName: string; inputs: [Record<string, unknown>, Record<string, unknown>] } | (Decline & { decline: "future" }) {
   const { subject, base, measure } = comparison;
   const future = [subject, base].find(isFuture);
   if (future && isFuture(future)) {

@@ -8,8 +8,8 @@ export interface Turn {
   reply: string;
 }
 
-// A message that leans on the one before ("那李娟呢", "上个月呢", "她的工资", "what about Li Juan").
-const FOLLOW_UP = /^(?:那|那么|还有|再看看?|再查查?|换成)|呢[？?。!！\s]*$|^(?:and|what about|how about)\b/i;
+/** A message that leans on the one before ("那李娟呢", "上个月呢", "她的工资", "what about Li Juan"). */
+export const FOLLOW_UP = /^(?:那|那么|还有|再看看?|再查查?|换成)|呢[？?。!！\s]*$|^(?:and|what about|how about)\b/i;
 // Not the 他 of 其他 nor of 他们.
 const PRONOUN = /(?<!其)[她他](?!们)|\b(?:she|he|her|him|his)\b/i;
 

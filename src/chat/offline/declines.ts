@@ -1,32 +1,15 @@
+import type { ChangeSubjectName } from "../../tools/changes.ts";
 import type { FuturePeriod } from "./dates.ts";
 import { periodWord } from "./due-dates.ts";
 
 /**
- * A request the offline model answers in its own words because no tool does what it asks: a
- * change to a saved order, piece record or unit price (Weft's tools only read these, and prepare
- * new orders and piece records), or records of a period that has not come yet.
+ * A request the offline model answers in its own words rather than with a lookup: a change to
+ * something the workshop keeps (what, when the words name it; whether a tool changes it is the
+ * registry's to say, change-requests.ts), or records of a period that has not come yet.
  */
 export type Decline =
-  | { decline: "change"; what: "order" | "piece_record" | "unit_price" }
+  | { decline: "change"; what: ChangeSubjectName | null }
   | { decline: "future"; what: "pieces" | "payroll" | "record"; period: FuturePeriod };
-
-// Where each change is made instead, as the workshop guide (knowledge/docs/车间系统使用手册) says.
-const CHANGE_ZH = {
-  order:
-    "我不能修改已有的订单：在对话里只能查询订单（老板还可以新建订单）。待生产和生产中的订单可以改数量、交货日期和备注，请老板在“订单”页面修改；款号下错了，要取消这张订单再新建一张。",
-  piece_record:
-    "我不能修改或删除已保存的计件：在对话里只能登记和查询。登记错了，当天可以在“计件”页面自己修改或删除；过了当天，请老板修改。",
-  unit_price: "我不能修改工序单价：在对话里只能查询。请老板在“工序”页面修改；新单价只影响修改之后登记的计件。",
-} as const;
-
-const CHANGE_EN = {
-  order:
-    "I cannot change an existing order: in the chat I can only look orders up (and a boss can create new ones). The boss changes an open order's quantity, due date or note on the Orders page; a wrong style means cancelling the order and creating a new one.",
-  piece_record:
-    "I cannot change or delete a saved piece record: in the chat I can only record and look up. A mistake can be changed or deleted on the Pieces page the same day; after that, the boss changes it.",
-  unit_price:
-    "I cannot change a unit price: in the chat I can only look prices up. The boss changes it on the Processes page; a new price applies only to pieces recorded after the change.",
-} as const;
 
 function futureReply(what: "pieces" | "payroll" | "record", period: FuturePeriod, chinese: boolean): string {
   const when = periodWord(period, chinese);
@@ -45,8 +28,7 @@ function futureReply(what: "pieces" | "payroll" | "record", period: FuturePeriod
   return `${when[0]?.toUpperCase()}${when.slice(1)} has not come yet, so there are no piece records. Ask about today or earlier, e.g. "how many pieces today".`;
 }
 
-/** What the offline model says to a request it declines, in the user's language. */
-export function declineReply(decline: Decline, chinese: boolean): string {
-  if (decline.decline === "change") return (chinese ? CHANGE_ZH : CHANGE_EN)[decline.what];
+/** What the offline model says to records asked of a period still to come, in the user's language. */
+export function declineReply(decline: Decline & { decline: "future" }, chinese: boolean): string {
   return futureReply(decline.what, decline.period, chinese);
 }

@@ -1,4 +1,4 @@
-import { type OrderStatusFilter, orderStatusOfWords } from "../../status-words.ts";
+import { type OrderStatusFilter, orderStatusAt, orderStatusOfWords } from "../../status-words.ts";
 
 // The most common Chinese surnames: a name is one of these and one or two more characters.
 const SURNAMES = new Set(
@@ -33,7 +33,8 @@ export function findPersonName(text: string): string | null {
     const second = chars[i + 1] ?? "";
     const third = chars[i + 2] ?? "";
     if (!/[\u4e00-\u9fff]/.test(second) || AFTER_NAME.has(second)) continue;
-    if (NUMERALS.has(second) && COUNTED.test(third)) continue;
+    // "张三十件" may be 张 and thirty pieces, but "张三十月" is 张三 in October.
+    if (NUMERALS.has(second) && COUNTED.test(third) && !/[月号日]/.test(chars[i + 3] ?? "")) continue;
     const endsName = AFTER_NAME.has(third) || NUMERALS.has(third) || NUMERALS.has(second) || PROCESS_START.test(third);
     const name = /[\u4e00-\u9fff]/.test(third) && !endsName ? ch + second + third : ch + second;
     if (NOT_NAMES.some((word) => text.slice(text.indexOf(name)).startsWith(word))) continue;
@@ -214,10 +215,18 @@ export function findStyle(text: string): string | null {
 // Words before "的订单" that say which orders by something other than their customer.
 const NOT_CUSTOMER = /[这那哪所全我你他她新旧快到期交要产完成取消下建增近今明昨本上月周年些个删除改延推了过中待多少几每的天]/;
 
+// A name with the words for a status after it ("海澜还没完成", "优衣美在做"), cut before them.
+function withoutStatus(name: string): string {
+  const at = orderStatusAt(name);
+  return at !== null && at >= 2 ? name.slice(0, at) : name;
+}
+
 /** The customer a list of orders is asked for by ("海澜的订单", "海澜那几张单子"). */
 export function findOrderCustomer(text: string): string | null {
   const match = /([\u4e00-\u9fffA-Za-z&]{2,12})(?:的|那[几些]?张?)(?:订单|单子)/.exec(text);
-  const name = match?.[1]?.replace(/^(?:查一?下|看一?下|查|看|帮我|给我|列出|显示)/, "");
+  const said = match?.[1]?.replace(/^(?:那么?|还有|再看看?|换成|查一?下|看一?下|查|看|帮我|给我|列出|显示)+/, "");
+  // "海澜还没完成的订单": the customer, then which of its orders.
+  const name = said ? withoutStatus(said) : said;
   if (!name || name.length < 2 || NOT_CUSTOMER.test(name) || STYLE_CODE.test(name) || GARMENTS.test(name)) return null;
   // Words for which orders ("在做的订单", "没做完的单子") are a status, not a customer.
   if (orderStatusOfWords(name) !== null) return null;

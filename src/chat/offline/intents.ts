@@ -1,4 +1,5 @@
 import { addDays, type DateRange } from "../../business/local-time.ts";
+import { type ChangeSubjectName, changeSubjectOf } from "../../tools/changes.ts";
 import { chooseBusinessChange } from "./business-changes.ts";
 import { type DateMention, findDate, isFuture } from "./dates.ts";
 import type { Decline } from "./declines.ts";
@@ -54,8 +55,8 @@ const RECORD_ASK = /帮我?(?:录入|登记|记)|^(?:录入|登记)|记一下|\b
 // handle something, which the passages answer, while a consultation would offer unrelated topics.
 const CONSULT =
   /咨询|诊断|排查|(?:次品|质量问题|做坏了?)[^，。？?]*怎么办|毛病|缺陷|瑕疵|起皱|跳线|断线|跳针|色差|起球|\b(?:consult|diagnos\w*|troubleshoot\w*|defects?)\b/i;
-const PAYROLL = /工资|薪水|薪资|工钱|计件工资|[挣赚]了?多少|收入|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
-const PIECES = /计件|件数|产量|做了多少|做了几|多少件|几件|记录|\b(?:pieces?|piece records?|output)\b/i;
+const PAYROLL = /工资|薪水|薪资|工钱|计件工资|[挣赚]了?多少|拿了?多少钱|能拿多少|收入|\b(?:payroll|wages?|salar(?:y|ies)|pay)\b/i;
+const PIECES = /计件|件数|产量|[做干]了多少|[做干]了几|多少件|几件|记录|\b(?:pieces?|piece records?|output)\b/i;
 // "下订单" places one; "查一下订单" and "看下订单" only look.
 const NEW_ORDER =
   /(?:新建|新增|创建|(?<![一看查])下)(?:一个|一张|个)?订单|(?<![新创])[建开](?:一个|一张|个)订单|\b(?:create|new|place)\b.*\border\b/i;
@@ -79,6 +80,9 @@ const LOOKALIKES = /[检抽审调核排复巡盘]查|查货|查[看询](?!一?�
 // "修改记录") or an improvement (改善, 改进) is not one. 提前 is left out: "提前完成" moves nothing.
 const CHANGE =
   /(?<!(?:有没有|是否|有无)被?[修更变]?)(?:(?:修改|更改|更正|改正|调整|变更|改|删除|删掉|删了)(?![了过善进良革造变没吗的]|记录)|(?:推迟|延期|延后|推后|往后推|往后延|往前推|[推延挪]到|改期|调[到成为高低]|[涨降][到成])(?![了过没吗的]|记录|订单|单子))|\b(?:change|modify|edit|amend|reschedule|delete|postpone|push back)\b/i;
+// An allowance or deduction given or taken ("给张三加200块全勤奖", "扣李娟50块"): no tool keeps one.
+const ADJUSTING =
+  /(?:加|扣|发|补)[^，。,]{0,10}?(?:全勤奖|奖金|补贴|餐补|罚款|扣款|块钱?|元)(?!.*(?:多少|几))|\b(?:add|give|deduct)\b.*\b(?:allowance|bonus|deduction)\b/i;
 // What is to be handed over ("明天要交多少件", "下周交货的", "出货"): with a date, orders due then.
 const DELIVERY = /要交|交货|出货|到期|\bdue\b/i;
 // Orders placed ("本月新增的订单", "这周新下的", "今天有新的订单吗", "上周接了几个单子", "上个月下的订单",
@@ -105,12 +109,10 @@ const ORDER_COUNT = /(?:几|多少)单(?![价位据元])/;
 // One order to be created now ("今天新建一个订单", "create a new order"), not those placed before.
 const CREATING = /(?:新建|新增|创建|下)(?:一个|一张|个)订单|\b(?:create|place|add)\b|\ban? (?:new )?order\b/i;
 
-// What a change asks to alter: an order, a piece record or a unit price, or nothing Weft keeps.
-function changed(text: string, cues: string): (Decline & { decline: "change" })["what"] | null {
-  if (ORDERS.test(text) || findOrderNo(text) !== null) return "order";
-  if (PIECES.test(cues) || RECORD.test(cues)) return "piece_record";
-  if (PROCESSES.test(text)) return "unit_price";
-  return null;
+// What a change asks to alter, as the registry's tools name what they change (src/tools/changes.ts):
+// an order named by its number is that order, whatever else the words hold.
+function changed(text: string, cues: string): ChangeSubjectName | null {
+  return findOrderNo(text) !== null ? "order" : changeSubjectOf(cues);
 }
 
 /**
@@ -139,8 +141,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const rulesQuestion = YES_NO.test(cues) && !LOOKUP.test(cues) && findOrderNo(text) === null;
   const recordsHow = date !== null && HOW_TO.test(text) && (PAYROLL.test(text) || PIECES.test(text)) && OWN_RECORDS.test(text);
   const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text) && !recordsHow;
-  const change = CHANGE.test(text) && !asksHow && !SEARCH.test(text) ? changed(text, cues) : null;
-  if (change) return { decline: "change", what: change };
+  if (CHANGE.test(text) && !asksHow && !SEARCH.test(text)) return { decline: "change", what: changed(text, cues) };
+  if (ADJUSTING.test(text) && !asksHow) return { decline: "change", what: "adjustment" };
   // Without a count, only a plain ask to record ("帮我录入计件") is one: the model asks for the rest.
   const recordAsked = quantity !== null || (RECORD_ASK.test(cues) && !asksHow && !/吗|？|\?|哪|多少|几/.test(text));
   if (recordAsked && RECORD.test(cues) && !PAYROLL.test(text)) {
@@ -214,14 +216,20 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
       toolName: "query_orders",
       args: {
         ...named(orderNo, "order", "order_no"),
-        ...named(status, "status"),
+        // "2026-003完成了吗" asks about that order, whatever its status: a filter would hide it.
+        ...named(orderNo ? null : status, "status"),
         ...named(orderNo ? null : findOrderCustomer(text), "customer_contains"),
         ...named(orderNo ? null : findOrderStyle(text), "style"),
         ...(due ? { due_from: due.from, due_to: due.to } : {}),
       },
     };
   }
-  if (PROCESSES.test(text)) return { toolName: "query_processes", args: named(process, "name_contains", "process") };
+  if (PROCESSES.test(text)) {
+    // "A01有哪些工序", "男式衬衫的工序": a style's processes, not a process named after it.
+    const style = findStyle(text.replace(/的?工序.*$/, ""));
+    const part = style && (process === null || process.includes(style)) ? null : process;
+    return { toolName: "query_processes", args: { ...named(part, "name_contains", "process"), ...named(style, "style") } };
+  }
   if (EMPLOYEES.test(text)) return { toolName: "query_employees", args: named(employee, "name_contains", "employee") };
   return null;
 }

@@ -21,7 +21,7 @@ const UNITS = new Map([
 
 /** A number written in Arabic digits or Chinese numerals ("200", "两百", "一千二百五十", "十五"). */
 export function parseNumber(text: string): number | null {
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d{1,3}(?:,\d{3})+$|^\d+$/.test(text)) return Number(text.replaceAll(",", ""));
   let total = 0;
   let section = 0;
   let digit: number | null = null;
@@ -45,7 +45,7 @@ export function parseNumber(text: string): number | null {
   return value > 0 ? value : null;
 }
 
-const QUANTITY = /(\d+|[零〇一二两三四五六七八九十百千万]+)\s*(?:件|pcs\b|pieces?\b)/i;
+const QUANTITY = /(\d{1,3}(?:,\d{3})+|\d+|[零〇一二两三四五六七八九十百千万]+)\s*(?:件|pcs\b|pieces?\b)/i;
 
 /** A count of pieces ("200件", "两百件", "150 pieces"). */
 export function findQuantity(text: string): number | null {

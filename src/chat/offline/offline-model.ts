@@ -7,17 +7,26 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { localDate } from "../../business/local-time.ts";
+import { changeSubjectOf } from "../../tools/changes.ts";
 import { readPassagesBlock } from "../passages.ts";
 import { capabilities, closestPassage, extractiveAnswer, isChinese } from "./answers.ts";
+import { chosenCandidate, openCardBefore } from "./card-choices.ts";
+import { changeReply } from "./change-requests.ts";
 import { comparisonReply } from "./comparison-replies.ts";
 import { type Comparison, comparisonCalls, findComparison } from "./comparisons.ts";
 import { currentRequest, type Turn } from "./conversation.ts";
+import { findDate } from "./dates.ts";
 import { declineReply } from "./declines.ts";
 import { externalCall, formSubmission, needsForm, type OfferedExternal } from "./external-tools.ts";
+import { isFollowUp, lastCallBefore, swappedCall } from "./follow-ups.ts";
 import { greetingReply, roleIn } from "./greetings.ts";
 import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { askFor } from "./questions.ts";
+import { askAboutUnclear, readWords } from "./readings.ts";
 import { toolReply } from "./tool-replies.ts";
+
+/** The tool a boss's change of the workshop's own data is prepared with. */
+const BUSINESS_CHANGE = "prepare_business_change";
 
 /** The id the UI and `GET /api/chat/model` know the offline model by. */
 export const OFFLINE_MODEL_ID = "offline";
@@ -145,13 +154,45 @@ function compareStep(
   };
 }
 
+// What was read into the question, said before the answer: （把“这个越”当作“这个月”）.
+function assumed(assumptions: string[], chinese: boolean): string {
+  if (assumptions.length === 0) return "";
+  return chinese ? `（${assumptions.join("，")}）` : `(Read as: ${assumptions.join(", ")}) `;
+}
+
+// A message that names only a new subject ("那海澜的呢", "李娟呢", "生产中的呢"): the question before
+// asked again with that subject swapped in, whatever tool answered it. A period ("上个月呢") is
+// carried by the request as a whole (conversation.ts), and a message that asks another tool of
+// its own ("那张三的工资呢" after a piece count) is a new question.
+function followUpCall(
+  prompt: Prompt,
+  lastUser: number,
+  question: string,
+  today: string,
+  offered: Map<string, OfferedTool>,
+): Step | null {
+  if (!isFollowUp(question) || findDate(question, today)) return null;
+  const last = lastCallBefore(prompt, lastUser);
+  const tool = last ? offered.get(last.toolName) : undefined;
+  if (!last || !tool) return null;
+  const own = chooseTool(question, today, null);
+  if (own && "toolName" in own && own.toolName !== last.toolName) return null;
+  const swapped = swappedCall(last, question, (field) => tool.accepts.has(field));
+  if (!swapped) return null;
+  const input = Object.fromEntries(Object.entries(swapped.input).filter(([name]) => tool.accepts.has(name)));
+  return { kind: "tool", toolName: swapped.toolName, input };
+}
+
 /** What the offline model does this step: call one tool, or say something. */
 type Step = { kind: "tool"; toolName: string; input: Record<string, unknown> } | { kind: "text"; text: string };
 
 function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date): Step {
   const prompt = options.prompt;
   const lastUser = prompt.findLastIndex((m) => m.role === "user");
-  const question = lastUser >= 0 ? textOf(prompt[lastUser] as Prompt[number]) : "";
+  const typed = lastUser >= 0 ? textOf(prompt[lastUser] as Prompt[number]) : "";
+  // Words typed in a hurry are read as the ones they sound like, and the answer says so first.
+  const reading = readWords(typed);
+  const question = reading.text;
   const today = localDate(now, timeZone);
   const instructions = prompt
     .filter((m) => m.role === "system")
@@ -163,8 +204,10 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     const choice = chooseTool(text, today, null);
     return choice !== null && "toolName" in choice;
   };
-  const request = currentRequest(turnsBefore(prompt, lastUser), question, standsAlone);
-  const chinese = isChinese(request) || request === "";
+  const turns = turnsBefore(prompt, lastUser).map((turn) => ({ ...turn, user: readWords(turn.user).text }));
+  const request = currentRequest(turns, question, standsAlone);
+  // Chinese unless the words are English: "2026-001" or "A01" alone is a workshop's answer, in Chinese.
+  const chinese = isChinese(request) || !/[A-Za-z]{3,}/.test(request);
   const offered = new Map<string, OfferedTool>();
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
@@ -181,8 +224,13 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   if (results.length > 0) {
     const inputs = callInputs(turn);
     const replies = results.map((r) => toolReply({ ...r, input: inputs.get(r.toolCallId), question, chinese }));
-    return { kind: "text", text: replies.join("\n\n") };
+    return { kind: "text", text: `${assumed(reading.assumptions, chinese)}${replies.join("\n\n")}` };
   }
+  // A short answer to the question on the card just shown ("2026-001", "优衣美那张", "第一个", or a
+  // candidate's label, which a tap on the card sends): the same write prepared again with that choice.
+  const card = openCardBefore(prompt, lastUser);
+  const chosen = card && offered.has(card.toolName) ? chosenCandidate(typed, card) : null;
+  if (card && chosen) return { kind: "tool", toolName: card.toolName, input: { ...card.input, [chosen.field]: chosen.id } };
   if (CONFIRM_WORDS.test(question)) {
     const text = chinese
       ? "写入要由你在确认卡片上点“确认”（或“取消”），我不能替你确认。"
@@ -205,12 +253,24 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
     if (needsForm(externalTool, missing)) return { kind: "tool", toolName: external.toolName, input: external.input };
     return callOrAsk(external.toolName, externalTool, external.input, chinese);
   }
-  const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
+  // A period word that decides the figures and cannot be read is asked about, not left out: left
+  // out, the answer would count every record ever.
+  if (reading.unclear) return { kind: "text", text: askAboutUnclear(reading.unclear, chinese) };
+  const swapped = followUpCall(prompt, lastUser, question, today, offered);
+  if (swapped) return swapped;
+  const picked = chooseTool(request, today, openConsultation(prompt, lastUser));
+  // A change of the workshop's own data asked by someone not offered the tool that makes it (staff):
+  // refused as any change is, saying who may, rather than left unanswered.
+  const choice =
+    picked && !("decline" in picked) && picked.toolName === BUSINESS_CHANGE && !offered.has(BUSINESS_CHANGE)
+      ? { decline: "change" as const, what: changeSubjectOf(request) }
+      : picked;
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {
-    // Where a change is made instead is in the guide: its passages follow, cited.
-    const guide = choice.decline === "change" ? extractiveAnswer(question, passages) : null;
-    return { kind: "text", text: [declineReply(choice, chinese), guide].filter(Boolean).join("\n\n") };
+    // A change no tool makes is refused in one sentence that says who can, with no records beside it.
+    if (choice.decline === "future") return { kind: "text", text: declineReply(choice, chinese) };
+    const offeredTo = (name: string) => offered.has(name);
+    return { kind: "text", text: changeReply({ name: choice.what, text: question, role, offered: offeredTo, chinese }) };
   }
   const tool = choice ? offered.get(choice.toolName) : undefined;
   if (choice && tool) {

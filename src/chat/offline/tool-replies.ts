@@ -1,4 +1,4 @@
-import { DECIDE_LINES, ORDER_STATUS_WORDS, statusWord } from "../../status-words.ts";
+import { CHOICE_LINES, DECIDE_LINES, ORDER_STATUS_WORDS, statusWord } from "../../status-words.ts";
 import { EXTERNAL_TOOL_PREFIX } from "../../tools/tool-names.ts";
 import type { Passage } from "../passages.ts";
 import { extractiveAnswer } from "./answers.ts";
@@ -82,20 +82,13 @@ const ASKS_ZH = new Map([
   ["style", "是哪个款式"],
 ]);
 
-// How a person can settle each kind of open choice when they say it again.
-const SETTLE_ZH = new Map([
-  ["employee", "例如写全名字"],
-  ["process", "例如写全工序名"],
-  ["order", "例如加上订单号"],
-  ["style", "例如写上款号"],
-]);
-
 function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: string): string {
   const summary = scalar(output.summary ?? null) ?? "";
   const open = Array.isArray(output.ambiguities) ? output.ambiguities.filter(isRecord) : [];
   if (chinese) {
     if (open.length === 0) {
-      return `已准备好：${summary}\n\n${DECIDE_LINES.zh}`;
+      // The card above says what it is: the reply does not say it a second time.
+      return `已准备好，请核对上面的卡片。\n\n${DECIDE_LINES.zh}`;
     }
     const asks = open.map((a) => {
       const choices = Array.isArray(a.candidates) ? a.candidates.filter(isRecord).map((c) => scalar(c.label ?? null)) : [];
@@ -104,13 +97,10 @@ function pendingReply(output: Record<string, Json>, chinese: boolean, toolName: 
     });
     // What the write is, in the tool's own words (准备新建订单 → 新建订单): an order is not "登记".
     const what = toolTitle(toolName, true).replace(/^准备/, "");
-    const example = SETTLE_ZH.get(String(open[0]?.field));
-    return `还不能${what}，先要确定：\n\n${asks.join("\n")}\n\n请把选择连同原来的话再说一次${example ? `（${example}）` : ""}，我再准备一张确认卡片。`;
+    return `还不能${what}，先要确定：\n\n${asks.join("\n")}\n\n${CHOICE_LINES.zh}`;
   }
   const questions = open.map((a) => `- ${scalar(a.message ?? null) ?? scalar(a.field ?? null)}`);
-  const next = open.length
-    ? `Some things are still open:\n${questions.join("\n")}\nTell me and I will prepare it again.`
-    : DECIDE_LINES.en;
+  const next = open.length ? `Some things are still open:\n${questions.join("\n")}\n\n${CHOICE_LINES.en}` : DECIDE_LINES.en;
   return `Prepared: ${summary}\n\n${next}`;
 }
 
@@ -256,7 +246,45 @@ function leadLine(toolName: string, input: unknown, output: Record<string, Json>
     const people = typeof totals.employees === "number" ? totals.employees : slips.length;
     return `${output.month}${going}: ${people} people, net pay in all ${yuan(totals.net_pay)}.`;
   }
-  return null;
+  return englishLooked(asked, output);
+}
+
+// What any other answer looked at, in English: its period and the filters it was asked with
+// ("All records (no period was given), status open:"), so no figure goes without them.
+function englishLooked(asked: Record<string, unknown>, output: Record<string, Json>): string | null {
+  const period = isRecord(output.period) ? output.period : null;
+  if (!period) return null;
+  const from = typeof period.from === "string" ? period.from : null;
+  const to = typeof period.to === "string" ? period.to : null;
+  const today = typeof output.today === "string" ? output.today : "";
+  const of = period.of === "due_date" ? "due " : period.of === "created_on" ? "placed " : "";
+  const when =
+    period.name === "all"
+      ? "All records (no period was given)"
+      : period.name === "current"
+        ? "As of today"
+        : from && to
+          ? `${of}${rangeWords({ from, to }, today, false).when}`
+          : from
+            ? `${of}from ${from}`
+            : `${of}up to ${to}`;
+  const filters = Object.entries(asked)
+    .filter(
+      ([field, value]) =>
+        typeof value === "string" && !/^(?:due|created|date)_(?:from|to)$|^period$|^month$|^cursor$/.test(field),
+    )
+    .map(([field, value]) =>
+      field === "status"
+        ? `status ${value === "open" ? "open (pending or in production)" : statusWord(ORDER_STATUS_WORDS, String(value), "en")}`
+        : `${field.replace(/_contains$/, "").replaceAll("_", " ")} ${value}`,
+    );
+  const head = `${when.charAt(0).toUpperCase()}${when.slice(1)}${filters.length ? `, ${filters.join(", ")}` : ""}`;
+  const counted = isRecord(output.totals)
+    ? Object.entries(output.totals)
+        .filter(([, value]) => typeof value === "number")
+        .map(([key, value]) => `${grouped(String(value))} ${key.replaceAll("_", " ")}`)
+    : [];
+  return `${head}: ${counted.length ? `${counted.join(", ")}.` : ""}`.trim();
 }
 
 // The days a call filtered on, under `from` and `to` names: the due dates or the days placed.
@@ -299,16 +327,24 @@ function dueSoonReply(dueTo: string, output: Record<string, Json>, today: string
   const late = all.filter((o) => due(o) < today).sort((a, b) => due(a).localeCompare(due(b)));
   const days = Math.round((Date.parse(dueTo) - Date.parse(today)) / 86_400_000);
   const list = (orders: Record<string, Json>[]) => listReply({ orders, next_cursor: null }, chinese, "query_orders");
+  // The filters besides "open" (a customer, a style, an order), as the tool applied them.
+  const applied = isRecord(output.filters) ? output.filters : {};
+  const named = Object.entries(applied)
+    .filter(([field, value]) => field !== "status" && typeof value === "string")
+    .map(
+      ([field, value]) => `${fieldLabel("query_orders", field === "customer_contains" ? "customer" : field, chinese)} ${value}`,
+    );
+  const whose = named.length ? (chinese ? `（${named.join("、")}）` : ` (${named.join(", ")})`) : "";
   const parts = chinese
     ? [
         soon.length
-          ? `未来 ${days} 天内（${today} 至 ${dueTo}）要交的订单，最近的在前：\n\n${list(soon)}`
-          : `未来 ${days} 天内（${today} 至 ${dueTo}）没有要交的订单。`,
+          ? `未来 ${days} 天内（${today} 至 ${dueTo}）要交的未完成订单${whose}，最近的在前：\n\n${list(soon)}`
+          : `未来 ${days} 天内（${today} 至 ${dueTo}）没有要交的未完成订单${whose}。`,
       ]
     : [
         soon.length
-          ? `Open orders due in the next ${days} days (${today} to ${dueTo}), soonest first:\n\n${list(soon)}`
-          : `No open orders are due in the next ${days} days (${today} to ${dueTo}).`,
+          ? `Open orders${whose} due in the next ${days} days (${today} to ${dueTo}), soonest first:\n\n${list(soon)}`
+          : `No open orders${whose} are due in the next ${days} days (${today} to ${dueTo}).`,
       ];
   if (late.length)
     parts.push(chinese ? `已经过了交期、还没完成的：\n\n${list(late)}` : `Past their due date and still open:\n\n${list(late)}`);

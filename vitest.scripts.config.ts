@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+// The operations scripts (deploy, secrets rotation) run in Node against a stand-in for wrangler
+// (test/scripts/fake-wrangler.mjs): no account, no network, a few seconds.
+export default defineConfig({
+  test: {
+    include: ["test/scripts/**/*.test.ts"],
+    testTimeout: 60_000,
+  },
+});
