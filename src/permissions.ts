@@ -25,6 +25,12 @@ export const LEAST_ROLE = {
   "business:workshop": "boss",
   /** Prepare new orders. */
   "orders:write": "boss",
+  /**
+   * Set up and change the workshop's own business data: employees, styles, processes and their
+   * prices, orders' status and details, 补贴 and 扣款, the workshop's name and time zone, and
+   * imports of employees and price lists (each a write its person confirms).
+   */
+  "business:manage": "boss",
   /** Read the log of executed business writes. */
   "audit:read": "boss",
   /** Register, change, test, sign in to and delete the workshop's external MCP servers. */

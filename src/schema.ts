@@ -28,6 +28,7 @@ export const MIGRATIONS = [
   "0024_workshop_data_apart_from_people.sql",
   "0025_workshop_moves.sql",
   "0026_workshop_objects.sql",
+  "0028_business_setup.sql",
   "0030_chat_reply_versions.sql",
   "0031_chat_feedback.sql",
 ] as const;

@@ -1,8 +1,16 @@
 import { executorRegistry } from "./actions/types.ts";
 import type { Directory } from "./auth/directory.ts";
 import { directoryPeople } from "./auth/directory-people.ts";
+import { adjustmentExecutor } from "./business/adjustment-changes.ts";
+import { processExecutor } from "./business/catalog-changes.ts";
+import { employeeExecutor } from "./business/employee-changes.ts";
+import { employeeImportExecutor } from "./business/employee-import.ts";
 import { orderExecutor, pieceRecordExecutor } from "./business/executors.ts";
+import { orderUpdateExecutor } from "./business/order-changes.ts";
+import { processPriceExecutor } from "./business/price-changes.ts";
+import { priceImportExecutor } from "./business/price-import.ts";
 import type { BusinessService } from "./business/service.ts";
+import { workshopSettingsExecutor } from "./business/workshop-changes.ts";
 import { chatModel } from "./chat/models.ts";
 import type { ChatStreams } from "./chat/stream-run.ts";
 import type { Config } from "./config.ts";
@@ -193,7 +201,18 @@ export function servicesFor(
     toolListTtlSeconds: config.federation.toolListTtlSeconds,
     ...federationLimits(config.federation.callTimeoutMs),
   };
-  const business: BusinessService = { ...store, clock: () => new Date() };
+  const directory = directoryFor(env).db;
+  const business: BusinessService = {
+    ...store,
+    clock: () => new Date(),
+    directory: {
+      // On the primary database the workshop's record is the directory's entry, written with its change.
+      setWorkshopName: async (name) => {
+        if (shard === directory) return;
+        await directory.prepare("UPDATE tenants SET name = ?2 WHERE id = ?1").bind(workshop.id, name).run();
+      },
+    },
+  };
   const backends = searchBackends(searchBindingsOf(env), config);
   return {
     search: { ...store, backends, chunking: config.chunking, ingestion: ingestionOf(env) },
@@ -203,7 +222,19 @@ export function servicesFor(
       ...store,
       objects: env.PENDING_ACTION,
       ttlSeconds: config.pendingActionTtlSeconds,
-      executors: executorRegistry([pieceRecordExecutor(business), orderExecutor(business), externalCallExecutor(federation)]),
+      executors: executorRegistry([
+        pieceRecordExecutor(business),
+        orderExecutor(business),
+        employeeExecutor(business),
+        processExecutor(business),
+        processPriceExecutor(business),
+        orderUpdateExecutor(business),
+        adjustmentExecutor(business),
+        workshopSettingsExecutor(business),
+        employeeImportExecutor(business),
+        priceImportExecutor(business),
+        externalCallExecutor(federation),
+      ]),
       people: directoryPeople(directoryFor(env).db, workshop.id),
       origin: config.publicUrl ?? origin,
     },

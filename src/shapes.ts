@@ -346,7 +346,7 @@ export interface ToolWordsView {
   /** The icon's address on this deployment (`/icons/records.svg`). */
   icon: string;
   read_only: boolean;
-  /** The kind of write the tool prepares, for a prepare tool (`piece_record`, `order`). */
+  /** The kind of write the tool prepares, for a prepare tool (`piece_record`, `order`; several, space-separated). */
   prepares: string | null;
   /** What the tool's input fields and their coded values are called (`employee`: 员工, `this_month`: 本月). */
   fields: Record<string, BothLanguages>;
@@ -354,4 +354,111 @@ export interface ToolWordsView {
   results: Record<string, BothLanguages>;
   /** What the lists in its result are called ("计件记录 10" on a tool card). */
   lists: Record<string, BothLanguages>;
+}
+
+/** An amount of money as every answer gives it: integer cents (分) and the same in yuan, two decimals. */
+export interface MoneyView {
+  cents: number;
+  yuan: string;
+}
+
+/** One cell of an imported sheet that could not be taken, as the import's report names it. */
+export interface ImportProblem {
+  sheet: string;
+  /** The row as the spreadsheet numbers it. */
+  row: number;
+  /** The column's header as the file names it (or the column Weft looked for). */
+  column: string;
+  message: string;
+}
+
+/**
+ * What an import of employees or of a price list would do, row by row, before anything is written
+ * (`POST /api/business/import/*`): the rows that add something, those that change a record (old and
+ * new side by side), how many change nothing, and the rows left out for a problem, by row and column.
+ */
+export interface ImportReport {
+  file: string;
+  add: { sheet: string; row: number; text: string }[];
+  change: { sheet: string; row: number; text: string; before: string; after: string }[];
+  unchanged: number;
+  problems: ImportProblem[];
+  /** Sheets with no header row naming the columns an import needs: not read. */
+  skipped_sheets: string[];
+}
+
+/** An employee record as Settings → 车间资料 lists it for a boss, with its version for `If-Match`. */
+export interface EmployeeView {
+  id: string;
+  name: string;
+  employee_no: string;
+  phone: string | null;
+  status: "active" | "left";
+  left_on: string | null;
+  /** Whether a person signs in as this employee (Settings → 人员 links them). */
+  has_login: boolean;
+  version: number;
+}
+
+/** One price of a process's history: from a day (null: the price it started with), and when it was set. */
+export interface PriceView {
+  unit_price: MoneyView;
+  from: string | null;
+  set_at: string;
+  /** Who set it, as the directory names them now; null for the starting price and demo data. */
+  set_by: string | null;
+  /** A later change for the same day replaced it. */
+  replaced: boolean;
+}
+
+/** A process of a style as the settings list it: today's price, the next change set, and its history. */
+export interface ProcessView {
+  id: string;
+  name: string;
+  active: boolean;
+  unit_price: MoneyView;
+  next_price: { unit_price: MoneyView; from: string } | null;
+  prices: PriceView[];
+  version: number;
+}
+
+/** A style (款式) and its processes in the order they are done. */
+export interface StyleView {
+  id: string;
+  code: string;
+  name: string;
+  version: number;
+  processes: ProcessView[];
+}
+
+/** An order as the settings list it, for its status and details to be changed. */
+export interface OrderView {
+  id: string;
+  order_no: string;
+  customer: string;
+  style: string;
+  quantity: number;
+  due_date: string;
+  status: "pending" | "in_production" | "completed" | "cancelled";
+  note: string;
+  cancel_reason: string;
+  version: number;
+}
+
+/** A 补贴 or 扣款 of a month as the settings list it. */
+export interface AdjustmentView {
+  id: string;
+  employee: { id: string; name: string; employee_no: string };
+  kind: "allowance" | "deduction";
+  amount: MoneyView;
+  reason: string;
+  created_at: string;
+}
+
+/** The workshop's own settings, with the version a change is sent against and the workshop's today. */
+export interface WorkshopView {
+  name: string;
+  time_zone: string;
+  version: number;
+  today: string;
 }

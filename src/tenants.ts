@@ -20,6 +20,7 @@ const BUSINESS_TABLES = [
   "payroll_adjustments",
   "business_audit",
   "orders",
+  "process_prices",
   "processes",
   "styles",
   "employees",

@@ -28,14 +28,14 @@ export interface Prepared<W extends object = object> {
  * action, in the words and language shown, which the audit keeps with its digest.
  */
 export interface Confirmation {
-  via: Exclude<ConfirmationPath, "settings">;
+  via: ConfirmationPath;
   credential: string | null;
   shown(action: PendingAction): string;
 }
 
 /** A confirmation once the person has been checked again: what an executor's audit entry records. */
 export interface Approval {
-  via: Exclude<ConfirmationPath, "settings">;
+  via: ConfirmationPath;
   credential: string | null;
   /** The confirming person's name as the directory has it now. */
   personName: string;

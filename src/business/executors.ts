@@ -10,6 +10,7 @@ import {
 import { localDate } from "./local-time.ts";
 import { yuan } from "./money.ts";
 import { ORDER_STATUS_LABELS, type OrderStatus } from "./orders.ts";
+import { priceOnSql } from "./prices.ts";
 import type { BusinessService } from "./service.ts";
 import type { OrderWrite, PieceRecordWrite } from "./writes.ts";
 
@@ -82,15 +83,15 @@ async function executePieceRecord({
         `INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date, entered_by, action_id)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
           WHERE EXISTS (SELECT 1 FROM employees WHERE id = ?3 AND tenant_id = ?2 AND status = 'active')
-            AND EXISTS (SELECT 1 FROM processes WHERE id = ?4 AND tenant_id = ?2 AND active = 1 AND unit_price_cents = ?7)
+            AND EXISTS (SELECT 1 FROM processes p WHERE p.id = ?4 AND p.tenant_id = ?2 AND p.active = 1 AND ${priceOnSql("p", "?8")} = ?7)
             AND EXISTS (SELECT 1 FROM orders WHERE id = ?5 AND tenant_id = ?2 AND status IN ('pending', 'in_production'))
             AND NOT EXISTS (SELECT 1 FROM piece_records WHERE action_id = ?10)`,
       )
       .bind(...values),
-    // The guide: an order becomes 生产中 once someone records pieces for it.
+    // The guide: an order becomes 生产中 once someone records pieces for it (a change, so its version moves on).
     db
       .prepare(
-        `UPDATE orders SET status = 'in_production'
+        `UPDATE orders SET status = 'in_production', version = version + 1
           WHERE id = ?1 AND tenant_id = ?2 AND status = 'pending' AND EXISTS (SELECT 1 FROM piece_records WHERE id = ?3)`,
       )
       .bind(write.orderId, owner.tenantId, id),
@@ -168,8 +169,10 @@ async function pieceRecordStale({
   const [employee, process, order] = await db.batch<Record<string, unknown>>([
     db.prepare("SELECT name, status FROM employees WHERE id = ?1 AND tenant_id = ?2").bind(write.employeeId, tenantId),
     db
-      .prepare("SELECT name, unit_price_cents, active FROM processes WHERE id = ?1 AND tenant_id = ?2")
-      .bind(write.processId, tenantId),
+      .prepare(
+        `SELECT p.name, ${priceOnSql("p", "?3")} AS unit_price_cents, p.active FROM processes p WHERE p.id = ?1 AND p.tenant_id = ?2`,
+      )
+      .bind(write.processId, tenantId, write.workDate),
     db.prepare("SELECT order_no, status FROM orders WHERE id = ?1 AND tenant_id = ?2").bind(write.orderId, tenantId),
   ]);
   const e = employee?.results[0];
@@ -178,7 +181,7 @@ async function pieceRecordStale({
   if (e?.status !== "active") return "The employee has left or no longer exists since this was prepared. Nothing was written.";
   if (p?.active !== 1) return "The process has been disabled since this was prepared. Nothing was written.";
   if (Number(p.unit_price_cents) !== write.unitPriceCents) {
-    return `The unit price of ${String(p.name)} changed from ${yuan(write.unitPriceCents)} to ${yuan(Number(p.unit_price_cents))} 元/件 since this was prepared. Nothing was written: prepare it again so the user sees the new amount.`;
+    return `The unit price of ${String(p.name)} on ${write.workDate} changed from ${yuan(write.unitPriceCents)} to ${yuan(Number(p.unit_price_cents))} 元/件 since this was prepared. Nothing was written: prepare it again so the user sees the new amount.`;
   }
   if (!o || (o.status !== "pending" && o.status !== "in_production")) {
     const label = o ? ORDER_STATUS_LABELS[o.status as OrderStatus] : "deleted";

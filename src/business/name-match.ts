@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import type { Ambiguity } from "../shapes.ts";
 
 /** Something a person names: its id, the name to match, and how to show it among candidates. */
 export interface Named {
@@ -81,4 +82,25 @@ export function requireMatch<T extends Named>(items: readonly T[], query: string
 
 function describe(item: Named): string {
   return `${item.label} (id ${item.id})`;
+}
+
+/** Either what a name settles to, or the choice to put to the user. */
+export type Settled<T> = { item: T; ambiguity?: undefined } | { item?: undefined; ambiguity: Ambiguity };
+
+/**
+ * What a write names, settled: the one item it means, or, when several match, the choice to put
+ * to the user as the pending action's ambiguity; no match is `unknown_name` with the close names.
+ */
+export function settle<T extends Named>(items: readonly T[], query: string, what: string, field: string): Settled<T> {
+  const match = matchName(items, query);
+  if (match.kind === "ambiguous") {
+    return {
+      ambiguity: {
+        field,
+        message: `Several ${what} match '${query}'. Ask the user which one, then prepare again with ${field} set to the chosen id.`,
+        candidates: match.candidates.map(({ id, label }) => ({ id, label })),
+      },
+    };
+  }
+  return { item: requireMatch(items, query, what, field) };
 }

@@ -14,6 +14,8 @@ export interface PayrollLine {
 }
 
 export interface PayrollAdjustment {
+  /** What `prepare_business_change` (adjustment_remove) takes back one entered by mistake by. */
+  id: string;
   kind: "allowance" | "deduction";
   amount: Money;
   reason: string;
@@ -88,8 +90,8 @@ export async function queryPayroll({
       .bind(tenantId, from, to, ...(employeeId ? [employeeId] : [])),
     db
       .prepare(
-        `SELECT employee_id, kind, amount_cents, reason FROM payroll_adjustments
-          WHERE tenant_id = ?1 AND month = ?2${one("employee_id = ?3")} ORDER BY created_at, id`,
+        `SELECT id, employee_id, kind, amount_cents, reason FROM payroll_adjustments
+          WHERE tenant_id = ?1 AND month = ?2 AND removed_at IS NULL${one("employee_id = ?3")} ORDER BY created_at, id`,
       )
       .bind(tenantId, month, ...(employeeId ? [employeeId] : [])),
     db
@@ -134,6 +136,7 @@ export async function queryPayroll({
     const kind = a.kind as PayrollAdjustment["kind"];
     const cents = Number(a.amount_cents);
     slip.adjustments.push({
+      id: String(a.id),
       kind,
       amount: money(cents),
       reason: String(a.reason),

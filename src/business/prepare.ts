@@ -6,7 +6,7 @@ import type { UserContext } from "../user-context.ts";
 import { employeeCandidates } from "./employees.ts";
 import { addDays } from "./local-time.ts";
 import { yuan } from "./money.ts";
-import { matchName, type Named, requireMatch } from "./name-match.ts";
+import { matchName, settle } from "./name-match.ts";
 import { OPEN_STATUSES, ORDER_STATUS_LABELS, orderCandidates } from "./orders.ts";
 import { processCandidates, styleCandidates } from "./processes.ts";
 import type { BusinessService } from "./service.ts";
@@ -15,23 +15,6 @@ import type { OrderWrite, PieceRecordWrite } from "./writes.ts";
 
 /** How far back a piece record may be dated: this month and last, roughly. */
 const MAX_BACKDATE_DAYS = 62;
-
-/** Either what a name settles to, or the choice to put to the user. */
-type Settled<T> = { item: T; ambiguity?: undefined } | { item?: undefined; ambiguity: Ambiguity };
-
-function settle<T extends Named>(items: readonly T[], query: string, what: string, field: string): Settled<T> {
-  const match = matchName(items, query);
-  if (match.kind === "ambiguous") {
-    return {
-      ambiguity: {
-        field,
-        message: `Several ${what} match '${query}'. Ask the user which one, then prepare again with ${field} set to the chosen id.`,
-        candidates: match.candidates.map(({ id, label }) => ({ id, label })),
-      },
-    };
-  }
-  return { item: requireMatch(items, query, what, field) };
-}
 
 /**
  * Checks a piece record against the caller's workshop and role and resolves its names to ids,
@@ -56,6 +39,16 @@ export async function preparePieceRecord({
   const caller = await callerOf({ business, user });
   const { tenantId } = business;
   const ambiguities: Ambiguity[] = [];
+  // The price of the day the pieces were done: a change set from a later day does not apply.
+  const workDate = input.work_date ?? caller.today;
+  if (workDate > caller.today)
+    throw new AppError("invalid_input", `work_date ${workDate} is in the future (today is ${caller.today} in this workshop).`);
+  if (workDate < addDays(caller.today, -MAX_BACKDATE_DAYS)) {
+    throw new AppError(
+      "invalid_input",
+      `work_date ${workDate} is more than ${MAX_BACKDATE_DAYS} days ago; ask the boss to correct old records.`,
+    );
+  }
 
   const employees = await employeeCandidates({ business, tenantId });
   let employee: (typeof employees)[number] | undefined;
@@ -92,7 +85,7 @@ export async function preparePieceRecord({
     }
   }
 
-  const processes = await processCandidates({ business, tenantId, styleId: order?.styleId });
+  const processes = await processCandidates({ business, tenantId, styleId: order?.styleId, day: workDate });
   const settledProcess = settle(processes, input.process, order ? "processes of this order's style" : "processes", "process");
   if (settledProcess.ambiguity) ambiguities.push(settledProcess.ambiguity);
   const process = settledProcess.item;
@@ -116,16 +109,6 @@ export async function preparePieceRecord({
         candidates: open.map(({ id, label }) => ({ id, label })),
       });
     }
-  }
-
-  const workDate = input.work_date ?? caller.today;
-  if (workDate > caller.today)
-    throw new AppError("invalid_input", `work_date ${workDate} is in the future (today is ${caller.today} in this workshop).`);
-  if (workDate < addDays(caller.today, -MAX_BACKDATE_DAYS)) {
-    throw new AppError(
-      "invalid_input",
-      `work_date ${workDate} is more than ${MAX_BACKDATE_DAYS} days ago; ask the boss to correct old records.`,
-    );
   }
 
   const preview = [

@@ -34,7 +34,7 @@ const INSTRUCTIONS = [
     "`filters` (what was applied, as the records name it), `assumptions` (what was read into the question: say them too), " +
     "`totals` (over every matching row, not just the page), `next_cursor`, and the workshop's `today` and `time_zone`. " +
     "Money is {cents, yuan} everywhere. Dates are the workshop's.",
-  "Tools that prepare a write return a preview, nothing written: `confirm_by` says who may say yes with this credential, " +
+  "Tools that prepare a write return a preview (old → new where something changes), nothing written: `confirm_by` says who may say yes with this credential, " +
     "`next_step` what you do, `tell_user` what to tell the person, and `expires_at` is the workshop's local time. " +
     "Nothing is written before the person's yes.",
 ].join("\n");

@@ -17,6 +17,7 @@ export const WORKSHOP_TABLES: Readonly<Record<string, string>> = {
   employees: "tenant_id = ?1",
   styles: "tenant_id = ?1",
   processes: "tenant_id = ?1",
+  process_prices: "tenant_id = ?1",
   orders: "tenant_id = ?1",
   piece_records: "tenant_id = ?1",
   payroll_adjustments: "tenant_id = ?1",

@@ -16,6 +16,11 @@ export const MAX_CELL_CHARS = 2_000;
 export interface Sheet {
   name: string;
   rows: string[][];
+  /**
+   * Each row's number as the spreadsheet shows it (1-based), where blank rows were left out of
+   * `rows`: what a report on a row names it by (a CSV file's are its rows' positions).
+   */
+  lines?: number[];
 }
 
 /**
@@ -117,8 +122,18 @@ export async function workbookSheets(bytes: Uint8Array): Promise<Sheet[]> {
   }
   return book.SheetNames.map((name) => {
     const sheet = book.Sheets[name];
-    const rows = sheet ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: "", blankrows: false }) : [];
-    return { name, rows: rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : String(cell)))) };
+    // Blank rows are read (and then left out) so that each row keeps its number in the sheet.
+    const read = sheet ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: "", blankrows: true }) : [];
+    const first = sheet?.["!ref"] ? XLSX.utils.decode_range(sheet["!ref"]).s.r + 1 : 1;
+    const rows: string[][] = [];
+    const lines: number[] = [];
+    read.forEach((row, i) => {
+      const cells = row.map((cell) => (cell === null || cell === undefined ? "" : String(cell)));
+      if (!cells.some((cell) => cell !== "")) return;
+      rows.push(cells);
+      lines.push(first + i);
+    });
+    return { name, rows, lines };
   });
 }
 

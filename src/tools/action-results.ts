@@ -4,6 +4,7 @@ import { workshopTimeZoneOf } from "../business/workshop.ts";
 import type { Ambiguity, ConfirmBy, PendingAction } from "../shapes.ts";
 import { ACTION_STATUSES } from "../status-words.ts";
 import { CONFIRM_BY, confirmAllows, nextStepFor } from "./confirm-by.ts";
+import { FOLD_OPTIONAL } from "./json-schemas.ts";
 import type { ToolContext } from "./tool.ts";
 import { pick } from "./words.ts";
 
@@ -17,31 +18,38 @@ import { pick } from "./words.ts";
  * `time_zone`, `expires_in_minutes`), not UTC. While it waits, who may say yes with this
  * credential (`confirm_by`) and what the agent does next (`next_step`). A decided action leaves
  * out its preview: what was written is in `result`. The server's instructions and docs/mcp.md say
- * so once, rather than every tool's schema.
+ * so once, rather than every tool's schema; `tools/list` names its optional fields in one line
+ * (`FOLD_OPTIONAL`), as every prepare tool answers with it.
  */
-export const ActionResultSchema = z.object({
-  action_id: z.string(),
-  kind: z.string(),
-  status: z.enum(ACTION_STATUSES),
-  summary: z.string(),
-  preview: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
-  ambiguities: z
-    .array(
-      z.object({ field: z.string(), message: z.string(), candidates: z.array(z.object({ id: z.string(), label: z.string() })) }),
-    )
-    .optional(),
-  created_at: z.string().optional(),
-  expires_at: z.string().optional(),
-  confirm_url: z.string().optional(),
-  result: z.record(z.string(), z.unknown()).optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-  tell_user: z.string(),
-  expires_local: z.string().optional().describe("YYYY-MM-DD HH:MM in time_zone."),
-  time_zone: z.string().optional(),
-  expires_in_minutes: z.number().int().optional(),
-  confirm_by: z.enum(CONFIRM_BY).optional(),
-  next_step: z.string().optional(),
-});
+export const ActionResultSchema = z
+  .object({
+    action_id: z.string(),
+    kind: z.string(),
+    status: z.enum(ACTION_STATUSES),
+    summary: z.string(),
+    preview: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
+    ambiguities: z
+      .array(
+        z.object({
+          field: z.string(),
+          message: z.string(),
+          candidates: z.array(z.object({ id: z.string(), label: z.string() })),
+        }),
+      )
+      .optional(),
+    created_at: z.string().optional(),
+    expires_at: z.string().optional(),
+    confirm_url: z.string().optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    tell_user: z.string(),
+    expires_local: z.string().optional().describe("YYYY-MM-DD HH:MM in time_zone."),
+    time_zone: z.string().optional(),
+    expires_in_minutes: z.number().int().optional(),
+    confirm_by: z.enum(CONFIRM_BY).optional(),
+    next_step: z.string().optional(),
+  })
+  .meta({ [FOLD_OPTIONAL]: true });
 
 /**
  * A write already decided, as confirm_action and cancel_action answer it: the same shape without

@@ -69,7 +69,7 @@ export function promptConfirmStep(by: ConfirmBy): string {
 export function endsInConfirmation(tool: {
   name: string;
   kind: "weft" | "json-schema";
-  prepares?: string;
+  prepares?: string | readonly string[];
   annotations: { readOnlyHint?: boolean };
 }): boolean {
   if (tool.name === "confirm_action" || tool.prepares !== undefined) return true;

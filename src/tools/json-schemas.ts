@@ -17,10 +17,30 @@ const lean: Override = ({ jsonSchema }) => {
   if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
 };
 
+/**
+ * An input as `tools/list` gives it: `lean`, and without a text's length bounds (a name of at most
+ * 50 characters, 37 times in Weft's list) or a number's upper bound: the tool refuses a value out
+ * of its bounds with `invalid_input` naming the field and its limit.
+ */
+const leanInput: Override = (context) => {
+  lean(context);
+  delete context.jsonSchema.minLength;
+  delete context.jsonSchema.maxLength;
+  delete context.jsonSchema.maximum;
+};
+
 function withoutDialect(schema: Record<string, unknown>): JsonSchema {
-  const { $schema: _, ...rest } = schema;
+  const { $schema: _, [FOLD_OPTIONAL]: __, ...rest } = schema;
   return rest;
 }
+
+/**
+ * Metadata of an output schema that many tools share (a prepared write's): `tools/list` types its
+ * required fields and names the optional ones, with their shapes, in its description, since the
+ * same shape repeated in every prepare tool would take a tenth of the list. `docs/mcp.md` lists
+ * them all; the full schema keeps them typed.
+ */
+export const FOLD_OPTIONAL = "x-weft-fold-optional";
 
 /**
  * A tool's input as JSON Schema, as MCP clients and models read it (fields with defaults are
@@ -31,7 +51,7 @@ export function inputJsonSchema(tool: Tool): JsonSchema {
   if (!schema) {
     schema =
       tool.kind === "weft"
-        ? withoutDialect(z.toJSONSchema(tool.inputSchema, { io: "input", override: lean }) as JsonSchema)
+        ? withoutDialect(z.toJSONSchema(tool.inputSchema, { io: "input", override: leanInput }) as JsonSchema)
         : tool.inputSchema;
     inputs.set(tool, schema);
   }
@@ -45,7 +65,7 @@ export function inputJsonSchema(tool: Tool): JsonSchema {
 export function outputJsonSchema(tool: Tool): JsonSchema | null {
   let schema = outputs.get(tool);
   if (schema === undefined) {
-    schema = tool.kind === "weft" ? compactOutput(fullOutputJsonSchema(tool)) : (tool.outputSchema ?? null);
+    schema = tool.kind === "weft" ? compactOutput(toJsonSchema(tool)) : (tool.outputSchema ?? null);
     outputs.set(tool, schema);
   }
   return schema;
@@ -53,7 +73,11 @@ export function outputJsonSchema(tool: Tool): JsonSchema | null {
 
 /** A Weft tool's whole output schema, every nested field typed (the tests validate results against it). */
 export function fullOutputJsonSchema(tool: Tool & { kind: "weft" }): JsonSchema {
-  return withoutDialect(z.toJSONSchema(tool.outputSchema, { io: "output", override: lean }) as JsonSchema);
+  return withoutDialect(toJsonSchema(tool));
+}
+
+function toJsonSchema(tool: Tool & { kind: "weft" }): JsonSchema {
+  return z.toJSONSchema(tool.outputSchema, { io: "output", override: lean }) as JsonSchema;
 }
 
 type Node = Record<string, unknown>;
@@ -117,8 +141,22 @@ function compactField(field: Node): Node {
  * tests validate every result against the full schema, which a client may also hold it to.
  */
 export function compactOutput(schema: JsonSchema): JsonSchema {
-  const properties = Object.fromEntries(
-    Object.entries(nodeOf(schema.properties)).map(([key, value]) => [key, compactField(nodeOf(value))]),
-  );
-  return { type: "object", properties };
+  const fields = Object.entries(nodeOf(schema.properties));
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const folded = (key: string) => INSTRUCTED.has(key) || (schema[FOLD_OPTIONAL] === true && !required.has(key));
+  const typed = fields.filter(([key]) => !folded(key)).map(([key, value]) => [key, compactField(nodeOf(value))] as const);
+  const also = fields
+    .filter(([key]) => folded(key))
+    .map(([key, value]) => (INSTRUCTED.has(key) ? key : `${key}${shapeOf(nodeOf(value))}`));
+  return {
+    type: "object",
+    properties: Object.fromEntries(typed),
+    ...(also.length > 0 ? { description: `Also: ${also.join(", ")}.` } : {}),
+  };
 }
+
+/**
+ * The fields the server's instructions say once for every business result (their shapes and what
+ * they mean), named and not typed again in each tool's compact schema.
+ */
+const INSTRUCTED = new Set(["period", "filters", "assumptions", "next_cursor", "today", "time_zone"]);

@@ -67,7 +67,9 @@ export const queryPayrollTool = defineTool({
         allowances: MoneySchema,
         deductions: MoneySchema,
         net_pay: MoneySchema,
-        adjustments: z.array(z.object({ kind: z.enum(["allowance", "deduction"]), amount: MoneySchema, reason: z.string() })),
+        adjustments: z.array(
+          z.object({ id: z.string(), kind: z.enum(["allowance", "deduction"]), amount: MoneySchema, reason: z.string() }),
+        ),
         lines: z
           .array(
             z.object({

@@ -15,18 +15,27 @@ export const queryProcessesTool = defineTool({
   words: {
     title: said("查工序和单价", "Look up processes and prices"),
     icon: "records",
-    fields: { ...FIELD_WORDS, include_inactive: said("含停用", "include disabled") },
-    results: { ...pick("name", "style", "unit_price", "active", "totals"), processes: said("道数", "processes") },
+    fields: {
+      ...FIELD_WORDS,
+      include_inactive: said("含停用", "include disabled"),
+      with_history: said("附改价记录", "with price history"),
+    },
+    results: {
+      ...pick("name", "style", "unit_price", "active", "totals"),
+      processes: said("道数", "processes"),
+      next_price: said("下次改价", "next price"),
+    },
     lists: { processes: said("工序", "processes") },
     offer: said("查工序和单价（例如：“上领子的单价”）", 'processes and unit prices ("list the processes")'),
   },
   description:
-    "The workshop's processes (工序) per style (款式) with today's unit price per piece (单价). Disabled (停用) ones " +
-    "only with include_inactive.",
+    "The workshop's processes (工序) per style (款式) with today's unit price per piece (单价) and any set to come " +
+    "(next_price). Disabled (停用) ones only with include_inactive.",
   inputSchema: z.object({
     style: nameField("Code (A01) or name (男式衬衫).").optional(),
     name_contains: z.string().trim().min(1).max(50).optional().describe("Part of the name (领子)."),
     include_inactive: z.boolean().default(false).describe("Disabled ones too."),
+    with_history: z.boolean().default(false).describe("改价记录 too."),
     ...pageFields,
   }),
   outputSchema: z.object({
@@ -39,6 +48,11 @@ export const queryProcessesTool = defineTool({
         style: z.object({ code: z.string(), name: z.string() }),
         unit_price: MoneySchema,
         active: z.boolean(),
+        next_price: z.object({ unit_price: MoneySchema, from: z.string() }).optional(),
+        price_history: z
+          .array(z.object({ unit_price: MoneySchema, from: z.string().nullable(), set_at: z.string(), replaced: z.boolean() }))
+          .optional()
+          .describe("Oldest first; from null: its first price."),
       }),
     ),
     next_cursor: z.string().nullable(),
@@ -53,9 +67,11 @@ export const queryProcessesTool = defineTool({
     const result = await listProcesses({
       business,
       tenantId,
+      today: caller.today,
       styleId: style?.ids[0],
       nameContains: input.name_contains,
       includeInactive: input.include_inactive,
+      withHistory: input.with_history,
       limit: input.limit,
       cursor: input.cursor,
     });
@@ -67,7 +83,9 @@ export const queryProcessesTool = defineTool({
       ...(input.include_inactive ? [] : ["停用的工序没有列出"]),
     ];
     const [first] = result.items;
-    const one = result.total === 1 && first ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。` : "";
+    const next = first?.next_price ? `${first.next_price.from} 起 ${money(first.next_price.unit_price.cents)}/件。` : "";
+    const one =
+      result.total === 1 && first ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。${next}` : "";
     const summary = `${filterWords(filters, FIELD_WORDS) || "全部款式"}，当前单价（${caller.today}）：共 ${count(result.total)} 道工序。${one}`;
     const structured = {
       summary,

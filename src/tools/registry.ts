@@ -9,6 +9,7 @@ import { initiateSessionTool } from "./initiate-session.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { listKnowledgeBasesTool } from "./list-knowledge-bases.ts";
 import { navigateSessionTool } from "./navigate-session.ts";
+import { prepareBusinessChangeTool } from "./prepare-business-change.ts";
 import { prepareOrderTool } from "./prepare-order.ts";
 import { preparePieceRecordTool } from "./prepare-piece-record.ts";
 import { queryEmployeesTool } from "./query-employees.ts";
@@ -32,6 +33,7 @@ export const WEFT_TOOLS: readonly WeftTool[] = [
   queryEmployeesTool,
   preparePieceRecordTool,
   prepareOrderTool,
+  prepareBusinessChangeTool,
   confirmActionTool,
   cancelActionTool,
 ];

@@ -13,7 +13,7 @@ export function toolWordsView(tool: WeftTool): ToolWordsView {
     title: words.title,
     icon: iconPath(words.icon),
     read_only: tool.annotations.readOnlyHint === true,
-    prepares: tool.prepares ?? null,
+    prepares: tool.prepares === undefined ? null : [tool.prepares].flat().join(" "),
     fields: words.fields ?? {},
     results: words.results ?? {},
     lists: words.lists ?? {},

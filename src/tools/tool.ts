@@ -72,10 +72,11 @@ interface ToolCommon {
   /** The least role that may see and call the tool; everyone when absent. */
   minRole?: Role;
   /**
-   * The kind of pending action the tool prepares, for a tool that prepares writes: an executor of
-   * that kind must be registered (test/actions/kinds.test.ts holds every such tool to it).
+   * The kind of pending action the tool prepares (or the kinds, for one that prepares several),
+   * for a tool that prepares writes: an executor of each must be registered
+   * (test/actions/kinds.test.ts holds every such tool to it).
    */
-  prepares?: string;
+  prepares?: string | readonly string[];
   /**
    * Set on the tools that decide a prepared write (confirm, cancel): in the chat a person decides
    * on the card, so its model is never offered them.

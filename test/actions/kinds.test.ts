@@ -11,9 +11,10 @@ import { stampExecutor } from "./fixtures/stamp-executor.ts";
 describe("the kinds of pending write", () => {
   it("each have an executor with a label, for every kind a tool prepares", () => {
     const { executors } = testServices().actions;
-    const prepared = WEFT_TOOLS.flatMap((tool) => (tool.prepares ? [tool.prepares] : []));
-    // external_call is prepared by the registry for external tools that may write.
-    const kinds = new Set([...prepared, "external_call"]);
+    const prepared = WEFT_TOOLS.flatMap((tool) => (tool.prepares ? [tool.prepares].flat() : []));
+    // external_call is prepared by the registry for external tools that may write; the imports by
+    // their routes (POST /api/business/import/*), which read a file no tool takes.
+    const kinds = new Set([...prepared, "external_call", "employee_import", "price_import"]);
     expect([...kinds].sort()).toEqual([...executors.keys()].sort());
     for (const kind of kinds) {
       const executor = executors.get(kind);

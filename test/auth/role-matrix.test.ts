@@ -320,6 +320,24 @@ const ROUTES: Row[] = [
     expected: [404, 404, 403, 404, 404, 403],
     run: (c) => status("/api/feedback/fb-none/faq", json("POST", { kb_id: "kb-none", entry_id: "e-none" }))(c),
   },
+  { name: "GET /api/business/employees", expected: [200, 200, 403, 200, 200, 403], run: status("/api/business/employees") },
+  {
+    name: "POST /api/business/changes of a jinxiu employee's phone",
+    expected: [201, 201, 403, 404, 404, 403],
+    run: status(
+      "/api/business/changes",
+      json("POST", { change: "employee_edit", employee: "e-jx-zhangsan", phone: "13800000000" }),
+    ),
+  },
+  {
+    name: "POST /api/business/import/employees",
+    expected: [201, 201, 403, 201, 201, 403],
+    run: async (c) => {
+      const form = new FormData();
+      form.append("file", new File([`姓名,电话\n${unique("矩阵")},13800000000\n`], "员工.csv", { type: "text/csv" }));
+      return (await call("/api/business/import/employees", { method: "POST", key: c.key, body: form })).status;
+    },
+  },
   {
     name: "GET /api/audit/:id of a jinxiu entry",
     expected: [200, 200, 403, 404, 404, 403],
@@ -422,15 +440,14 @@ async function toolCell(caller: Caller, name: string, args: Record<string, unkno
 const TOOLS: Row[] = [
   {
     name: "tools/list",
-    expected: ["all", "all", "all but prepare_order", "all", "all", "all but prepare_order"],
+    expected: ["all", "all", "all but the boss's writes", "all", "all", "all but the boss's writes"],
     run: async (c) => {
       const { tools } = await (await client(c)).listTools();
       const names = tools.map((t) => t.name).sort();
       const all = WEFT_TOOLS.map((t) => t.name).sort();
       if (JSON.stringify(names) === JSON.stringify(all)) return "all";
-      return JSON.stringify(names) === JSON.stringify(all.filter((n) => n !== "prepare_order"))
-        ? "all but prepare_order"
-        : names.join(",");
+      const staffs = all.filter((n) => n !== "prepare_order" && n !== "prepare_business_change");
+      return JSON.stringify(names) === JSON.stringify(staffs) ? "all but the boss's writes" : names.join(",");
     },
   },
   {
@@ -495,6 +512,12 @@ const TOOLS: Row[] = [
     run: (c) => toolCell(c, "prepare_order", { customer: "matrix", style: "st-jx-a01", quantity: 1, due_date: "2999-01-01" }),
   },
   {
+    name: "prepare_business_change of a jinxiu employee's phone",
+    expected: ["ok", "ok", "unlisted", "error", "error", "unlisted"],
+    run: (c) =>
+      toolCell(c, "prepare_business_change", { change: "employee_edit", employee: "e-jx-zhangsan", phone: "13800000000" }),
+  },
+  {
     name: "confirm_action of a jinxiu boss's action",
     expected: ["error", "ok", "error", "error", "error", "error"],
     run: async (c) => toolCell(c, "confirm_action", { action_id: await bossAction() }),
@@ -554,6 +577,7 @@ describe("role matrix", () => {
       "workshop:delete": "admin",
       "business:workshop": "boss",
       "orders:write": "boss",
+      "business:manage": "boss",
       "audit:read": "boss",
       "servers:manage": "boss",
       "people:manage": "boss",

@@ -209,7 +209,21 @@ const TABLE: [string, Expected, string[]?][] = [
   ["删除订单2026-005", refuses("Weft 不能删除已有的订单")],
   ["把张三昨天的计件删掉", refuses("Weft 不能删除已登记的计件")],
   ["把李娟的工号改成010", refuses("Weft 不能修改员工档案")],
-  ["给张三加200块全勤奖", refuses("Weft 不能修改补贴和扣款")],
+  // A boss's 补贴 is prepared (issue 43); staff are refused (offline-declines.test.ts).
+  [
+    "给张三加200块全勤奖",
+    {
+      tool: "prepare_business_change",
+      input: {
+        change: "adjustment_add",
+        employee: "张三",
+        kind: "allowance",
+        amount: 200,
+        month: expect.stringMatching(/^\d{4}-\d\d$/),
+        reason: "全勤奖",
+      },
+    },
+  ],
   ["下个月的工资", says("下个月还没到，没有工资可查")],
   ["明天做了多少件", says("明天还没到")],
   ["给李娟记明天上领子200件", says("计件只能登记已经做完的")],

@@ -14,6 +14,7 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   query_employees: {},
   prepare_piece_record: { employee: "张三", process: "领子", quantity: 2 },
   prepare_order: { customer: "华联", style: "衬衫", quantity: 100, due_date: "2030-01-31" },
+  prepare_business_change: { change: "adjustment_add", employee: "张三", kind: "allowance", amount: 10, reason: "全勤奖" },
 };
 
 const text = (result: CallResult) => (result.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n");

@@ -58,6 +58,9 @@ describe("every tool's result and its output schema", () => {
     const order = await call("prepare_order", { customer: "测试客户", style: "A01", quantity: 10, due_date: "2099-01-01" });
     await call("cancel_action", { action_id: order.action_id });
     await call("cancel_action", { action_id: order.action_id });
+    await call("prepare_business_change", { change: "price", process: "上领子", style: "A01", unit_price: 0.9 });
+    const hire = await call("prepare_business_change", { change: "employee_add", name: "王强", phone: "13800138000" });
+    await call("confirm_action", { action_id: hire.action_id });
     await client.close();
   });
 

@@ -20,6 +20,7 @@ describe("the tool registry", () => {
       "query_employees",
       "prepare_piece_record",
       "prepare_order",
+      "prepare_business_change",
       "confirm_action",
       "cancel_action",
     ]);
@@ -50,8 +51,6 @@ describe("the tool registry", () => {
           "properties": {
             "action_id": {
               "description": "From a prepare tool.",
-              "maxLength": 128,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -64,8 +63,6 @@ describe("the tool registry", () => {
           "properties": {
             "action_id": {
               "description": "From a prepare tool.",
-              "maxLength": 128,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -78,8 +75,6 @@ describe("the tool registry", () => {
           "properties": {
             "user_query": {
               "description": "The user's original question, verbatim, in any language.",
-              "maxLength": 2000,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -93,7 +88,6 @@ describe("the tool registry", () => {
             "kb_ids": {
               "description": "Only these bases (list_knowledge_bases).",
               "items": {
-                "minLength": 1,
                 "type": "string",
               },
               "maxItems": 100,
@@ -102,14 +96,11 @@ describe("the tool registry", () => {
             "min_score": {
               "default": 0.5,
               "description": "The least chance (0-1) that a passage answers.",
-              "maximum": 1,
               "minimum": 0,
               "type": "number",
             },
             "query": {
               "description": "Natural language or keywords.",
-              "maxLength": 2000,
-              "minLength": 1,
               "type": "string",
             },
             "rerank": {
@@ -140,7 +131,6 @@ describe("the tool registry", () => {
             "top_k": {
               "default": 10,
               "description": "Most results (1-50).",
-              "maximum": 50,
               "minimum": 1,
               "type": "integer",
             },
@@ -154,7 +144,6 @@ describe("the tool registry", () => {
           "properties": {
             "name_contains": {
               "description": "Only bases whose name contains this (any case).",
-              "maxLength": 100,
               "type": "string",
             },
           },
@@ -164,19 +153,14 @@ describe("the tool registry", () => {
           "properties": {
             "selected_option_id": {
               "description": "An option's id, back, end or provide_more_info.",
-              "maxLength": 64,
-              "minLength": 1,
               "type": "string",
             },
             "session_id": {
               "description": "From initiate_session.",
-              "maxLength": 128,
-              "minLength": 1,
               "type": "string",
             },
             "user_input": {
               "description": "The user's words, for provide_more_info.",
-              "maxLength": 2000,
               "type": "string",
             },
           },
@@ -186,12 +170,132 @@ describe("the tool registry", () => {
           ],
           "type": "object",
         },
+        "prepare_business_change": {
+          "properties": {
+            "adjustment": {
+              "description": "Id (query_payroll).",
+              "type": "string",
+            },
+            "amount": {
+              "description": "元.",
+              "minimum": 0.01,
+              "type": "number",
+            },
+            "change": {
+              "description": "What.",
+              "enum": [
+                "employee_add",
+                "employee_edit",
+                "employee_leave",
+                "employee_rejoin",
+                "style_add",
+                "style_edit",
+                "process_add",
+                "process_edit",
+                "process_disable",
+                "process_enable",
+                "price",
+                "order",
+                "adjustment_add",
+                "adjustment_remove",
+                "workshop",
+              ],
+              "type": "string",
+            },
+            "code": {
+              "description": "款号.",
+              "type": "string",
+            },
+            "date": {
+              "description": "Default today.",
+              "type": "string",
+            },
+            "due_date": {
+              "description": "交期.",
+              "type": "string",
+            },
+            "employee": {
+              "description": "员工.",
+              "type": "string",
+            },
+            "employee_no": {
+              "description": "工号.",
+              "type": "string",
+            },
+            "kind": {
+              "description": "补贴/扣款.",
+              "enum": [
+                "allowance",
+                "deduction",
+              ],
+              "type": "string",
+            },
+            "month": {
+              "description": "YYYY-MM.",
+              "type": "string",
+            },
+            "name": {
+              "description": "名称.",
+              "type": "string",
+            },
+            "note": {
+              "description": "备注.",
+              "type": "string",
+            },
+            "order": {
+              "description": "订单号.",
+              "type": "string",
+            },
+            "phone": {
+              "description": "电话.",
+              "type": "string",
+            },
+            "process": {
+              "description": "工序.",
+              "type": "string",
+            },
+            "quantity": {
+              "description": "件数.",
+              "minimum": 1,
+              "type": "integer",
+            },
+            "reason": {
+              "description": "原因.",
+              "type": "string",
+            },
+            "status": {
+              "description": "状态.",
+              "enum": [
+                "pending",
+                "in_production",
+                "completed",
+                "cancelled",
+              ],
+              "type": "string",
+            },
+            "style": {
+              "description": "款式.",
+              "type": "string",
+            },
+            "time_zone": {
+              "description": "IANA.",
+              "type": "string",
+            },
+            "unit_price": {
+              "description": "元.",
+              "minimum": 0,
+              "type": "number",
+            },
+          },
+          "required": [
+            "change",
+          ],
+          "type": "object",
+        },
         "prepare_order": {
           "properties": {
             "customer": {
               "description": "Customer or brand.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "due_date": {
@@ -200,19 +304,15 @@ describe("the tool registry", () => {
             },
             "note": {
               "description": "备注: fabric, colours, packing.",
-              "maxLength": 500,
               "type": "string",
             },
             "quantity": {
               "description": "Pieces ordered.",
-              "maximum": 1000000,
               "minimum": 1,
               "type": "integer",
             },
             "style": {
               "description": "款式: code (A01), name or id.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -228,25 +328,18 @@ describe("the tool registry", () => {
           "properties": {
             "employee": {
               "description": "Name, 工号 or id; a boss must give it.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "order": {
               "description": "Number or id; the only open order with this process when left out.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "process": {
               "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "quantity": {
               "description": "Pieces done.",
-              "maximum": 10000,
               "minimum": 1,
               "type": "integer",
             },
@@ -270,14 +363,11 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
             "name_contains": {
               "description": "Part of the name.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "status": {
@@ -307,8 +397,6 @@ describe("the tool registry", () => {
             },
             "customer_contains": {
               "description": "Part of the customer's name.",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "due_from": {
@@ -322,26 +410,19 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
             "order": {
               "description": "Number (2026-015) or id.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "status": {
               "description": "pending, in_production, completed, cancelled, or open (the first two).",
-              "maxLength": 20,
-              "minLength": 1,
               "type": "string",
             },
             "style": {
               "description": "Code (A01) or name.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
           },
@@ -355,14 +436,11 @@ describe("the tool registry", () => {
             },
             "employee": {
               "description": "Name, 工号 or id.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -390,7 +468,6 @@ describe("the tool registry", () => {
             },
             "top": {
               "description": "Only the first N after sort_by; no cursor.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -418,8 +495,6 @@ describe("the tool registry", () => {
             },
             "employee": {
               "description": "Name, 工号 or id.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "group_by": {
@@ -435,7 +510,6 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -446,8 +520,6 @@ describe("the tool registry", () => {
             },
             "order": {
               "description": "Number (2026-015) or id.",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "period": {
@@ -464,8 +536,6 @@ describe("the tool registry", () => {
             },
             "process": {
               "description": "Name or id (领子 finds 上领子).",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
             },
             "sort_by": {
@@ -480,7 +550,6 @@ describe("the tool registry", () => {
             },
             "top": {
               "description": "Only the first N after sort_by; no cursor.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
@@ -506,21 +575,21 @@ describe("the tool registry", () => {
             "limit": {
               "default": 10,
               "description": "Rows a page.",
-              "maximum": 100,
               "minimum": 1,
               "type": "integer",
             },
             "name_contains": {
               "description": "Part of the name (领子).",
-              "maxLength": 50,
-              "minLength": 1,
               "type": "string",
             },
             "style": {
               "description": "Code (A01) or name (男式衬衫).",
-              "maxLength": 100,
-              "minLength": 1,
               "type": "string",
+            },
+            "with_history": {
+              "default": false,
+              "description": "改价记录 too.",
+              "type": "boolean",
             },
           },
           "type": "object",
@@ -677,55 +746,14 @@ describe("the tool registry", () => {
           },
           "type": "object",
         },
-        "prepare_order": {
+        "prepare_business_change": {
+          "description": "Also: preview[{label, value}], ambiguities[{field, message, candidates[{id, label}]}], created_at, expires_at, confirm_url, result, error{code, message}, expires_local, time_zone, expires_in_minutes, confirm_by, next_step.",
           "properties": {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
             },
             "status": {
               "enum": [
@@ -744,61 +772,46 @@ describe("the tool registry", () => {
             "tell_user": {
               "type": "string",
             },
-            "time_zone": {
+          },
+          "type": "object",
+        },
+        "prepare_order": {
+          "description": "Also: preview[{label, value}], ambiguities[{field, message, candidates[{id, label}]}], created_at, expires_at, confirm_url, result, error{code, message}, expires_local, time_zone, expires_in_minutes, confirm_by, next_step.",
+          "properties": {
+            "action_id": {
+              "type": "string",
+            },
+            "kind": {
+              "type": "string",
+            },
+            "status": {
+              "enum": [
+                "pending",
+                "confirming",
+                "confirmed",
+                "cancelled",
+                "expired",
+                "failed",
+              ],
+              "type": "string",
+            },
+            "summary": {
+              "type": "string",
+            },
+            "tell_user": {
               "type": "string",
             },
           },
           "type": "object",
         },
         "prepare_piece_record": {
+          "description": "Also: preview[{label, value}], ambiguities[{field, message, candidates[{id, label}]}], created_at, expires_at, confirm_url, result, error{code, message}, expires_local, time_zone, expires_in_minutes, confirm_by, next_step.",
           "properties": {
             "action_id": {
               "type": "string",
             },
-            "ambiguities": {
-              "description": "[{field, message, candidates[{id, label}]}]",
-              "type": "array",
-            },
-            "confirm_by": {
-              "enum": [
-                "weft",
-                "client",
-                "agent",
-              ],
-              "type": "string",
-            },
-            "confirm_url": {
-              "type": "string",
-            },
-            "created_at": {
-              "type": "string",
-            },
-            "error": {
-              "description": "{code, message}",
-              "type": "object",
-            },
-            "expires_at": {
-              "type": "string",
-            },
-            "expires_in_minutes": {
-              "type": "integer",
-            },
-            "expires_local": {
-              "description": "YYYY-MM-DD HH:MM in time_zone.",
-              "type": "string",
-            },
             "kind": {
               "type": "string",
-            },
-            "next_step": {
-              "type": "string",
-            },
-            "preview": {
-              "description": "[{label, value}]",
-              "type": "array",
-            },
-            "result": {
-              "type": "object",
             },
             "status": {
               "enum": [
@@ -817,44 +830,17 @@ describe("the tool registry", () => {
             "tell_user": {
               "type": "string",
             },
-            "time_zone": {
-              "type": "string",
-            },
           },
           "type": "object",
         },
         "query_employees": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
             "employees": {
               "description": "[{id, name, employee_no, status, left_on, has_login, phone?}]",
               "type": "array",
             },
-            "filters": {
-              "type": "object",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
-            },
             "summary": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
               "type": "string",
             },
             "totals": {
@@ -865,37 +851,13 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_orders": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
             "orders": {
               "description": "[{id, order_no, customer, style{code, name}, quantity, due_date, created_on, status, note, days_left, overdue, remaining_pieces, progress{processes, percent}}]",
               "type": "array",
             },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
-            },
             "summary": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
               "type": "string",
             },
             "totals": {
@@ -906,32 +868,14 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_payroll": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
             "month": {
               "type": "string",
             },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
             "payslips": {
-              "description": "[{employee{id, name, employee_no}, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money), adjustments[{kind, amount(money), reason}], lines?[{process{id, name, style_code}, unit_price(money), pieces, amount(money)}]}]",
+              "description": "[{employee{id, name, employee_no}, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money), adjustments[{id, kind, amount(money), reason}], lines?[{process{id, name, style_code}, unit_price(money), pieces, amount(money)}]}]",
               "type": "array",
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
             },
             "scope": {
               "enum": [
@@ -943,12 +887,6 @@ describe("the tool registry", () => {
             "summary": {
               "type": "string",
             },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
-              "type": "string",
-            },
             "totals": {
               "description": "{employees, pieces, piece_wage(money), allowances(money), deductions(money), net_pay(money)}",
               "type": "object",
@@ -957,29 +895,11 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_piece_records": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
             "groups": {
               "description": "[{records, pieces, amount(money), key, label}]",
               "type": "array",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
             },
             "records": {
               "description": "[{id, work_date, employee{id, name}, process{id, name}, style{code, name}, order{id, order_no}, quantity, unit_price(money), amount(money), entered_by}]",
@@ -995,12 +915,6 @@ describe("the tool registry", () => {
             "summary": {
               "type": "string",
             },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
-              "type": "string",
-            },
             "totals": {
               "description": "{records, pieces, amount(money), groups?}",
               "type": "object",
@@ -1009,37 +923,13 @@ describe("the tool registry", () => {
           "type": "object",
         },
         "query_processes": {
+          "description": "Also: period, filters, assumptions, next_cursor, today, time_zone.",
           "properties": {
-            "assumptions": {
-              "items": {
-                "type": "string",
-              },
-              "type": "array",
-            },
-            "filters": {
-              "type": "object",
-            },
-            "next_cursor": {
-              "type": [
-                "string",
-                "null",
-              ],
-            },
-            "period": {
-              "description": "{name, of?, from, to, in_progress}",
-              "type": "object",
-            },
             "processes": {
-              "description": "[{id, name, style{code, name}, unit_price(money), active}]",
+              "description": "[{id, name, style{code, name}, unit_price(money), active, next_price?{unit_price(money), from}, price_history?[{unit_price(money), from, set_at, replaced}]}]",
               "type": "array",
             },
             "summary": {
-              "type": "string",
-            },
-            "time_zone": {
-              "type": "string",
-            },
-            "today": {
               "type": "string",
             },
             "totals": {
@@ -1063,17 +953,23 @@ describe("the tool registry", () => {
     }
   });
 
-  it("marks business reads read-only and writes not, and offers prepare_order to a boss only", async () => {
+  it("marks business reads read-only and writes not, and offers the boss's writes to a boss only", async () => {
     const byName = new Map(TOOLS.map((t) => [t.name, t]));
     for (const name of ["query_orders", "query_piece_records", "query_payroll", "query_processes", "query_employees"]) {
       expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(true);
     }
-    for (const name of ["prepare_piece_record", "prepare_order", "confirm_action", "cancel_action"]) {
+    const bossWrites = TOOLS.filter((t) => t.name.startsWith("prepare_") && t.name !== "prepare_piece_record").map((t) => t.name);
+    expect(bossWrites).toEqual(["prepare_order", "prepare_business_change"]);
+    for (const name of ["prepare_piece_record", ...bossWrites, "confirm_action", "cancel_action"]) {
       expect(byName.get(name)?.annotations.readOnlyHint, name).toBe(false);
     }
     expect(byName.get("confirm_action")?.description).toMatch(/never on your own initiative/i);
     const names = async (user: UserContext) => (await toolsFor(testContext(user))).tools.map((t) => t.name);
-    expect(await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" })).not.toContain("prepare_order");
-    expect(await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" })).toContain("prepare_order");
+    const staff = await names({ userId: "u-staff", tenantId: "t-jinxiu", role: "staff" });
+    const boss = await names({ userId: "u-boss", tenantId: "t-jinxiu", role: "boss" });
+    for (const name of bossWrites) {
+      expect(staff, name).not.toContain(name);
+      expect(boss, name).toContain(name);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { addDays, type DateRange } from "../../business/local-time.ts";
 import { type ChangeSubjectName, changeSubjectOf } from "../../tools/changes.ts";
+import { chooseBusinessChange } from "./business-changes.ts";
 import { type DateMention, findDate, isFuture } from "./dates.ts";
 import type { Decline } from "./declines.ts";
 import { dueRange } from "./due-dates.ts";
@@ -129,6 +130,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   if (consultation && picked) {
     return { toolName: "navigate_session", args: { session_id: consultation.sessionId, selected_option_id: picked.id } };
   }
+  const businessChange = chooseBusinessChange(text, today);
+  if (businessChange) return businessChange;
   const date = findDate(text, today);
   const employee = findPersonName(text);
   const process = findProcess(text);

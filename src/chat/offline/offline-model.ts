@@ -7,6 +7,7 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { localDate } from "../../business/local-time.ts";
+import { changeSubjectOf } from "../../tools/changes.ts";
 import { readPassagesBlock } from "../passages.ts";
 import { capabilities, closestPassage, extractiveAnswer, isChinese } from "./answers.ts";
 import { chosenCandidate, openCardBefore } from "./card-choices.ts";
@@ -23,6 +24,9 @@ import { chooseTool, type OpenConsultation } from "./intents.ts";
 import { askFor } from "./questions.ts";
 import { askAboutUnclear, readWords } from "./readings.ts";
 import { toolReply } from "./tool-replies.ts";
+
+/** The tool a boss's change of the workshop's own data is prepared with. */
+const BUSINESS_CHANGE = "prepare_business_change";
 
 /** The id the UI and `GET /api/chat/model` know the offline model by. */
 export const OFFLINE_MODEL_ID = "offline";
@@ -272,7 +276,13 @@ function plan(options: LanguageModelV4CallOptions, timeZone: string, now: Date):
   if (reading.unclear) return { kind: "text", text: askAboutUnclear(reading.unclear, chinese) };
   const swapped = followUpCall(prompt, lastUser, question, today, offered);
   if (swapped) return swapped;
-  const choice = chooseTool(request, today, openConsultation(prompt, lastUser));
+  const picked = chooseTool(request, today, openConsultation(prompt, lastUser));
+  // A change of the workshop's own data asked by someone not offered the tool that makes it (staff):
+  // refused as any change is, saying who may, rather than left unanswered.
+  const choice =
+    picked && !("decline" in picked) && picked.toolName === BUSINESS_CHANGE && !offered.has(BUSINESS_CHANGE)
+      ? { decline: "change" as const, what: changeSubjectOf(request) }
+      : picked;
   const passages = readPassagesBlock(instructions);
   if (choice && "decline" in choice) {
     // A change no tool makes is refused in one sentence that says who can, with no records beside it.

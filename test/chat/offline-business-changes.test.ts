@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { addMonths } from "../../src/business/local-time.ts";
+import { chooseTool } from "../../src/chat/offline/intents.ts";
+
+// The sentences for changing a workshop's own data, as the offline model reads them.
+
+const TODAY = "2026-11-20";
+const choose = (text: string) => chooseTool(text, TODAY, null);
+
+describe("the offline model's business changes", () => {
+  it.each([
+    ["新来了一个员工叫王强，电话 13800138000", { change: "employee_add", name: "王强", phone: "13800138000" }],
+    ["2026-001 做完了", { change: "order", order: "2026-001", status: "completed" }],
+    ["把 2026-005 取消，客户不要了", { change: "order", order: "2026-005", status: "cancelled", reason: "客户不要了" }],
+    [
+      "给李娟这个月加 50 块全勤奖",
+      { change: "adjustment_add", employee: "李娟", kind: "allowance", amount: 50, month: "2026-11", reason: "全勤奖" },
+    ],
+    ["扣张敏 20 块", { change: "adjustment_add", employee: "张敏", kind: "deduction", amount: 20, month: "2026-11" }],
+    [
+      "给张三上个月补 30 元夜班费",
+      {
+        change: "adjustment_add",
+        employee: "张三",
+        kind: "allowance",
+        amount: 30,
+        month: addMonths(TODAY, -1),
+        reason: "夜班费",
+      },
+    ],
+  ])("reads %s", (text, args) => {
+    expect(choose(text)).toEqual({ toolName: "prepare_business_change", args });
+  });
+
+  it("leaves questions about the same things to the lookups", () => {
+    expect(choose("2026-001 做完了吗")).not.toMatchObject({ toolName: "prepare_business_change" });
+    expect(choose("订单2026-001是否已完成")).not.toMatchObject({ toolName: "prepare_business_change" });
+    expect(choose("张三这个月做了多少件")).toMatchObject({ toolName: "query_piece_records" });
+  });
+});
