@@ -68,6 +68,7 @@ const CASES: [string, Role, Expected][] = [
   ["海澜的订单有哪些", "boss", tool("query_orders", { customer_contains: "海澜" })],
   ["下周要交的订单有哪些", "boss", tool("query_orders", { status: "open", due_from: DAY, due_to: DAY })],
   ["2026-001 做到多少件了", "boss", tool("query_orders", { order: "2026-001" })],
+  ["上领子在2026-001登记了多少件", "boss", tool("query_piece_records", { order: "2026-001", process: "上领子" })],
   ["有哪些订单快到期了", "boss", tool("query_orders", { status: "open", due_to: DAY })],
   ["上领子的单价改成1块", "boss", says("不能修改工序单价", "老板在 Weft 之外")],
   [
