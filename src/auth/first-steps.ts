@@ -38,7 +38,7 @@ export const FIRST_STEPS_GUIDE = `# 第一步：开始使用 Weft
 
 ## 3. 放进车间的资料
 
-“车间资料”知识库和“常见问题”知识库现在是空的。放进车间制度、工艺要求、设备说明和常见问答以后，大家提问时 Weft 会从里面找答案并注明出处。上传文档要用 API 密钥（“设置”里创建）调用 REST 接口 POST /api/knowledge-bases/:id/documents。
+“车间资料”知识库和“常见问题”知识库现在是空的。放进车间制度、工艺要求、设备说明和常见问答以后，大家提问时 Weft 会从里面找答案并注明出处。在“设置”的“知识库文件”里选知识库、上传文件（PDF、Word、Excel、CSV、文本、图片），读取完成后就能搜到；程序也可以用 API 密钥调用 REST 接口 POST /api/knowledge-bases/:id/documents。
 
 ## 4. 遇到机器或质量问题
 

@@ -50,12 +50,12 @@ async function weknoraSearch(context: { api_key: string; kb_ids?: string[]; base
 // Everyday questions of the demo guide, and what the passage that answers contains (not one that
 // only mentions the topic, such as the introduction quoting 怎么新建订单 as an example question).
 const QUESTIONS: [string, RegExp][] = [
-  ["怎么创建订单", /点击“新建订单”/],
+  ["怎么创建订单", /帮我新建订单|说出下面几项/],
   ["跳针怎么办", /跳针|质量问题诊断/],
   ["工资单确认后发现错了怎么办", /改正计件记录/],
   ["员工怎么登记计件", /登记/],
   ["忘记密码怎么办", /重置密码/],
-  ["怎么设置工序单价", /点击“添加工序”/],
+  ["怎么设置工序单价", /工序和单价/],
   ["薪水怎么算", /件数 × /],
   ["员工辞职了怎么处理", /离职/],
 ];

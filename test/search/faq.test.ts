@@ -39,7 +39,10 @@ async function search(body: Record<string, unknown>) {
   return (await res.json<{ results: Result[] }>()).results;
 }
 
-/** The first sections of knowledge/docs/车间系统使用手册/04-计件登记.md. */
+/**
+ * The first sections of knowledge/docs/车间系统使用手册/04-计件登记.md as it was when it still named a
+ * 计件 page: search fixtures, whose scores the test below checks, not the guide as it is.
+ */
 const PIECE_MANUAL = `# 计件登记
 
 ## 员工怎么登记计件

@@ -33,7 +33,8 @@ function putSynonyms(groups: unknown, key = keys.boss) {
   return call("/api/synonyms", { method: "PUT", key, body: JSON.stringify({ groups }) });
 }
 
-// The workshop guide's order sections (knowledge/docs/车间系统使用手册/02-订单.md), abridged.
+// The workshop guide's order sections (knowledge/docs/车间系统使用手册/02-订单.md) as they were when
+// they still named an order page, abridged: search fixtures, not the guide as it is.
 const ORDERS_GUIDE = `# 订单管理
 
 ## 新建订单
