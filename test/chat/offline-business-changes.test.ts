@@ -28,6 +28,11 @@ describe("the offline model's business changes", () => {
         reason: "夜班费",
       },
     ],
+    ["上领子改成九毛，从下个月一号起", { change: "price", process: "上领子", unit_price: 0.9, date: "2026-12-01" }],
+    ["把上领子的单价改成0.9元", { change: "price", process: "上领子", unit_price: 0.9 }],
+    ["锁边的工价调到1块2，从12月1日起", { change: "price", process: "锁边", unit_price: 1.2, date: "2026-12-01" }],
+    ["把订单2026-001的数量改成900", { change: "order", order: "2026-001", quantity: 900 }],
+    ["2026-001 推迟到12月20日交货", { change: "order", order: "2026-001", due_date: "2026-12-20" }],
   ])("reads %s", (text, args) => {
     expect(choose(text)).toEqual({ toolName: "prepare_business_change", args });
   });
