@@ -63,12 +63,12 @@ const CASES: [string, Role, Expected][] = [
     "boss",
     card("prepare_order", { customer: "海澜", style: "A01", quantity: 800, due_date: expect.stringMatching(/-12-20$/) }),
   ],
-  ["把订单2026-001的数量改成9000", "boss", card("prepare_business_change", { change: "order", order: "2026-001", quantity: 9000 })],
   [
-    "2026-001 推迟到12月20日交货",
+    "把订单2026-001的数量改成9000",
     "boss",
-    card("prepare_business_change", { change: "order", order: "2026-001", due_date: DAY }),
+    card("prepare_business_change", { change: "order", order: "2026-001", quantity: 9000 }),
   ],
+  ["2026-001 推迟到12月20日交货", "boss", card("prepare_business_change", { change: "order", order: "2026-001", due_date: DAY })],
   ["2026-001 做完了", "boss", card("prepare_business_change", { change: "order", order: "2026-001", status: "completed" })],
   [
     "把 2026-004 取消，客户不要了",

@@ -65,7 +65,9 @@ export function changeReply({
   if (mine[0]) {
     const how = offerOf(mine[0], chinese, said);
     if (chinese) return remove ? `Weft 不能删除${what}，但可以在对话里修改，${how}。` : `可以在对话里修改${what}，${how}。`;
-    return remove ? `Weft cannot delete ${what}, but you can change them in the chat, ${how}.` : `You can change ${what} in the chat, ${how}.`;
+    return remove
+      ? `Weft cannot delete ${what}, but you can change them in the chat, ${how}.`
+      : `You can change ${what} in the chat, ${how}.`;
   }
   const someone = direct[0];
   if (someone) {
