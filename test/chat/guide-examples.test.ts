@@ -46,7 +46,6 @@ type Expected = { tool: string; input: Record<string, unknown>; card?: true } | 
 
 const tool = (name: string, input: Record<string, unknown>): Expected => ({ tool: name, input });
 const card = (name: string, input: Record<string, unknown>): Expected => ({ tool: name, input, card: true });
-const says = (...words: string[]): Expected => ({ says: words });
 const MONTH = expect.stringMatching(/^\d{4}-\d{2}$/);
 const MARCH = expect.stringMatching(/^\d{4}-03$/);
 const DAY = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
