@@ -186,8 +186,11 @@ export async function benchRoutes(baseUrl: string, serverPid: number): Promise<v
   );
 
   const kbId = await newBase(baseUrl, "压测：大文件");
-  const big = markdownOf(1, 2 * 1024 * 1024);
-  const bigText = big.slice(0, Math.floor(big.length * ((2 * 1024 * 1024) / new TextEncoder().encode(big).length)));
+  // 2 MB (2,000,000 bytes, under the 2 MiB limit for a Markdown file), a different text each time
+  // so that nothing one upload computed is reused by the next.
+  const twoMegabytes = (seed: number) =>
+    new TextDecoder().decode(new TextEncoder().encode(markdownOf(seed, 900_000)).slice(0, 2_000_000)).replace(/\uFFFD$/, "");
+  const bigText = twoMegabytes(1);
   const uploads = Number(process.env.BENCH_ROUTE_UPLOADS ?? 2);
   let bigChunks = 0;
   const started = performance.now();
@@ -195,7 +198,7 @@ export async function benchRoutes(baseUrl: string, serverPid: number): Promise<v
   rows.push(
     await cpuPerRequest(pids, "2 MB Markdown upload until ready (Workflow)", uploads, async (i) => {
       if (i < -1) return;
-      bigChunks = await upload(baseUrl, kbId, `大文件-${i}.md`, `${bigText}\n\n${i}`, 2000);
+      bigChunks = await upload(baseUrl, kbId, `大文件-${i}.md`, twoMegabytes(1000 * (i + 3)), 2000);
     }),
   );
   const uploadSeconds = (performance.now() - started) / 1000 / (uploads + 1);
