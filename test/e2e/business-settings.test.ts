@@ -2,12 +2,11 @@
 // desktop width: an employee added, a process's price changed from a later day, an order moved on,
 // each shown as what will change before 确认 writes it (audited as a settings form), and a 取消 that
 // writes nothing. Its data is its own (a new employee, process and order per width), as the e2e
-// files share one dev server's data.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// files share one dev server's data; its order is cancelled at the end (business-data.ts).
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type Browser, launchBrowser } from "./browser.ts";
+import { cancelOrder, newOrder, written } from "./business-data.ts";
 
 const baseUrl = inject("baseUrl");
 const stamp = Date.now().toString(36);
@@ -24,48 +23,6 @@ afterAll(async () => {
     await browser.close();
   }
 });
-
-/** A request from the signed-in page (its session cookie, same origin): status and body. */
-function fromPage(page: Page, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const res = await fetch(path, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    },
-    { path, body },
-  );
-}
-
-/** Prepares a change and confirms it as the signed-in boss, outside the section under test. */
-async function written(page: Page, change: Record<string, unknown>): Promise<void> {
-  const prepared = await fromPage(page, "/api/business/changes", change);
-  expect(prepared.status, JSON.stringify(prepared.body)).toBe(201);
-  const confirmed = await fromPage(page, `/api/actions/${prepared.body.action_id}/confirm`, { via: "settings" });
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-}
-
-/** A new order of style A01 for this test alone: prepared by an agent over MCP (the SDK's client), confirmed by the boss. */
-async function newOrder(page: Page, customer: string): Promise<void> {
-  const client = new Client({ name: "business-settings-e2e", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-      requestInit: { headers: { Authorization: "Bearer dev-boss-key" } },
-    }),
-  );
-  const prepared = await client.callTool({
-    name: "prepare_order",
-    arguments: { customer, style: "A01", quantity: 120, due_date: "2027-03-01" },
-  });
-  await client.close();
-  const actionId = (prepared.structuredContent as { action_id?: string } | undefined)?.action_id;
-  expect(actionId, JSON.stringify(prepared)).toBeTruthy();
-  const confirmed = await fromPage(page, `/api/actions/${actionId}/confirm`, { via: "settings" });
-  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-}
 
 /** Waits for a change's check, or fails with the refusal the section shows instead. */
 async function checkShown(page: Page): Promise<void> {
@@ -104,7 +61,7 @@ describe("settings → 车间资料 for a boss", () => {
       const processName = `锁眼${tag}`;
       await written(page, { change: "process_add", style: "A01", name: processName, unit_price: 0.5 });
       const customer = `测试客户${tag}`;
-      await newOrder(page, customer);
+      const orderNo = await newOrder(page, baseUrl, customer);
 
       await page.getByRole("button", { name: "设置" }).click();
       await page.getByRole("heading", { name: "车间资料" }).waitFor();
@@ -191,6 +148,7 @@ describe("settings → 车间资料 for a boss", () => {
       for (const id of confirmedHere) {
         expect(entries.find((e) => e.action_id === id)?.confirmed_via).toBe("settings");
       }
+      await cancelOrder(page, orderNo);
     });
   }
 });
