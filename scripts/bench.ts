@@ -8,6 +8,7 @@ import { crashUnderLoad, printCrashReport } from "./bench/crash.ts";
 import { benchFederation } from "./bench/federation.ts";
 import { benchIngest } from "./bench/ingest.ts";
 import { benchMcp } from "./bench/mcp.ts";
+import { benchRoutes } from "./bench/routes.ts";
 import { benchSearch } from "./bench/search.ts";
 import { benchTenants } from "./bench/tenants.ts";
 import { startDevServer } from "./dev-server.ts";
@@ -30,6 +31,7 @@ try {
   if (!only || only === "business") await benchBusiness(server.baseUrl, server.stateDir);
   if (!only || only === "federation") await benchFederation(server.baseUrl);
   if (!only || only === "ingest") await benchIngest(server.baseUrl);
+  if (!only || only === "routes") await benchRoutes(server.baseUrl, server.pid);
   // A thousand workshops take minutes to make: only when asked for.
   if (only === "tenants") await benchTenants(server.baseUrl, server.stateDir);
 } finally {

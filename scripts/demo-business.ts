@@ -217,9 +217,11 @@ export function demoBusinessStatements(now: Date = new Date()): Map<string, stri
       statements.push(
         `INSERT OR IGNORE INTO styles (id, tenant_id, code, name) VALUES (${quote(s.id)}, ${quote(w.tenantId)}, ${quote(s.code)}, ${quote(s.name)});`,
       );
+      // Set up before any demo order was placed (an order counts the processes it was planned with).
+      const setUp = `${shiftDays(today, -365)}T02:00:00.000Z`;
       s.processes.forEach(([name, cents], i) => {
         statements.push(
-          `INSERT OR IGNORE INTO processes (id, tenant_id, style_id, name, unit_price_cents, sort_order) VALUES (${quote(processId(w.prefix, s.id, name))}, ${quote(w.tenantId)}, ${quote(s.id)}, ${quote(name)}, ${cents}, ${i + 1});`,
+          `INSERT OR IGNORE INTO processes (id, tenant_id, style_id, name, unit_price_cents, sort_order, created_at) VALUES (${quote(processId(w.prefix, s.id, name))}, ${quote(w.tenantId)}, ${quote(s.id)}, ${quote(name)}, ${cents}, ${i + 1}, ${quote(setUp)});`,
         );
       });
     }

@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 export interface DevServer {
   baseUrl: string;
+  /** The process id of `npm run dev`, the root of the server's process tree (for CPU figures). */
+  pid: number;
   /** The server's local state folder (WEFT_STATE_DIR), for scripts that write to its database. */
   stateDir: string;
   /** Everything the server printed, for tests that check what reaches the logs. */
@@ -99,5 +101,5 @@ export async function startDevServer({
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stateDir, logFile, startOutput: output, stop, kill };
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid as number, stateDir, logFile, startOutput: output, stop, kill };
 }

@@ -61,13 +61,17 @@ export type Screen = keyof typeof SCREENS;
  * +3.0 kB in all, counted here; Chromium fetched 234.3 kB); a boss's settings list the recent 👎 with "add as FAQ" (+2.7 kB, boss
  * chunk only).
  * Merged #38 and #42: the sum of both raises on each screen.
+ * Raised for #43 (boss settings 161.6 → 165.6 kB, measured 165.1): Settings → 车间资料 (employees,
+ * processes with prices from a day, open orders moved along their steps, each change's old → new
+ * check before 确认, refusals in both languages: business-*.tsx, business-words.ts, business.css),
+ * in the boss's chunk only; every other screen unchanged.
  */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 84_400,
   chat: 141_800,
   conversation: 235_800,
   settings: 149_900,
-  workshopSettings: 161_600,
+  workshopSettings: 165_600,
   signUp: 88_100,
   setPassword: 88_100,
 };

@@ -197,7 +197,12 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** Pieces recorded per active process of each order's style, for one page of orders. */
+/**
+ * Pieces recorded per active process of each order's style, for one page of orders. A process
+ * added to the style after the order was placed counts only once it has pieces on that order: the
+ * order was planned without it, and a new 锁眼 must not drop every open order to 0% (nor say a
+ * finished one still lacks its quantity).
+ */
 async function progressOf({
   db,
   tenantId,
@@ -214,15 +219,16 @@ async function progressOf({
   w.add(`o.id IN (${orders.map((o) => w.param(String(o.id))).join(", ")})`);
   const { results } = await db
     .prepare(
-      `SELECT o.id AS order_id, p.name,
+      `SELECT o.id AS order_id, p.name, p.created_at <= o.created_at AS planned,
               (SELECT COALESCE(SUM(r.quantity), 0) FROM piece_records r
                 WHERE r.tenant_id = o.tenant_id AND r.order_id = o.id AND r.process_id = p.id) AS pieces
          FROM orders o JOIN processes p ON p.tenant_id = o.tenant_id AND p.style_id = o.style_id AND p.active = 1
         WHERE ${w.sql} ORDER BY o.id, p.sort_order, p.id`,
     )
     .bind(...w.params)
-    .all<{ order_id: string; name: string; pieces: number }>();
+    .all<{ order_id: string; name: string; planned: number; pieces: number }>();
   for (const r of results) {
+    if (!r.planned && r.pieces === 0) continue;
     const list = out.get(r.order_id) ?? [];
     list.push({ name: r.name, pieces: r.pieces });
     out.set(r.order_id, list);

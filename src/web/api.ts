@@ -6,22 +6,38 @@ import type {
   AuditRecord,
   ConfirmBy,
   EmployeeOption,
+  EmployeeView,
   FeedbackRating,
   FeedbackView,
   MessageVersion,
   OAuthConnection,
+  OrderView,
   PassageView,
   PasswordLinkView,
   PendingAction,
   PersonView,
+  ProcessView,
   Role,
   ServerView,
+  StyleView,
   ToolWordsView,
 } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
+import type { BusinessChangeBody } from "./business-steps.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
-export type { AuditEntry, ConfirmBy, EmployeeOption, PasswordLinkView, PersonView, Role };
+export type {
+  AuditEntry,
+  ConfirmBy,
+  EmployeeOption,
+  EmployeeView,
+  OrderView,
+  PasswordLinkView,
+  PersonView,
+  ProcessView,
+  Role,
+  StyleView,
+};
 
 /** Who may create a workshop on this Weft (`SIGNUP`). */
 export type SignupMode = "open" | "invite" | "closed";
@@ -150,7 +166,7 @@ const enc = encodeURIComponent;
 /** Every route the UI calls, in one place, shaped as the chat contract in the README describes. */
 /** Where a person said yes, and the language the preview was shown in (the audit keeps the words they saw). */
 export interface ConfirmSeen {
-  via: "card" | "confirm_page" | "url_elicitation";
+  via: "card" | "confirm_page" | "url_elicitation" | "settings";
   lang: "zh" | "en";
 }
 
@@ -198,6 +214,25 @@ export const api = {
       `/api/actions/${enc(actionId)}/${decision}`,
       decision === "confirm" ? seen : undefined,
     ),
+  employees: () => request<{ employees: EmployeeView[] }>("GET", "/api/business/employees"),
+  styles: () => request<{ styles: StyleView[]; today: string }>("GET", "/api/business/styles"),
+  orders: () => request<{ orders: OrderView[] }>("GET", "/api/business/orders"),
+  /** Prepares a change of the workshop's own data (Settings → 车间资料); `version` refuses it at once when the record changed. */
+  prepareBusinessChange: async (change: BusinessChangeBody, version?: number) => {
+    const res = await fetch("/api/business/changes", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        "Content-Type": "application/json",
+        ...(version === undefined ? {} : { "If-Match": `"${version}"` }),
+      },
+      body: JSON.stringify(change),
+    });
+    const body: unknown = await res.json().catch(() => undefined);
+    if (!res.ok) throw errorOf(res.status, body, res.headers.get("Retry-After"));
+    return body as PendingAction;
+  },
   listMcpServers: () => request<{ servers: McpServer[] }>("GET", "/api/mcp/servers"),
   addMcpServer: (server: NewMcpServer) => request<McpServer & { sign_in?: SignInStart }>("POST", "/api/mcp/servers", server),
   updateMcpServer: (id: string, changes: McpServerChanges) => request<McpServer>("PATCH", `/api/mcp/servers/${enc(id)}`, changes),

@@ -63,6 +63,9 @@ export default function Markdown({ text, streaming, animating, sources = [], onC
         mode={streaming ? "streaming" : "static"}
         isAnimating={animating}
         controls={false}
+        // Streamdown caps a table at 300 px with a scroll box drawn by Tailwind classes Weft has no
+        // stylesheet for: a longer table spilled over what follows it. The conversation scrolls instead.
+        tableMaxHeight={0}
         components={components}
       >
         {linked}

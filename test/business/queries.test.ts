@@ -265,6 +265,38 @@ describe("query_orders, query_processes, query_employees", () => {
     expect(paged.orders.length + next.orders.length).toBe(5);
   });
 
+  it("counts a process added after an order was placed only once it has pieces on that order", async () => {
+    type Orders = {
+      orders: { order_no: string; status: string; progress: { percent: number; processes: Record<string, number> } }[];
+    };
+    const before = await ok<Orders>(BOSS, "query_orders", { limit: 100 });
+    await dbOf("t-jinxiu")
+      .prepare(
+        "INSERT INTO processes (id, tenant_id, style_id, name, unit_price_cents, sort_order) VALUES ('p-jx-new', 't-jinxiu', 'st-jx-a01', '锁眼新', 50, 99)",
+      )
+      .run();
+    const after = await ok<Orders>(BOSS, "query_orders", { limit: 100 });
+    expect(after.orders.map((o) => [o.order_no, o.progress])).toEqual(before.orders.map((o) => [o.order_no, o.progress]));
+    const finished = after.orders.find((o) => o.status === "completed");
+    expect(finished?.progress.percent).toBe(100);
+    // Pieces of it on 2026-001 (o-jx-1): now it is part of that order's progress.
+    await dbOf("t-jinxiu")
+      .prepare(
+        "INSERT INTO piece_records (id, tenant_id, employee_id, process_id, order_id, quantity, unit_price_cents, work_date) VALUES ('pr-new', 't-jinxiu', 'e-jx-zhangsan', 'p-jx-new', 'o-jx-1', 10, 50, ?1)",
+      )
+      .bind(shanghaiToday())
+      .run();
+    const counted = await ok<Orders>(BOSS, "query_orders", { limit: 100 });
+    const first = counted.orders.find((o) => o.order_no.endsWith("-001"));
+    expect(first?.progress.processes.锁眼新).toBe(10);
+    expect(first?.progress.percent).toBe(0);
+    // The demo workshop as the other tests know it.
+    await dbOf("t-jinxiu").batch([
+      dbOf("t-jinxiu").prepare("DELETE FROM piece_records WHERE id = 'pr-new'"),
+      dbOf("t-jinxiu").prepare("DELETE FROM processes WHERE id = 'p-jx-new'"),
+    ]);
+  });
+
   it("lists processes with prices in cents and yuan, as every amount, by style", async () => {
     const a01 = await ok<{ processes: { name: string; unit_price: Money }[] }>(STAFF, "query_processes", {
       style: "男式衬衫",

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { desktopAndPhone, signInByKeyboard } from "./browser.ts";
+import { cancelOrder, newOrder } from "./business-data.ts";
 
 const baseUrl = inject("baseUrl");
 
@@ -31,6 +32,9 @@ describe("tables and card choices a person can read, in Chromium", () => {
   it("shows the nine-plus-column order table whole at 1280 px, 备注 included", async () => {
     const { page, shot } = browsers.desktop;
     await signInByKeyboard(page, baseUrl, "boss", "boss123");
+    // A customer's full company name is long: its cell wraps rather than widening the table.
+    const customer = `广州市白云区锦绣服装辅料有限公司${Date.now().toString(36)}`;
+    await cancelOrder(page, await newOrder(page, baseUrl, customer));
     const answer = await ask(page, "全部订单");
     const table = answer.locator("table");
     await table.waitFor();
@@ -39,6 +43,8 @@ describe("tables and card choices a person can read, in Chromium", () => {
     for (const title of ["订单号", "客户", "数量", "交期", "状态", "备注", "进度"]) {
       expect(await onScreen(table.locator("th", { hasText: title }).first(), 1280)).toBe(true);
     }
+    const long = table.locator('td[data-label="客户"]', { hasText: customer });
+    expect(await onScreen(long, 1280)).toBe(true);
     const note = table.locator('td[data-label="备注"]', { hasText: "白色，纯棉" });
     expect(await note.count()).toBe(1);
     expect(await onScreen(note, 1280)).toBe(true);
@@ -47,6 +53,10 @@ describe("tables and card choices a person can read, in Chromium", () => {
     const box = await answer.boundingBox();
     expect(box && column && box.width).toBeGreaterThan((column?.width ?? 0) * 0.85);
     await shot("tables-1-orders-1280");
+    // A long table ends above what follows it (👍/👎), not under it.
+    const tableBox = await table.boundingBox();
+    const actionsBox = await answer.locator(".answer-actions").boundingBox();
+    expect(actionsBox?.y).toBeGreaterThanOrEqual((tableBox?.y ?? 0) + (tableBox?.height ?? 0));
   });
 
   it("puts 数量, 金额 and the total on the screen at 375 px, a card per row", async () => {
@@ -69,6 +79,10 @@ describe("tables and card choices a person can read, in Chromium", () => {
     expect(await total.locator('td[data-label="金额"]').textContent()).toMatch(/¥[\d,]+\.\d{2}/);
     // The page itself never scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    // Cards taller than a screen push 👍/👎 down rather than sliding under them.
+    const tableBox = await table.boundingBox();
+    const actionsBox = await answer.locator(".answer-actions").boundingBox();
+    expect(actionsBox?.y).toBeGreaterThanOrEqual((tableBox?.y ?? 0) + (tableBox?.height ?? 0));
     await first.scrollIntoViewIfNeeded();
     await shot("tables-2-pieces-375");
   });

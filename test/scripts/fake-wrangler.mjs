@@ -3,7 +3,7 @@
 // the commands they run as wrangler 4 does, from an account kept in a JSON file
 // (FAKE_WRANGLER_STATE), which it updates (what was created, deployed, set) and in which it records
 // every call. No network, no account. Plain JavaScript, so any Node runs it.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
@@ -19,14 +19,26 @@ const flag = (name) => {
 };
 const positionals = argv.filter((arg, i) => !arg.startsWith("-") && !(argv[i - 1] ?? "").startsWith("-"));
 const [group, command, subject] = positionals;
+// Written synchronously before exiting: a pipe takes process.stdout's writes later, and exiting at
+// once cuts a long answer (a table's rows as JSON) short.
+const writeAll = (fd, text) => {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length; ) {
+    try {
+      done += writeSync(fd, bytes, done);
+    } catch (error) {
+      if (error.code !== "EAGAIN") throw error;
+    }
+  }
+};
 const fail = (message) => {
   save();
-  process.stderr.write(`✘ [ERROR] ${message}\n`);
+  writeAll(2, `✘ [ERROR] ${message}\n`);
   process.exit(1);
 };
 const out = (text) => {
   save();
-  process.stdout.write(`${text}\n`);
+  writeAll(1, `${text}\n`);
   process.exit(0);
 };
 
