@@ -64,6 +64,7 @@ export const CHANGE_SUBJECTS = {
     words: /车间(?:的)?名[称字]|厂名|时区|\btime ?zone\b|\bworkshop name\b/i,
     name: w("车间的名称和时区", "the workshop's name and time zone"),
     decidedBy: "boss",
+    say: w("“把车间名称改成锦绣服装厂”", '"把车间名称改成锦绣服装厂"'),
   },
   piece_record: {
     words: /计件|件数|记录|登记的|做了\d+件|\bpiece records?\b/i,
@@ -85,8 +86,18 @@ export const CHANGE_SUBJECTS = {
     decidedBy: "boss",
     say: w("“新来了一个员工叫王强，电话13800138000”", '"新来了一个员工叫王强，电话13800138000"'),
   },
-  style: { words: /款式|款号|\bstyles?\b/i, name: w("款式", "styles"), decidedBy: "boss" },
-  process: { words: /工序|\bprocess(?:es)?\b/i, name: w("工序", "processes"), decidedBy: "boss" },
+  style: {
+    words: /款式|款号|\bstyles?\b/i,
+    name: w("款式", "styles"),
+    decidedBy: "boss",
+    say: w("“新加一个款式A03，童装衬衫”", '"新加一个款式A03，童装衬衫"'),
+  },
+  process: {
+    words: /工序|\bprocess(?:es)?\b/i,
+    name: w("工序", "processes"),
+    decidedBy: "boss",
+    say: w("“A01加一道工序锁眼，单价5毛”“把锁眼停用”“重新启用锁眼”", '"A01加一道工序锁眼，单价5毛", "把锁眼停用"'),
+  },
 } as const satisfies Record<string, ChangeSubject>;
 
 export type ChangeSubjectName = keyof typeof CHANGE_SUBJECTS;

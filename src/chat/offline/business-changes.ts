@@ -5,7 +5,8 @@ import { parseNumber } from "./numbers.ts";
 // The changes of a workshop's own data a boss says in a sentence, read into
 // `prepare_business_change`: 新来了一个员工叫王强，电话 138…; 2026-001 做完了; 把 2026-005 取消，客户不要了;
 // 给李娟这个月加 50 块全勤奖; 扣张敏 20 块; 上领子改成九毛，从下个月一号起; 把订单2026-001的数量改成900;
-// 2026-001 推迟到12月20日交货. Each only prepares: the person says yes on the card, which shows the
+// 2026-001 推迟到12月20日交货; 把锁眼停用; 重新启用锁眼; A01加一道工序锁眼，单价5毛;
+// 新加一个款式A03，童装衬衫; 把车间名称改成锦绣服装厂. Each only prepares: the person says yes on the card, which shows the
 // old value beside the new.
 
 const NAME = "([\\p{Script=Han}]{2,4}?)";
@@ -32,6 +33,26 @@ const QUANTITY_CHANGE =
   /(?:数量|件数)\s*(?:改成|改为|调成|调到|变成|加到|减到|增加到|减少到)\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*件?/;
 const DUE_CHANGE = /(?:推迟|延期|延后|提前|改|挪)(?:到|成|为)|交期|交货日期/;
 const MONTH_DAY = /(?:(\d{4})年)?(\d{1,2})月(\d{1,2}|[一二三四五六七八九十]{1,3})[日号]?/;
+
+// A process stopped or started again: 把锁眼停用, 停用锁眼这道工序, 重新启用锁眼. 停用了吗 asks.
+const PROCESS_TOGGLE = /停用|启用/;
+const TOGGLED_PROCESS = [
+  /(?:把|将)\s*([\p{Script=Han}]{2,5}?)\s*(?:这道)?(?:工序)?\s*(?:停用|重新启用|启用)/u,
+  /(?:停用|启用)\s*(?:工序)?\s*([\p{Script=Han}]{2,5}?)(?:这道)?(?:工序)?[。！!\s]*$/u,
+];
+
+// A price as a new process is given one, with its unit: 5毛, 0.5元, 1块2.
+const PRICE_GIVEN = new RegExp(`(\\d+(?:\\.\\d{1,2})?|${CN}{1,3})\\s*(元|块钱?|毛钱?|角)\\s*(\\d|${CN})?`, "u");
+const STYLE_CODE = "([A-Za-z][A-Za-z0-9-]{0,9})";
+const NEW_PROCESS = new RegExp(
+  `${STYLE_CODE}\\s*(?:的)?(?:款)?\\s*(?:加|添|新增|新加|增加)(?:一道|一个|道)?(?:新)?(?:工序)?[，,：:\\s]*(?:叫)?([\\p{Script=Han}]{2,5}?)(?:工序)?[，,。\\s]`,
+  "u",
+);
+const NEW_STYLE = new RegExp(
+  `(?:新加|新增|添加|加|增加|新建)(?:一个|个)?(?:新)?款式[，,：:\\s]*${STYLE_CODE}[，,：:\\s]*(?:叫|名叫|名字叫|名称)?\\s*([\\p{Script=Han}A-Za-z0-9]{2,20})`,
+  "u",
+);
+const WORKSHOP_NAME = /(?:车间|厂)(?:的)?名[称字]\s*(?:改成|改为|换成|叫)\s*([\p{Script=Han}A-Za-z0-9（）()]{2,30})/u;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -107,6 +128,29 @@ export function chooseBusinessChange(text: string, today: string): { toolName: s
         toolName: "prepare_business_change",
         args: { change: "price", process, unit_price: unitPrice, ...(date ? { date } : {}) },
       };
+    }
+  }
+  const style = NEW_STYLE.exec(text);
+  if (style) return { toolName: "prepare_business_change", args: { change: "style_add", code: style[1], name: style[2] } };
+  const workshop = WORKSHOP_NAME.exec(text);
+  if (workshop) return { toolName: "prepare_business_change", args: { change: "workshop", name: workshop[1] } };
+  const added = NEW_PROCESS.exec(`${text}。`);
+  const addedPrice = added ? PRICE_GIVEN.exec(text.slice((added.index ?? 0) + added[0].length - 1)) : null;
+  if (added && addedPrice) {
+    const unitPrice = priceOf(addedPrice);
+    if (unitPrice !== null) {
+      return {
+        toolName: "prepare_business_change",
+        args: { change: "process_add", style: added[1], name: added[2], unit_price: unitPrice },
+      };
+    }
+  }
+  const toggled = PROCESS_TOGGLE.exec(text);
+  if (toggled) {
+    const named = process ?? TOGGLED_PROCESS.map((pattern) => pattern.exec(text)?.[1]).find(Boolean) ?? null;
+    if (named !== null) {
+      const change = toggled[0] === "停用" ? "process_disable" : "process_enable";
+      return { toolName: "prepare_business_change", args: { change, process: named } };
     }
   }
   for (const [pattern, kind] of [
