@@ -82,7 +82,9 @@ export const queryProcessesTool = defineTool({
     const assumptions = [
       ...(style?.readFrom ? [`把“${style.readFrom}”当作 ${style.label}`] : []),
       ...(input.include_inactive ? [] : ["停用的工序没有列出"]),
-      ...(input.with_history && result.total > 1 ? ["几道工序的改价记录没有写在这句话里；问一道工序的，例如“上领子的改价记录”"] : []),
+      ...(input.with_history && result.total > 1
+        ? ["几道工序的改价记录没有写在这句话里；问一道工序的，例如“上领子的改价记录”"]
+        : []),
     ];
     const [first] = result.items;
     const next = first?.next_price ? `${first.next_price.from} 起 ${money(first.next_price.unit_price.cents)}/件。` : "";

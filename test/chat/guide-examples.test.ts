@@ -6,7 +6,7 @@ import { refusalWords } from "../../src/chat/offline/questions.ts";
 import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { sendChat } from "./chat-api.ts";
-import { signIn } from "./sign-in.ts";
+import { browserCall, signIn } from "./sign-in.ts";
 import { assembled, readChunks, textOf } from "./stream.ts";
 
 // Every sentence the demo guide and its FAQ tell people to type into the chat, sent through
@@ -39,6 +39,7 @@ const NOT_SENTENCES: Record<string, string> = {
   已逾期: "a word of the reply to 有哪些订单快到期了, not something to type",
   领子: "part of a name that finds 上领子; checked in examples-chat.test.ts (帮我录入，张三今天做了50件领子)",
   "2026-001": "an answer to a card's question; checked below with the card it answers",
+  重新启用钉扣: "needs 钉扣 stopped first; checked below, after 把钉扣停用 is confirmed",
 };
 
 type Role = "boss" | "staff";
@@ -107,6 +108,14 @@ const CASES: [string, Role, Expected][] = [
     "boss",
     card("prepare_business_change", { change: "price", process: "上领子", unit_price: 0.9, date: DAY }),
   ],
+  [
+    "A01加一道工序打枣，单价5毛",
+    "boss",
+    card("prepare_business_change", { change: "process_add", style: "A01", name: "打枣", unit_price: 0.5 }),
+  ],
+  ["新加一个款式A03，童装衬衫", "boss", card("prepare_business_change", { change: "style_add", code: "A03", name: "童装衬衫" })],
+  ["把钉扣停用", "boss", card("prepare_business_change", { change: "process_disable", process: "钉扣" })],
+  ["上领子的改价记录", "boss", tool("query_processes", { name_contains: "上领子", with_history: true })],
   [
     "帮我登记：今天 2026-001 上领子 80 件",
     "staff",
@@ -224,6 +233,36 @@ describe("the guide's answer to a card's question", () => {
   });
 });
 
+describe("the guide's way back for a stopped process", () => {
+  it("prepares 重新启用钉扣 once 把钉扣停用 was confirmed, and starts it again on a yes", async () => {
+    const stop = async (sentence: string, change: string) => {
+      const { chunks, message } = await ask("boss", crypto.randomUUID(), sentence);
+      const [part] = toolParts(message);
+      expect(part).toMatchObject({
+        type: "tool-prepare_business_change",
+        state: "output-available",
+        input: { change, process: "钉扣" },
+      });
+      const shown = chunks.find((c) => c.type === "data-confirm-card") as { id: string } | undefined;
+      expect(shown).toBeTruthy();
+      const confirmed = await browserCall(`/api/actions/${shown?.id}/confirm`, cookies.boss as string, { method: "POST" });
+      expect(confirmed.status).toBe(200);
+    };
+    await stop("把钉扣停用", "process_disable");
+    expect(
+      await dbOf("t-jinxiu")
+        .prepare("SELECT active FROM processes WHERE name = '钉扣' AND style_id = 'st-jx-a01'")
+        .first("active"),
+    ).toBe(0);
+    await stop("重新启用钉扣", "process_enable");
+    expect(
+      await dbOf("t-jinxiu")
+        .prepare("SELECT active FROM processes WHERE name = '钉扣' AND style_id = 'st-jx-a01'")
+        .first("active"),
+    ).toBe(1);
+  });
+});
+
 describe("the chat's refusals of what the guide says cannot be done", () => {
   it("name who does it outside Weft, never a page Weft does not have", () => {
     const old = refusalWords(
@@ -232,7 +271,7 @@ describe("the chat's refusals of what the guide says cannot be done", () => {
     );
     expect(old).toBe("这一天太久以前了（超过 62 天），不能登记：Weft 里没有补登更早计件的办法，请找老板在 Weft 之外处理。");
     const disabled = refusalWords("unprocessable: The process 锁眼 (A01) is disabled.", true);
-    expect(disabled).toBe("这道工序已停用，不能再登记：请换一道工序；要重新启用，由老板在 Weft 之外处理。");
+    expect(disabled).toBe("这道工序已停用，不能再登记：请换一道工序；要重新启用，请老板在对话里说“重新启用”加这道工序的名字。");
     expect(`${old}${disabled}`).not.toContain("页面");
   });
 });

@@ -143,7 +143,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const rulesQuestion = YES_NO.test(cues) && !LOOKUP.test(cues) && findOrderNo(text) === null;
   const recordsHow = date !== null && HOW_TO.test(text) && (PAYROLL.test(text) || PIECES.test(text)) && OWN_RECORDS.test(text);
   const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text) && !recordsHow;
-  if (CHANGE.test(text) && !asksHow && !SEARCH.test(text) && !PRICE_HISTORY.test(text)) return { decline: "change", what: changed(text, cues) };
+  if (CHANGE.test(text) && !asksHow && !SEARCH.test(text) && !PRICE_HISTORY.test(text))
+    return { decline: "change", what: changed(text, cues) };
   if (ADJUSTING.test(text) && !asksHow) return { decline: "change", what: "adjustment" };
   // Without a count, only a plain ask to record ("帮我录入计件") is one: the model asks for the rest.
   const recordAsked = quantity !== null || (RECORD_ASK.test(cues) && !asksHow && !/吗|？|\?|哪|多少|几/.test(text));
