@@ -164,6 +164,8 @@ function catalog(input: BusinessChangeInput) {
 export const prepareBusinessChangeTool = defineTool({
   name: "prepare_business_change",
   words: {
+    // A boss changes these in the chat; a request for one from staff is refused saying the boss can.
+    changes: ["employee", "style", "process", "unit_price", "order", "adjustment", "workshop"],
     title: said("准备修改车间资料", "Prepare a business change"),
     icon: "write",
     lists: { preview: said("预览", "preview"), ambiguities: said("待确定", "still open") },

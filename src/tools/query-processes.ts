@@ -24,6 +24,7 @@ export const queryProcessesTool = defineTool({
       ...pick("name", "style", "unit_price", "active", "totals"),
       processes: said("道数", "processes"),
       next_price: said("下次改价", "next price"),
+      price_history: said("改价记录", "price history"),
     },
     lists: { processes: said("工序", "processes") },
     offer: said("查工序和单价（例如：“上领子的单价”）", 'processes and unit prices ("list the processes")'),
@@ -81,11 +82,20 @@ export const queryProcessesTool = defineTool({
     const assumptions = [
       ...(style?.readFrom ? [`把“${style.readFrom}”当作 ${style.label}`] : []),
       ...(input.include_inactive ? [] : ["停用的工序没有列出"]),
+      ...(input.with_history && result.total > 1
+        ? ["几道工序的改价记录没有写在这句话里；问一道工序的，例如“上领子的改价记录”"]
+        : []),
     ];
     const [first] = result.items;
     const next = first?.next_price ? `${first.next_price.from} 起 ${money(first.next_price.unit_price.cents)}/件。` : "";
+    // One process's prices over time, when asked: each from its day, the first "最初".
+    const history = first?.price_history
+      ?.map((h) => `${h.from ? `${h.from} 起` : "最初"} ${money(h.unit_price.cents)}${h.replaced ? "（当天被替换）" : ""}`)
+      .join("；");
     const one =
-      result.total === 1 && first ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。${next}` : "";
+      result.total === 1 && first
+        ? `${first.name}（${first.style.code}）${money(first.unit_price.cents)}/件。${next}${history ? `改价记录：${history}。` : ""}`
+        : "";
     const summary = `${filterWords(filters, FIELD_WORDS) || "全部款式"}，当前单价（${caller.today}）：共 ${count(result.total)} 道工序。${one}`;
     const structured = {
       summary,

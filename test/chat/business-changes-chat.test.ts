@@ -40,4 +40,21 @@ describe("changing the workshop's own data in the chat", () => {
     expect(shown?.preview).toContainEqual({ label: "类型", value: "补贴" });
     expect(shown?.preview.find((f) => f.label === "当月实发")?.value).toMatch(/→/);
   });
+
+  it.each([
+    ["把钉扣停用", { change: "process_disable", process: "钉扣" }],
+    ["A01加一道工序打枣，单价5毛", { change: "process_add", style: "A01", name: "打枣", unit_price: 0.5 }],
+    ["新加一个款式A03，童装衬衫", { change: "style_add", code: "A03", name: "童装衬衫" }],
+    ["把车间名称改成锦绣服装厂", { change: "workshop", name: "锦绣服装厂" }],
+  ])("%s gives a card to confirm", async (text, input) => {
+    const { part, card: shown } = await card(`biz-${text.length}-${input.change}`, text);
+    expect(part).toMatchObject({ type: "tool-prepare_business_change", state: "output-available", input });
+    expect(shown?.summary).toBeTruthy();
+  });
+
+  it("上领子的改价记录 lists its prices, each from its day", async () => {
+    const { part, text } = await card("biz-history", "上领子的改价记录");
+    expect(part).toMatchObject({ type: "tool-query_processes", input: { name_contains: "上领子", with_history: true } });
+    expect(text).toContain("改价记录：最初 0.80 元");
+  });
 });

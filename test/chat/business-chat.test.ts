@@ -163,16 +163,27 @@ describe("the offline model over the business tools", () => {
     expect(textOf(message)).toContain(`| ${orders[0]?.created_on} |`);
   });
 
-  it.each([
-    ["boss", "boss123"],
-    ["staff", "staff123"],
-  ])("tells %s plainly that the chat cannot change an order, and calls no tool", async (login, password) => {
-    const cookie = await signIn(login, password);
-    const { message } = await ask(cookie, `biz-change-${login}`, "把订单2026-001的数量改成900");
+  it("prepares a boss's change of an order as a card with the old and new figures, written only on a yes", async () => {
+    const cookie = await signIn("boss", "boss123");
+    const { chunks, message } = await ask(cookie, "biz-change-boss", "把订单2026-001的数量改成900");
+    expect(toolPart(message, "prepare_business_change").input).toEqual({ change: "order", order: "2026-001", quantity: 900 });
+    const card = chunks.find((c) => c.type === "data-confirm-card") as { id: string; data: { status: string; summary: string } };
+    expect(card.data.status).toBe("pending");
+    expect(card.data.summary).toContain("900");
+    expect(textOf(message)).toContain("确认卡片");
+    // 取消 on the card: the order keeps its quantity.
+    const cancelled = await browserCall(`/api/actions/${card.id}/cancel`, cookie, { method: "POST" });
+    expect(cancelled.status).toBe(200);
+    const after = await ask(cookie, "biz-change-boss", "订单2026-001");
+    const order = (toolPart(after.message, "query_orders").output as { orders: { order_no: string; quantity: number }[] }).orders;
+    expect(order.find((o) => o.order_no === "2026-001")?.quantity).not.toBe(900);
+  });
+
+  it("tells staff plainly that only the boss changes an order, and calls no tool", async () => {
+    const cookie = await signIn("staff", "staff123");
+    const { message } = await ask(cookie, "biz-change-staff", "把订单2026-001的数量改成900");
     expect(message.parts.some((p) => p.type.startsWith("tool-"))).toBe(false);
-    expect(textOf(message)).toMatch(
-      /^Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，(?:由老板在 Weft 之外处理|请找老板)。$/,
-    );
+    expect(textOf(message)).toBe("你的角色不能修改已有的订单，请老板在对话里改。");
   });
 
   it("lets staff ask about their own pieces, and never offers a write to confirm by words", async () => {

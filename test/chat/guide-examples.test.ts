@@ -6,7 +6,7 @@ import { refusalWords } from "../../src/chat/offline/questions.ts";
 import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 import { sendChat } from "./chat-api.ts";
-import { signIn } from "./sign-in.ts";
+import { browserCall, signIn } from "./sign-in.ts";
 import { assembled, readChunks, textOf } from "./stream.ts";
 
 // Every sentence the demo guide and its FAQ tell people to type into the chat, sent through
@@ -39,6 +39,7 @@ const NOT_SENTENCES: Record<string, string> = {
   已逾期: "a word of the reply to 有哪些订单快到期了, not something to type",
   领子: "part of a name that finds 上领子; checked in examples-chat.test.ts (帮我录入，张三今天做了50件领子)",
   "2026-001": "an answer to a card's question; checked below with the card it answers",
+  重新启用钉扣: "needs 钉扣 stopped first; checked below, after 把钉扣停用 is confirmed",
 };
 
 type Role = "boss" | "staff";
@@ -46,7 +47,6 @@ type Expected = { tool: string; input: Record<string, unknown>; card?: true } | 
 
 const tool = (name: string, input: Record<string, unknown>): Expected => ({ tool: name, input });
 const card = (name: string, input: Record<string, unknown>): Expected => ({ tool: name, input, card: true });
-const says = (...words: string[]): Expected => ({ says: words });
 const MONTH = expect.stringMatching(/^\d{4}-\d{2}$/);
 const MARCH = expect.stringMatching(/^\d{4}-03$/);
 const DAY = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
@@ -63,14 +63,59 @@ const CASES: [string, Role, Expected][] = [
     "boss",
     card("prepare_order", { customer: "海澜", style: "A01", quantity: 800, due_date: expect.stringMatching(/-12-20$/) }),
   ],
-  ["把订单2026-001的数量改成900", "boss", says("不能修改已有的订单", "老板在 Weft 之外")],
+  [
+    "把订单2026-001的数量改成9000",
+    "boss",
+    card("prepare_business_change", { change: "order", order: "2026-001", quantity: 9000 }),
+  ],
+  ["2026-001 推迟到12月20日交货", "boss", card("prepare_business_change", { change: "order", order: "2026-001", due_date: DAY })],
+  ["2026-001 做完了", "boss", card("prepare_business_change", { change: "order", order: "2026-001", status: "completed" })],
+  [
+    "把 2026-004 取消，客户不要了",
+    "boss",
+    card("prepare_business_change", { change: "order", order: "2026-004", status: "cancelled", reason: "客户不要了" }),
+  ],
+  [
+    "给李娟这个月加50块全勤奖",
+    "boss",
+    card("prepare_business_change", {
+      change: "adjustment_add",
+      employee: "李娟",
+      kind: "allowance",
+      amount: 50,
+      month: MONTH,
+      reason: "全勤奖",
+    }),
+  ],
+  [
+    "扣张敏20块",
+    "boss",
+    card("prepare_business_change", { change: "adjustment_add", employee: "张敏", kind: "deduction", amount: 20, month: MONTH }),
+  ],
+  [
+    "新来了一个员工叫王强，电话13800138000",
+    "boss",
+    card("prepare_business_change", { change: "employee_add", name: "王强", phone: "13800138000" }),
+  ],
   ["哪些订单还没完成", "boss", tool("query_orders", { status: "open" })],
   ["海澜的订单有哪些", "boss", tool("query_orders", { customer_contains: "海澜" })],
   ["下周要交的订单有哪些", "boss", tool("query_orders", { status: "open", due_from: DAY, due_to: DAY })],
   ["2026-001 做到多少件了", "boss", tool("query_orders", { order: "2026-001" })],
   ["上领子在2026-001登记了多少件", "boss", tool("query_piece_records", { order: "2026-001", process: "上领子" })],
   ["有哪些订单快到期了", "boss", tool("query_orders", { status: "open", due_to: DAY })],
-  ["上领子的单价改成1块", "boss", says("不能修改工序单价", "老板在 Weft 之外")],
+  [
+    "上领子改成九毛，从下个月一号起",
+    "boss",
+    card("prepare_business_change", { change: "price", process: "上领子", unit_price: 0.9, date: DAY }),
+  ],
+  [
+    "A01加一道工序打枣，单价5毛",
+    "boss",
+    card("prepare_business_change", { change: "process_add", style: "A01", name: "打枣", unit_price: 0.5 }),
+  ],
+  ["新加一个款式A03，童装衬衫", "boss", card("prepare_business_change", { change: "style_add", code: "A03", name: "童装衬衫" })],
+  ["把钉扣停用", "boss", card("prepare_business_change", { change: "process_disable", process: "钉扣" })],
+  ["上领子的改价记录", "boss", tool("query_processes", { name_contains: "上领子", with_history: true })],
   [
     "帮我登记：今天 2026-001 上领子 80 件",
     "staff",
@@ -188,6 +233,36 @@ describe("the guide's answer to a card's question", () => {
   });
 });
 
+describe("the guide's way back for a stopped process", () => {
+  it("prepares 重新启用钉扣 once 把钉扣停用 was confirmed, and starts it again on a yes", async () => {
+    const stop = async (sentence: string, change: string) => {
+      const { chunks, message } = await ask("boss", crypto.randomUUID(), sentence);
+      const [part] = toolParts(message);
+      expect(part).toMatchObject({
+        type: "tool-prepare_business_change",
+        state: "output-available",
+        input: { change, process: "钉扣" },
+      });
+      const shown = chunks.find((c) => c.type === "data-confirm-card") as { id: string } | undefined;
+      expect(shown).toBeTruthy();
+      const confirmed = await browserCall(`/api/actions/${shown?.id}/confirm`, cookies.boss as string, { method: "POST" });
+      expect(confirmed.status).toBe(200);
+    };
+    await stop("把钉扣停用", "process_disable");
+    expect(
+      await dbOf("t-jinxiu")
+        .prepare("SELECT active FROM processes WHERE name = '钉扣' AND style_id = 'st-jx-a01'")
+        .first("active"),
+    ).toBe(0);
+    await stop("重新启用钉扣", "process_enable");
+    expect(
+      await dbOf("t-jinxiu")
+        .prepare("SELECT active FROM processes WHERE name = '钉扣' AND style_id = 'st-jx-a01'")
+        .first("active"),
+    ).toBe(1);
+  });
+});
+
 describe("the chat's refusals of what the guide says cannot be done", () => {
   it("name who does it outside Weft, never a page Weft does not have", () => {
     const old = refusalWords(
@@ -196,7 +271,7 @@ describe("the chat's refusals of what the guide says cannot be done", () => {
     );
     expect(old).toBe("这一天太久以前了（超过 62 天），不能登记：Weft 里没有补登更早计件的办法，请找老板在 Weft 之外处理。");
     const disabled = refusalWords("unprocessable: The process 锁眼 (A01) is disabled.", true);
-    expect(disabled).toBe("这道工序已停用，不能再登记：请换一道工序；要重新启用，由老板在 Weft 之外处理。");
+    expect(disabled).toBe("这道工序已停用，不能再登记：请换一道工序；要重新启用，请老板在对话里说“重新启用”加这道工序的名字。");
     expect(`${old}${disabled}`).not.toContain("页面");
   });
 });

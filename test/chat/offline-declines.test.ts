@@ -22,13 +22,19 @@ const GUIDE = passagesBlock([
   },
 ]);
 
+// A boss is also offered the tool that changes the workshop's own data (issue 43); staff are not.
+const BOSS_TOOLS: LanguageModelV4FunctionTool[] = [
+  ...TOOLS,
+  { type: "function", name: "prepare_business_change", inputSchema: { type: "object", properties: {} } },
+];
+
 function ask(text: string, system = ""): LanguageModelV4CallOptions {
   return {
     prompt: [
       ...(system ? [{ role: "system" as const, content: system }] : []),
       { role: "user", content: [{ type: "text", text }] },
     ],
-    tools: TOOLS,
+    tools: system.includes("role: boss") ? BOSS_TOOLS : TOOLS,
   };
 }
 
@@ -43,42 +49,40 @@ async function answer(text: string, system = ""): Promise<string> {
 }
 
 describe("what the offline model says to a request no tool can do", () => {
-  it("says in one sentence that Weft cannot change an order and who can, without the guide's passages", async () => {
-    const text = await answer("把订单2026-001的数量改成900", `${BOSS}\n${GUIDE}`);
-    expect(text).toBe("Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，由老板在 Weft 之外处理。");
+  it("tells staff in one sentence that the boss changes an order in the chat, without the guide's passages", async () => {
+    const text = await answer("把订单2026-001的数量改成900", `You are talking with 李娟 (role: staff).\n${GUIDE}`);
+    expect(text).toBe("你的角色不能修改已有的订单，请老板在对话里改。");
     expect(text).not.toContain("[1]");
   });
 
-  it("tells staff to ask the boss", async () => {
-    expect(await answer("把订单2026-001的数量改成900", "You are talking with 李娟 (role: staff).")).toBe(
-      "Weft 不能修改已有的订单，对话里也没有这样的功能；要修改，请找老板。",
-    );
+  it("tells staff so in English too", async () => {
+    const text = await answer("Change the due date of order 2026-001 to December 30", "You are talking with 李娟 (role: staff).");
+    expect(text).toBe("Your role cannot change existing orders; the boss can, in the chat.");
   });
 
-  it("declines a change to a due date in English too", async () => {
-    const text = await answer("Change the due date of order 2026-001 to December 30", BOSS);
-    expect(text).toBe(
-      "Weft cannot change existing orders, and the chat has no way to; to change it, the boss does it outside Weft.",
+  it("tells a boss how to say a change the chat makes when the words were not read as one", async () => {
+    expect(await answer("交期推迟一周", `${BOSS}\n${GUIDE}`)).toBe(
+      "可以在对话里修改已有的订单，例如说“把订单2026-001的数量改成900”“2026-001 推迟到12月20日交货”“2026-001 做完了”。",
     );
+    expect(await answer("单价调到0.5", BOSS)).toBe("可以在对话里修改工序单价，例如说“上领子改成九毛，从下个月一号起”。");
   });
 
-  it("declines changing a saved piece record, a unit price or an allowance, naming what", async () => {
+  it("refuses staff a unit price or an allowance, saying the boss can, and refuses what nothing changes", async () => {
     expect(await answer("把张三昨天的计件改成50件")).toMatch(/^Weft 不能修改已登记的计件/);
-    expect(await answer("把上领子的单价改成0.9元")).toMatch(/^Weft 不能修改工序单价/);
-    expect(await answer("给张三加200块全勤奖")).toMatch(/^Weft 不能修改补贴和扣款/);
-    expect(await answer("删除订单2026-005")).toMatch(/^Weft 不能删除已有的订单/);
+    expect(await answer("把上领子的单价改成0.9元")).toBe("你的角色不能修改工序单价，请老板在对话里改。");
+    expect(await answer("给张三加200块全勤奖")).toBe("你的角色不能修改补贴和扣款，请老板在对话里改。");
+    expect(await answer("删除订单2026-005")).toBe("你的角色不能删除已有的订单，请老板在对话里改。");
+    expect(await answer("删除订单2026-005", BOSS)).toMatch(/^Weft 不能删除已有的订单，但可以在对话里修改/);
+    expect(await answer("把张三昨天的计件删掉", BOSS)).toMatch(/^Weft 不能删除已登记的计件/);
   });
 
-  it("says pay is worked out, not kept, when asked to change it", async () => {
+  it("says pay is worked out, not kept, when asked to change it, and what a boss changes instead", async () => {
     expect(await answer("帮我把张三的工资改成10000", BOSS)).toBe(
-      "Weft 不能修改工资（工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数），对话里也没有这样的功能；要修改，由老板在 Weft 之外处理。",
+      "Weft 不能直接修改工资（工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数），可以在对话里改补贴和扣款，例如说“给李娟这个月加50块全勤奖”“扣张敏20块”。",
     );
-  });
-
-  it("declines moving a due date or setting a price in other words, instead of looking the order or price up", async () => {
-    expect(await answer("交期推迟一周", GUIDE)).toMatch(/^Weft 不能修改已有的订单/);
-    expect(await answer("把订单2026-003的交期往后推三天")).toMatch(/^Weft 不能修改已有的订单/);
-    expect(await answer("单价调到0.5")).toMatch(/^Weft 不能修改工序单价/);
+    expect(await answer("帮我把张三的工资改成10000", "You are talking with 李娟 (role: staff).")).toBe(
+      "Weft 不能修改工资（工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数），对话里也没有这样的功能；要修改，请找老板。",
+    );
   });
 
   it("points a request to change a password or an account at the settings page that does it", async () => {

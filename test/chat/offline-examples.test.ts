@@ -63,8 +63,13 @@ const EXAMPLES: [string, string, Expected][] = [
   ["工资单确认后发现错了怎么办", "README", says("离线模型")],
   ["新建一个订单", "README", says("客户是谁", "款式是哪一个", "多少件", "哪天交货")],
   ["本月新增的订单", "README", orders({ created_from: "2026-11-01", created_to: "2026-11-30" })],
-  ["把订单2026-001的数量改成900", "README", says("不能修改已有的订单")],
-  ["交期推迟一周", "README", says("不能修改已有的订单")],
+  [
+    "把订单2026-001的数量改成900",
+    "README",
+    call("prepare_business_change", { change: "order", order: "2026-001", quantity: 900 }),
+  ],
+  // Which order is not said: the reply says how to ask, with an order's number.
+  ["交期推迟一周", "README", says("可以在对话里修改已有的订单", "2026-001 推迟到12月20日交货")],
   ["员工能看到别人的工资吗", "README", says("离线模型")],
   // Asked of one order, whatever its status: a status filter would hide an order still in production.
   ["订单2026-001是否已完成", "README", orders({ order: "2026-001" })],

@@ -193,25 +193,29 @@ const TABLE: [string, string | null, Record<string, unknown>][] = [
   ["How do I create a new order?", null, {}],
 ];
 
-// Requests no tool can do: the offline model declines them in its own words.
+// Changes the offline model reads whole: prepared, for a boss to confirm on the card.
+const CHANGES: [string, Record<string, unknown>][] = [
+  ["把订单2026-001的数量改成900", { change: "order", order: "2026-001", quantity: 900 }],
+  ["把上领子的单价改成0.9元", { change: "price", process: "上领子", unit_price: 0.9 }],
+  ["订单2026-002延期到12月20日", { change: "order", order: "2026-002", due_date: "2026-12-20" }],
+  ["把上领子单价调成0.4元", { change: "price", process: "上领子", unit_price: 0.4 }],
+];
+
+// Requests the offline model cannot read into a change (which order? what figure?), or no tool
+// does (a saved piece record): declined in its own words, which say how to ask or who can.
 const DECLINES: [string, Decline][] = [
-  // Weft has no tool that changes an order, a saved piece record or a price: no new order, no query.
-  ["把订单2026-001的数量改成900", { decline: "change", what: "order" }],
   ["改一下订单2026-002的交期", { decline: "change", what: "order" }],
   ["可以帮我把订单2026-001的交期改到12月30日吗", { decline: "change", what: "order" }],
   ["订单2026-003的备注修改一下", { decline: "change", what: "order" }],
   ["Change the due date of order 2026-001 to December 30", { decline: "change", what: "order" }],
   ["把张三昨天的计件改成50件", { decline: "change", what: "piece_record" }],
   ["李娟的计件记录改成80件", { decline: "change", what: "piece_record" }],
-  ["把上领子的单价改成0.9元", { decline: "change", what: "unit_price" }],
   // A due date moved or a price set to a new figure is a change too, however it is worded.
   ["交期推迟一周", { decline: "change", what: "order" }],
   ["把订单2026-003的交期往后推三天", { decline: "change", what: "order" }],
-  ["订单2026-002延期到12月20日", { decline: "change", what: "order" }],
   ["把2026-001的交期推到下个月", { decline: "change", what: "order" }],
   ["Postpone order 2026-001 by a week", { decline: "change", what: "order" }],
   ["单价调到0.5", { decline: "change", what: "unit_price" }],
-  ["把上领子单价调成0.4元", { decline: "change", what: "unit_price" }],
   ["锁边的工价调高一点", { decline: "change", what: "unit_price" }],
   // No records or pay exist yet for a period to come; a write for one is refused before it is prepared.
   ["下个月的工资", { decline: "future", what: "payroll", period: "next_month" }],
@@ -230,6 +234,10 @@ describe("the offline model's reading of requests", () => {
     const choice = chooseTool(text, TODAY, null);
     expect(toolOf(choice)?.toolName ?? null).toBe(toolName);
     if (toolName) expect(toolOf(choice)?.args).toEqual(args);
+  });
+
+  it.each(CHANGES)("prepares %s", (text, args) => {
+    expect(chooseTool(text, TODAY, null)).toEqual({ toolName: "prepare_business_change", args });
   });
 
   it.each(DECLINES)("declines %s", (text, decline) => {

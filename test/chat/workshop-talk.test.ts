@@ -199,16 +199,26 @@ const TABLE: [string, Expected, string[]?][] = [
     "新建一个订单，优衣美，B02，两千件，明年1月10号交",
     call("prepare_order", { customer: "优衣美", style: "B02", quantity: 2000, due_date: "2027-01-10" }),
   ],
-  ["帮我把张三的工资改成10000", refuses("Weft 不能修改工资", "老板")],
-  ["把张三的工资改成一万", refuses("Weft 不能修改工资", "老板")],
-  ["帮我把订单2026-001的数量改成900", refuses("Weft 不能修改已有的订单", "老板")],
-  ["把订单2026-003的交期往后推三天", refuses("Weft 不能修改已有的订单")],
-  ["交期推迟一周", refuses("Weft 不能修改已有的订单")],
-  ["把上领子的单价改成0.9元", refuses("Weft 不能修改工序单价", "老板")],
-  ["单价调到0.5", refuses("Weft 不能修改工序单价")],
+  // Pay is worked out; a boss is told to change its allowances and deductions (issue 43).
+  ["帮我把张三的工资改成10000", refuses("Weft 不能直接修改工资", "补贴和扣款")],
+  ["把张三的工资改成一万", refuses("Weft 不能直接修改工资", "补贴和扣款")],
+  // A boss's order and price changes are prepared (issue 43); staff are refused (offline-declines.test.ts).
+  ["帮我把订单2026-001的数量改成900", call("prepare_business_change", { change: "order", order: "2026-001", quantity: 900 })],
+  [
+    "2026-001 推迟到12月20日交货",
+    call("prepare_business_change", { change: "order", order: "2026-001", due_date: "2026-12-20" }),
+  ],
+  ["把订单2026-003的交期往后推三天", refuses("可以在对话里修改已有的订单", "例如说")],
+  ["交期推迟一周", refuses("可以在对话里修改已有的订单")],
+  ["把上领子的单价改成0.9元", call("prepare_business_change", { change: "price", process: "上领子", unit_price: 0.9 })],
+  [
+    "上领子改成九毛，从下个月一号起",
+    call("prepare_business_change", { change: "price", process: "上领子", unit_price: 0.9, date: "2026-12-01" }),
+  ],
+  ["单价调到0.5", refuses("可以在对话里修改工序单价")],
   ["删除订单2026-005", refuses("Weft 不能删除已有的订单")],
   ["把张三昨天的计件删掉", refuses("Weft 不能删除已登记的计件")],
-  ["把李娟的工号改成010", refuses("Weft 不能修改员工档案")],
+  ["把李娟的工号改成010", refuses("可以在对话里修改员工档案")],
   // A boss's 补贴 is prepared (issue 43); staff are refused (offline-declines.test.ts).
   [
     "给张三加200块全勤奖",
@@ -283,8 +293,8 @@ const user = (text: string): LanguageModelV4Prompt[number] => ({ role: "user", c
 const textOf = (content: { type: string; text?: string }[]) => content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
 /** One step of the model: the tool it calls, or what it says. */
-async function step(prompt: LanguageModelV4Prompt): Promise<Expected> {
-  const { content } = await model.doGenerate({ prompt, tools: TOOLS });
+async function step(prompt: LanguageModelV4Prompt, tools = TOOLS): Promise<Expected> {
+  const { content } = await model.doGenerate({ prompt, tools });
   const toolCall = content.find((c) => c.type === "tool-call");
   if (toolCall) return { tool: toolCall.toolName, input: JSON.parse(toolCall.input) };
   return { says: [textOf(content)] };
@@ -471,7 +481,9 @@ describe("what a boss saw go wrong, asked again", () => {
 
   it("refuses a change to pay in one sentence that names who can, and shows no payslip", async () => {
     const staff = { role: "system" as const, content: "You are talking with 李娟 (role: staff)." };
-    const said = await step([staff, user("帮我把张三的工资改成10000")]);
+    // Staff are offered only the tools their role may use: not the boss's business changes.
+    const staffTools = TOOLS.filter((tool) => tool.name !== "prepare_business_change");
+    const said = await step([staff, user("帮我把张三的工资改成10000")], staffTools);
     expect(said).toEqual({
       says: [
         "Weft 不能修改工资（工资是按计件记录、补贴和扣款现算的，没有可以直接改的工资数），对话里也没有这样的功能；要修改，请找老板。",

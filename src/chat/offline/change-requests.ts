@@ -22,7 +22,8 @@ function changers(subjects: readonly string[]): WeftTool[] {
   return WEFT_TOOLS.filter((tool) => tool.words.changes?.some((changed) => subjects.includes(changed)));
 }
 
-function offerOf(tool: WeftTool, chinese: boolean): string {
+function offerOf(tool: WeftTool, chinese: boolean, said?: ChangeSubject): string {
+  if (said?.say) return `例如说${said.say[chinese ? "zh" : "en"]}`.replace(/^例如说/, chinese ? "例如说" : "e.g. ");
   const offer = tool.words.offer;
   return offer ? offer[chinese ? "zh" : "en"] : tool.words.title[chinese ? "zh" : "en"];
 }
@@ -62,25 +63,30 @@ export function changeReply({
   const direct = changers([name]);
   const mine = direct.filter((tool) => offered(tool.name));
   if (mine[0]) {
-    const how = offerOf(mine[0], chinese);
-    if (chinese) return remove ? `Weft 不能删除${what}，但可以修改：${how}。` : `可以在对话里修改${what}，这样说：${how}。`;
-    return remove ? `Weft cannot delete ${what}, but it can change them: ${how}.` : `${what} can be changed in the chat: ${how}.`;
+    const how = offerOf(mine[0], chinese, said);
+    if (chinese) return remove ? `Weft 不能删除${what}，但可以在对话里修改，${how}。` : `可以在对话里修改${what}，${how}。`;
+    return remove
+      ? `Weft cannot delete ${what}, but you can change them in the chat, ${how}.`
+      : `You can change ${what} in the chat, ${how}.`;
   }
   const someone = direct[0];
   if (someone) {
     const [who, whoEn] = ROLE_WORDS[(someone.minRole ?? said.decidedBy) as Role];
     return chinese
-      ? `你的角色不能${verb}${what}，请${who}在对话里改（${offerOf(someone, true)}）。`
-      : `Your role cannot ${verb} ${what}; ${whoEn} can, in the chat (${offerOf(someone, false)}).`;
+      ? `你的角色不能${verb}${what}，请${who}在对话里改。`
+      : `Your role cannot ${verb} ${what}; ${whoEn} can, in the chat.`;
   }
   const why = said.why ? said.why[chinese ? "zh" : "en"] : null;
-  const parts = changers(said.madeOf ?? []);
-  const partsMine = parts.filter((tool) => offered(tool.name));
-  const partNames = (said.madeOf ?? []).map((part) => subject(part)?.name[chinese ? "zh" : "en"]).filter(Boolean);
-  if (partsMine[0]) {
+  // Only the parts a tool offered to the caller changes are named: pay is changed by its allowances
+  // and deductions, not by saved piece records, which nothing changes.
+  const partsMine = (said.madeOf ?? []).filter((part) => changers([part]).some((tool) => offered(tool.name)));
+  const first = partsMine[0] ? changers([partsMine[0]]).find((tool) => offered(tool.name)) : undefined;
+  if (first && partsMine[0]) {
+    const part = subject(partsMine[0]) as ChangeSubject;
+    const partNames = partsMine.map((name) => subject(name)?.name[chinese ? "zh" : "en"]).join(chinese ? "或" : " or ");
     return chinese
-      ? `Weft 不能直接${verb}${what}（${why}），可以改${partNames.join("或")}：${offerOf(partsMine[0], true)}。`
-      : `Weft cannot ${verb} ${what} as such (${why}); change ${partNames.join(" or ")} instead: ${offerOf(partsMine[0], false)}.`;
+      ? `Weft 不能直接${verb}${what}（${why}），可以在对话里改${partNames}，${offerOf(first, true, part)}。`
+      : `Weft cannot ${verb} ${what} as such (${why}); change ${partNames} in the chat instead, ${offerOf(first, false, part)}.`;
   }
   const decides = roleAllows(role, said.decidedBy);
   if (said.place) {

@@ -61,6 +61,8 @@ const PIECES = /计件|件数|产量|[做干]了多少|[做干]了几|多少件|
 const NEW_ORDER =
   /(?:新建|新增|创建|(?<![一看查])下)(?:一个|一张|个)?订单|(?<![新创])[建开](?:一个|一张|个)订单|\b(?:create|new|place)\b.*\border\b/i;
 const ORDERS = /订单|单子|交期|\borders?\b/i;
+// 上领子的改价记录, 单价历史: the prices a process had and from which day, not only today's.
+const PRICE_HISTORY = /[改调]价(?:的)?(?:记录|历史)|单价(?:的)?(?:历史|变化|修改记录|调整记录)|价格历史|以前的单价/;
 const PROCESSES = /工序|单价|工价|多少钱一件|一件多少钱|\b(?:process(?:es)?|unit prices?|rates?)\b/i;
 const EMPLOYEES = /员工|工人|师傅|人员|花名册|工号|\b(?:employees?|workers?|staff)\b/i;
 const SEARCH = /知识库|手册|文档|搜索|检索|\b(?:search|manual|docs?|documents?|knowledge base)\b/i;
@@ -141,7 +143,8 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const rulesQuestion = YES_NO.test(cues) && !LOOKUP.test(cues) && findOrderNo(text) === null;
   const recordsHow = date !== null && HOW_TO.test(text) && (PAYROLL.test(text) || PIECES.test(text)) && OWN_RECORDS.test(text);
   const asksHow = (HOW_TO.test(text) || rulesQuestion) && !/多少|几/.test(text) && !recordsHow;
-  if (CHANGE.test(text) && !asksHow && !SEARCH.test(text)) return { decline: "change", what: changed(text, cues) };
+  if (CHANGE.test(text) && !asksHow && !SEARCH.test(text) && !PRICE_HISTORY.test(text))
+    return { decline: "change", what: changed(text, cues) };
   if (ADJUSTING.test(text) && !asksHow) return { decline: "change", what: "adjustment" };
   // Without a count, only a plain ask to record ("帮我录入计件") is one: the model asks for the rest.
   const recordAsked = quantity !== null || (RECORD_ASK.test(cues) && !asksHow && !/吗|？|\?|哪|多少|几/.test(text));
@@ -189,7 +192,7 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
   const orderNo = findOrderNo(text);
   // "2026-015 做到多少件了" asks an order's progress, not anyone's pieces.
   const orderProgress = orderNo !== null && employee === null && !RECORD.test(cues);
-  if (PIECES.test(text) && !ORDERS.test(text) && !delivery && !orderProgress) {
+  if (PIECES.test(text) && !ORDERS.test(text) && !delivery && !orderProgress && !PRICE_HISTORY.test(text)) {
     if (isFuture(date)) return { decline: "future", what: "pieces", period: date.period };
     const group = GROUPS.find(([words]) => words.test(text))?.[1];
     return {
@@ -224,11 +227,18 @@ export function chooseTool(text: string, today: string, consultation: OpenConsul
       },
     };
   }
-  if (PROCESSES.test(text)) {
+  if (PROCESSES.test(text) || PRICE_HISTORY.test(text)) {
     // "A01有哪些工序", "男式衬衫的工序": a style's processes, not a process named after it.
     const style = findStyle(text.replace(/的?工序.*$/, ""));
     const part = style && (process === null || process.includes(style)) ? null : process;
-    return { toolName: "query_processes", args: { ...named(part, "name_contains", "process"), ...named(style, "style") } };
+    return {
+      toolName: "query_processes",
+      args: {
+        ...named(part, "name_contains", "process"),
+        ...named(style, "style"),
+        ...(PRICE_HISTORY.test(text) ? { with_history: true } : {}),
+      },
+    };
   }
   if (EMPLOYEES.test(text)) return { toolName: "query_employees", args: named(employee, "name_contains", "employee") };
   return null;

@@ -62,7 +62,11 @@ const REFUSALS: [code: string, pattern: RegExp, zh: string][] = [
   ],
   ["invalid_input", /due_date \S+ is before today/, "交货日期不能早于今天，请换一个日期。"],
   ["unprocessable", /has left the workshop/, "这位员工已经离职，不能再登记计件。"],
-  ["unprocessable", /is disabled/, "这道工序已停用，不能再登记：请换一道工序；要重新启用，由老板在 Weft 之外处理。"],
+  [
+    "unprocessable",
+    /is disabled/,
+    "这道工序已停用，不能再登记：请换一道工序；要重新启用，请老板在对话里说“重新启用”加这道工序的名字。",
+  ],
   ["unprocessable", /takes no more piece records/, "这张订单已完成或已取消，不能再登记计件。请换一张生产中的订单。"],
   ["unprocessable", /No open order/, "没有生产中或待生产的订单用到这道工序，所以没法登记。请先确认订单和工序。"],
   ["unknown_name", /'([^']+)'/, "没有找到“$1”。请检查名字，或者说全一点。"],
