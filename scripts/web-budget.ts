@@ -65,13 +65,16 @@ export type Screen = keyof typeof SCREENS;
  * processes with prices from a day, open orders moved along their steps, each change's old → new
  * check before 确认, refusals in both languages: business-*.tsx, business-words.ts, business.css),
  * in the boss's chunk only; every other screen unchanged.
+ * Raised again for #43 (165.6 → 167.2 kB, measured 166.8): the workshop's name and time zone, styles
+ * added and edited, processes renamed, stopped and started, each process's price history
+ * (business-workshop.tsx, business-styles.tsx, business-price-history.tsx); boss's chunk only.
  */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 84_400,
   chat: 141_800,
   conversation: 235_800,
   settings: 149_900,
-  workshopSettings: 165_600,
+  workshopSettings: 167_200,
   signUp: 88_100,
   setPassword: 88_100,
 };

@@ -74,6 +74,24 @@ export function guard(db: D1Database, condition: string, ...params: unknown[]): 
   return db.prepare(`SELECT json(CASE WHEN ${condition} THEN 'true' ELSE 'changed meanwhile' END)`).bind(...params);
 }
 
+/**
+ * A guard that every row an import read (`rows`: JSON of `{ <idField>, version }`) is still at the
+ * version it was read at, so a confirmed import writes nothing over a change made meanwhile.
+ */
+export function rowsStillAsRead(
+  db: D1Database,
+  tenantId: string,
+  { table, idField, rows }: { table: "employees" | "processes"; idField: "id" | "process_id"; rows: string },
+): D1PreparedStatement {
+  return guard(
+    db,
+    `(SELECT COUNT(*) FROM ${table} t JOIN json_each(?2) j ON t.id = json_extract(j.value, '$.${idField}')
+       WHERE t.tenant_id = ?1 AND t.version = json_extract(j.value, '$.version')) = json_array_length(?2)`,
+    tenantId,
+    rows,
+  );
+}
+
 /** The statements that apply a row's change: a guard on its version, then the update, moving the version on. */
 export function updateStatements(db: D1Database, tenantId: string, update: RowUpdate): D1PreparedStatement[] {
   const allowed: readonly string[] = UPDATABLE[update.table];

@@ -2,7 +2,7 @@ import type { Executor, Prepared } from "../actions/types.ts";
 import { AppError } from "../errors.ts";
 import type { ImportProblem, ImportReport } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
-import { auditStatement, executeOnce, guard, MANAGER, requireManager, writtenByAudit } from "./changes.ts";
+import { auditStatement, executeOnce, MANAGER, requireManager, rowsStillAsRead, writtenByAudit } from "./changes.ts";
 import { firstFew, type ImportSheet, problemAt, tableRows } from "./import-sheets.ts";
 import type { BusinessService } from "./service.ts";
 import { employeeNoOf, nameOf, phoneOf } from "./values.ts";
@@ -211,13 +211,7 @@ export function employeeImportExecutor(business: BusinessService): Executor<Empl
         tenantId,
         stale: () => staleImport(db, tenantId, write),
         statements: () => [
-          guard(
-            db,
-            `(SELECT COUNT(*) FROM employees e JOIN json_each(?2) j ON e.id = json_extract(j.value, '$.id')
-               WHERE e.tenant_id = ?1 AND e.version = json_extract(j.value, '$.version')) = json_array_length(?2)`,
-            tenantId,
-            change,
-          ),
+          rowsStillAsRead(db, tenantId, { table: "employees", idField: "id", rows: change }),
           db
             .prepare(
               `INSERT INTO employees (id, tenant_id, name, employee_no, phone)

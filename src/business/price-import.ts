@@ -2,7 +2,7 @@ import type { Executor, Prepared } from "../actions/types.ts";
 import { AppError } from "../errors.ts";
 import type { ImportProblem, ImportReport } from "../shapes.ts";
 import type { UserContext } from "../user-context.ts";
-import { auditStatement, executeOnce, guard, MANAGER, requireManager, writtenByAudit } from "./changes.ts";
+import { auditStatement, executeOnce, MANAGER, requireManager, rowsStillAsRead, writtenByAudit } from "./changes.ts";
 import { firstFew, type ImportSheet, problemAt, tableRows } from "./import-sheets.ts";
 import { money, yuan } from "./money.ts";
 import { priceOnSql } from "./prices.ts";
@@ -300,13 +300,7 @@ export function priceImportExecutor(business: BusinessService): Executor<PriceIm
         tenantId,
         stale: () => staleImport(db, tenantId, write),
         statements: () => [
-          guard(
-            db,
-            `(SELECT COUNT(*) FROM processes p JOIN json_each(?2) j ON p.id = json_extract(j.value, '$.process_id')
-               WHERE p.tenant_id = ?1 AND p.version = json_extract(j.value, '$.version')) = json_array_length(?2)`,
-            tenantId,
-            prices,
-          ),
+          rowsStillAsRead(db, tenantId, { table: "processes", idField: "process_id", rows: prices }),
           db
             .prepare(
               `INSERT INTO styles (id, tenant_id, code, name)

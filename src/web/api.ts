@@ -21,6 +21,7 @@ import type {
   ServerView,
   StyleView,
   ToolWordsView,
+  WorkshopView,
 } from "../shapes.ts";
 import { ApiError, errorOf } from "./api-error.ts";
 import type { BusinessChangeBody } from "./business-steps.ts";
@@ -37,6 +38,7 @@ export type {
   ProcessView,
   Role,
   StyleView,
+  WorkshopView,
 };
 
 /** Who may create a workshop on this Weft (`SIGNUP`). */
@@ -217,6 +219,7 @@ export const api = {
   employees: () => request<{ employees: EmployeeView[] }>("GET", "/api/business/employees"),
   styles: () => request<{ styles: StyleView[]; today: string }>("GET", "/api/business/styles"),
   orders: () => request<{ orders: OrderView[] }>("GET", "/api/business/orders"),
+  workshop: () => request<WorkshopView>("GET", "/api/business/workshop"),
   /** Prepares a change of the workshop's own data (Settings → 车间资料); `version` refuses it at once when the record changed. */
   prepareBusinessChange: async (change: BusinessChangeBody, version?: number) => {
     const res = await fetch("/api/business/changes", {

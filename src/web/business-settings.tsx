@@ -1,15 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, api, type EmployeeView, type OrderView, type StyleView } from "./api.ts";
+import { ApiError, api, type EmployeeView, type OrderView, type StyleView, type WorkshopView } from "./api.ts";
 import { BusinessEmployees } from "./business-employees.tsx";
 import { BusinessOrders } from "./business-orders.tsx";
 import { BusinessPrices } from "./business-prices.tsx";
 import { type Part, type Propose, refusalText } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
+import { BusinessWorkshop } from "./business-workshop.tsx";
 import { useI18n } from "./i18n.ts";
 import "./business.css";
 import type { PendingAction } from "../shapes.ts";
 
 interface Data {
+  workshop: WorkshopView;
   employees: EmployeeView[];
   styles: StyleView[];
   orders: OrderView[];
@@ -17,8 +19,8 @@ interface Data {
 }
 
 /**
- * Settings → 车间资料, for a boss or the workshop's admin: employees, processes and their prices by
- * style, open orders. A form prepares the change (`POST /api/business/changes`, with the version it
+ * Settings → 车间资料, for a boss or the workshop's admin: the workshop's name and time zone,
+ * employees, styles with their processes and prices, open orders. A form prepares the change (`POST /api/business/changes`, with the version it
  * read as `If-Match`); the pending action's summary and preview (old → new) are shown with 确认 and
  * 取消, and only 确认 writes it (`{ via: "settings" }`: the audit's path), then the lists are read again.
  */
@@ -38,8 +40,8 @@ export function BusinessSettings({ onUnauthorized }: { onUnauthorized: () => voi
     [onUnauthorized, w],
   );
   const load = useCallback(() => {
-    Promise.all([api.employees(), api.styles(), api.orders()]).then(
-      ([e, s, o]) => setData({ employees: e.employees, styles: s.styles, orders: o.orders, today: s.today }),
+    Promise.all([api.workshop(), api.employees(), api.styles(), api.orders()]).then(
+      ([ws, e, s, o]) => setData({ workshop: ws, employees: e.employees, styles: s.styles, orders: o.orders, today: s.today }),
       (e) => fail(null, e),
     );
   }, [fail]);
@@ -95,6 +97,7 @@ export function BusinessSettings({ onUnauthorized }: { onUnauthorized: () => voi
         !error && <p className="muted">{w.loading}</p>
       ) : (
         <>
+          <BusinessWorkshop workshop={data.workshop} propose={propose} status={status("workshop")} locked={pending !== null} />
           <BusinessEmployees
             employees={data.employees}
             propose={propose}

@@ -5,7 +5,7 @@ import type { OrderView } from "../shapes.ts";
 import { ApiError } from "./api-error.ts";
 
 /** Which part of Settings → 车间资料 a change came from: its check is shown there, beside the form. */
-export type Part = "employees" | "prices" | "orders";
+export type Part = "workshop" | "employees" | "prices" | "orders";
 
 /** A change the section prepares: `prepare_business_change`'s input (src/tools/prepare-business-change.ts). */
 export type BusinessChangeBody = { change: string } & Record<string, string | number | undefined>;

@@ -180,6 +180,24 @@ describe("imports", () => {
     expect(added).toEqual({ unit_price_cents: 30 });
   });
 
+  it("writes nothing of an import whose rows changed after it was read", async () => {
+    const csv = "姓名,工号,手机号\n钱八,,13822223333\n李娟,002,13000000077\n";
+    const res = await upload("/api/business/import/employees", "员工名单.csv", csv, "text/csv");
+    const { action } = (await res.json()) as { action: PendingAction };
+    // 李娟 changed meanwhile, in the settings.
+    const edit = await callJson<PendingAction>("/api/business/changes", {
+      key: keys.boss,
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ change: "employee_edit", employee: "李娟", phone: "13000000088" }),
+    });
+    expect((await confirmInSettings(await boss(), edit.body.action_id)).status).toBe(200);
+    const late = await confirmInSettings(await boss(), action.action_id);
+    expect(late.status).toBe(409);
+    expect(await db().prepare("SELECT 1 FROM employees WHERE name = '钱八'").first()).toBeNull();
+    expect(await db().prepare("SELECT phone FROM employees WHERE name = '李娟'").first()).toEqual({ phone: "13000000088" });
+  });
+
   it("refuses a file that is not a sheet, 415, and a form without a file, 400", async () => {
     expect((await upload("/api/business/import/prices", "notes.txt", "hello", "text/plain")).status).toBe(415);
     expect((await call("/api/business/import/prices", { method: "POST", key: keys.boss, body: new FormData() })).status).toBe(
