@@ -185,7 +185,7 @@ describe("imports", () => {
     const res = await upload("/api/business/import/employees", "员工名单.csv", csv, "text/csv");
     const { action } = (await res.json()) as { action: PendingAction };
     // 李娟 changed meanwhile, in the settings.
-    const edit = await callJson<PendingAction>("/api/business/changes", {
+    const edit = await callJson("/api/business/changes", {
       key: keys.boss,
       method: "POST",
       headers: json,
