@@ -120,7 +120,9 @@ function EmployeeForm({
   }
   const send = async (event: FormEvent) => {
     event.preventDefault();
-    const ok = await submit({ name: name.trim(), phone: phone.trim() || undefined, employee_no: no.trim() || undefined });
+    // An edit sends an emptied phone as "" (the server clears it); a new employee simply has none.
+    const phoneSent = employee ? phone.trim() : phone.trim() || undefined;
+    const ok = await submit({ name: name.trim(), phone: phoneSent, employee_no: no.trim() || undefined });
     if (ok) {
       setName("");
       setPhone("");

@@ -89,6 +89,22 @@ describe("settings → 车间资料 for a boss", () => {
       const employees = (await business("employees")).employees as { name: string; employee_no: string }[];
       expect(employees.find((e) => e.name === name)?.employee_no).toMatch(/^\d+$/);
 
+      // A phone taken away: the check shows the old one, and the row has none after 确认.
+      await row.getByRole("button", { name: "修改" }).click();
+      await section
+        .getByRole("form", { name: `修改 ${name}` })
+        .getByLabel("电话")
+        .fill("");
+      await section
+        .getByRole("form", { name: `修改 ${name}` })
+        .getByRole("button", { name: "下一步：看看会改什么" })
+        .click();
+      await checkShown(page);
+      expect(await check.textContent()).toContain("13800138000");
+      confirmedHere.push((await check.getAttribute("data-action-id")) ?? "");
+      await check.getByRole("button", { name: "确认" }).click();
+      await expect.poll(() => row.textContent()).not.toContain("13800138000");
+
       // A cancel writes nothing: marking them as left, then 取消.
       await row.getByRole("button", { name: "标记离职" }).click();
       await checkShown(page);
