@@ -1,6 +1,7 @@
 // The browser's client for Weft's REST routes: same-origin fetches carrying the session cookie.
 
 import type {
+  AdjustmentView,
   ApiKeySummary,
   AuditEntry,
   AuditRecord,
@@ -9,6 +10,7 @@ import type {
   EmployeeView,
   FeedbackRating,
   FeedbackView,
+  ImportReport,
   MessageVersion,
   OAuthConnection,
   OrderView,
@@ -28,10 +30,12 @@ import type { BusinessChangeBody } from "./business-steps.ts";
 import type { McpServerChanges } from "./server-changes.ts";
 
 export type {
+  AdjustmentView,
   AuditEntry,
   ConfirmBy,
   EmployeeOption,
   EmployeeView,
+  ImportReport,
   OrderView,
   PasswordLinkView,
   PersonView,
@@ -220,6 +224,30 @@ export const api = {
   styles: () => request<{ styles: StyleView[]; today: string }>("GET", "/api/business/styles"),
   orders: () => request<{ orders: OrderView[] }>("GET", "/api/business/orders"),
   workshop: () => request<WorkshopView>("GET", "/api/business/workshop"),
+  /** A month's 补贴 and 扣款 (the workshop's this month when `month` is left out). */
+  adjustments: (month?: string) =>
+    request<{ month: string; adjustments: AdjustmentView[] }>(
+      "GET",
+      `/api/business/adjustments${month ? `?month=${enc(month)}` : ""}`,
+    ),
+  /**
+   * Sends a sheet of employees or prices to import: what importing it would do, row by row, and the
+   * pending action that writes it (null when the file changes nothing).
+   */
+  importSheet: async (what: "employees" | "prices", file: File, effectiveFrom?: string) => {
+    const form = new FormData();
+    form.append("file", file);
+    if (effectiveFrom) form.append("effective_from", effectiveFrom);
+    const res = await fetch(`/api/business/import/${what}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      body: form,
+    });
+    const body: unknown = await res.json().catch(() => undefined);
+    if (!res.ok) throw errorOf(res.status, body, res.headers.get("Retry-After"));
+    return body as { action: PendingAction | null; report: ImportReport };
+  },
   /** Prepares a change of the workshop's own data (Settings → 车间资料); `version` refuses it at once when the record changed. */
   prepareBusinessChange: async (change: BusinessChangeBody, version?: number) => {
     const res = await fetch("/api/business/changes", {

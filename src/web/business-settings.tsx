@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, api, type EmployeeView, type OrderView, type StyleView, type WorkshopView } from "./api.ts";
+import { BusinessAdjustments } from "./business-adjustments.tsx";
 import { BusinessEmployees } from "./business-employees.tsx";
+import { BusinessImport } from "./business-import.tsx";
 import { BusinessOrders } from "./business-orders.tsx";
 import { BusinessPrices } from "./business-prices.tsx";
-import { type Part, type Propose, refusalText } from "./business-steps.ts";
+import { type Hold, type Part, type Propose, refusalText } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
 import { BusinessWorkshop } from "./business-workshop.tsx";
 import { useI18n } from "./i18n.ts";
@@ -52,6 +54,18 @@ export function BusinessSettings({ onUnauthorized }: { onUnauthorized: () => voi
     setNotice(null);
     try {
       setPending({ part, action: await api.prepareBusinessChange(change, version) });
+      return true;
+    } catch (e) {
+      fail(part, e);
+      return false;
+    }
+  };
+  const hold: Hold = async (part, prepare) => {
+    setError(null);
+    setNotice(null);
+    try {
+      const action = await prepare();
+      if (action) setPending({ part, action });
       return true;
     } catch (e) {
       fail(part, e);
@@ -112,6 +126,14 @@ export function BusinessSettings({ onUnauthorized }: { onUnauthorized: () => voi
             locked={pending !== null}
           />
           <BusinessOrders orders={data.orders} propose={propose} status={status("orders")} locked={pending !== null} />
+          <BusinessAdjustments
+            employees={data.employees}
+            today={data.workshop.today}
+            propose={propose}
+            status={status("adjustments")}
+            locked={pending !== null}
+          />
+          <BusinessImport today={data.workshop.today} hold={hold} status={status("import")} locked={pending !== null} />
         </>
       )}
     </section>

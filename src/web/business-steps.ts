@@ -1,17 +1,23 @@
 // What Settings → 车间资料 works out before it asks the server: where an order may move next, and a
 // refused change said in the person's language. It imports nothing of the browser's, so the
 // Workers tests can check it against the server's own rules.
-import type { OrderView } from "../shapes.ts";
+import type { OrderView, PendingAction } from "../shapes.ts";
 import { ApiError } from "./api-error.ts";
 
 /** Which part of Settings → 车间资料 a change came from: its check is shown there, beside the form. */
-export type Part = "workshop" | "employees" | "prices" | "orders";
+export type Part = "workshop" | "employees" | "prices" | "orders" | "adjustments" | "import";
 
 /** A change the section prepares: `prepare_business_change`'s input (src/tools/prepare-business-change.ts). */
 export type BusinessChangeBody = { change: string } & Record<string, string | number | undefined>;
 
 /** Prepares a change and shows its check; resolves to whether the server took it for checking. */
 export type Propose = (part: Part, change: BusinessChangeBody, version?: number) => Promise<boolean>;
+
+/**
+ * Shows the check of a pending action prepared other than by a change's form (an import's upload):
+ * `prepare` answers it, or null when there is nothing to write; resolves to whether it was not refused.
+ */
+export type Hold = (part: Part, prepare: () => Promise<PendingAction | null>) => Promise<boolean>;
 
 type OrderStatus = OrderView["status"];
 

@@ -322,6 +322,11 @@ const ROUTES: Row[] = [
   },
   { name: "GET /api/business/employees", expected: [200, 200, 403, 200, 200, 403], run: status("/api/business/employees") },
   {
+    name: "GET /api/business/adjustments of a month",
+    expected: [200, 200, 403, 200, 200, 403],
+    run: status("/api/business/adjustments?month=2026-11"),
+  },
+  {
     name: "POST /api/business/changes of a jinxiu employee's phone",
     expected: [201, 201, 403, 404, 404, 403],
     run: status(
