@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { type AdjustmentView, api, type EmployeeView } from "./api.ts";
+import { FormFooter } from "./business-form-footer.tsx";
 import { type Propose, refusalText, yuanOf } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
 import { useI18n } from "./i18n.ts";
@@ -198,19 +199,7 @@ function AdjustmentForm({
       <p className="muted">
         {w.month} {month}
       </p>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={close}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={problem} locked={locked} onCancel={close} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { ORDER_STATUS_WORDS } from "../status-words.ts";
 import type { OrderView } from "./api.ts";
+import { FormFooter } from "./business-form-footer.tsx";
 import { ORDER_NEXT, type Propose } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
 import { useI18n } from "./i18n.ts";
@@ -127,19 +128,7 @@ function OrderForm({
         <span>{w.dueDate}</span>
         <input name="due_date" type="date" required value={due} onChange={(e) => setDue(e.target.value)} />
       </label>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={problem} locked={locked} onCancel={onClose} />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import type { ProcessView, StyleView } from "./api.ts";
+import { FormFooter } from "./business-form-footer.tsx";
 import { PriceHistory } from "./business-price-history.tsx";
 import { type Propose, yuanOf } from "./business-steps.ts";
 import { StyleForm } from "./business-styles.tsx";
@@ -170,19 +171,7 @@ function PriceForm({
         <span>{w.fromDate}</span>
         <input name="date" type="date" required value={from} onChange={(e) => setFrom(e.target.value)} />
       </label>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={problem} locked={locked} onCancel={onClose} />
     </form>
   );
 }
@@ -217,19 +206,7 @@ function RenameProcess({
         <span>{w.newName}</span>
         <input name="name" required maxLength={50} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={problem} locked={locked} onCancel={onClose} />
     </form>
   );
 }
@@ -271,19 +248,7 @@ function AddProcess({ style, locked, propose }: { style: StyleView; locked: bool
         <span>{w.unitPrice}</span>
         <input name="unit_price" inputMode="decimal" required value={price} onChange={(e) => setPrice(e.target.value)} />
       </label>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={() => setOpen(false)}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={problem} locked={locked} onCancel={() => setOpen(false)} />
     </form>
   );
 }

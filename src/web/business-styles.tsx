@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { StyleView } from "./api.ts";
+import { FormFooter } from "./business-form-footer.tsx";
 import type { Propose } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
 import { useI18n } from "./i18n.ts";
@@ -51,19 +52,7 @@ export function StyleForm({
         <span>{w.styleName}</span>
         <input name="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={problem} locked={locked} onCancel={onClose} />
     </form>
   );
 }

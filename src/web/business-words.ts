@@ -5,7 +5,7 @@ type Lang = "zh" | "en";
 
 const zh = {
   title: "车间资料",
-  lead: "车间、员工、款式、工序单价和订单。每次修改先显示将要改动的内容（原来 → 改成），你点“确认”后才写入，并记入最近写入。",
+  lead: "车间、员工、款式、工序单价、订单和每月的补贴扣款，也可以从 Excel 导入。每次修改先显示将要改动的内容（原来 → 改成），你点“确认”后才写入，并记入最近写入。",
   employees: "员工",
   employeeNo: "工号",
   name: "姓名",
@@ -119,7 +119,7 @@ const zh = {
 
 const en: typeof zh = {
   title: "Workshop data",
-  lead: "The workshop, employees, styles, process prices and orders. Each change first shows what will change (old → new), and is written only when you press Confirm; it then appears in the recent writes.",
+  lead: "The workshop, employees, styles, process prices, orders and each month's allowances and deductions; lists can be imported from Excel. Each change first shows what will change (old → new), and is written only when you press Confirm; it then appears in the recent writes.",
   employees: "Employees",
   employeeNo: "No.",
   name: "Name",
