@@ -7,6 +7,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type Browser, launchBrowser } from "./browser.ts";
+import { checkShown, signInAsBoss } from "./business-data.ts";
 
 const baseUrl = inject("baseUrl");
 const stamp = Date.now().toString(36).slice(-5).toUpperCase();
@@ -23,15 +24,6 @@ afterAll(async () => {
     await browser.close();
   }
 });
-
-/** The check of the change just asked for, or a failure naming the refusal shown instead. */
-async function check(page: Page): Promise<string> {
-  const section = page.locator("section.business");
-  const either = section.locator('.business-check, [role="alert"]').first();
-  await either.waitFor();
-  if ((await either.getAttribute("role")) === "alert") throw new Error(`refused: ${await either.textContent()}`);
-  return (await either.textContent()) ?? "";
-}
 
 /** Confirms the check shown and waits for the lists to be read again; the action's id. */
 async function confirm(page: Page): Promise<string> {
@@ -59,12 +51,7 @@ describe("settings → 车间资料: the workshop, styles and processes", () => 
       const browser = await launchBrowser(viewport, `business-catalog-${viewport.width}`);
       browsers.push(browser);
       const { page, shot } = browser;
-      await page.goto(baseUrl);
-      await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-      await page.getByLabel("用户名").fill("boss");
-      await page.getByLabel("密码").fill("boss123");
-      await page.keyboard.press("Enter");
-      await page.locator(".topbar").waitFor();
+      await signInAsBoss(page, baseUrl);
       await page.getByRole("button", { name: "设置" }).click();
       await page.getByRole("heading", { name: "车间资料" }).waitFor();
       const section = page.locator("section.business");
@@ -77,7 +64,7 @@ describe("settings → 车间资料: the workshop, styles and processes", () => 
       await workshop.getByRole("button", { name: "修改车间名称或时区" }).click();
       await workshop.getByLabel("车间名称", { exact: true }).fill("锦绣服装厂");
       await workshop.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      const renamed = await check(page);
+      const renamed = await checkShown(page);
       expect(renamed).toContain("锦绣制衣");
       expect(renamed).toContain("锦绣服装厂");
       await shot("workshop-check");
@@ -92,14 +79,14 @@ describe("settings → 车间资料: the workshop, styles and processes", () => 
       await styleForm.getByLabel("款号", { exact: true }).fill(code);
       await styleForm.getByLabel("款式名称", { exact: true }).fill("童装衬衫");
       await styleForm.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      expect(await check(page)).toContain(code);
+      expect(await checkShown(page)).toContain(code);
       written.push(await confirm(page));
       const style = section.locator("details.business-style", { hasText: code });
       await style.locator("summary").click();
       await style.getByRole("button", { name: "修改款式" }).click();
       await style.getByLabel("款式名称", { exact: true }).fill("童装短袖衬衫");
       await style.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      expect(await check(page)).toContain("童装短袖衬衫");
+      expect(await checkShown(page)).toContain("童装短袖衬衫");
       written.push(await confirm(page));
       await expect.poll(() => style.locator("summary").textContent()).toContain("童装短袖衬衫");
       await opened(style);
@@ -109,7 +96,7 @@ describe("settings → 车间资料: the workshop, styles and processes", () => 
       await style.getByLabel("工序名").fill("打枣");
       await style.getByLabel("单价（元）").fill("0.5");
       await style.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      expect(await check(page)).toContain("打枣");
+      expect(await checkShown(page)).toContain("打枣");
       written.push(await confirm(page));
       await opened(style);
       const row = style.locator('li[data-process="打枣"]');
@@ -121,7 +108,7 @@ describe("settings → 车间资料: the workshop, styles and processes", () => 
       await row.getByLabel("单价（元）").fill("0.65");
       await row.getByLabel("从哪天起").fill(from);
       await row.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      await check(page);
+      await checkShown(page);
       written.push(await confirm(page));
       await row.getByRole("button", { name: "改价记录" }).click();
       const history = row.getByRole("list", { name: "改价记录 打枣" });
@@ -133,17 +120,17 @@ describe("settings → 车间资料: the workshop, styles and processes", () => 
       await row.getByRole("button", { name: "改名" }).click();
       await row.getByLabel("新名称").fill("打枣（套结）");
       await row.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      expect(await check(page)).toContain("打枣（套结）");
+      expect(await checkShown(page)).toContain("打枣（套结）");
       written.push(await confirm(page));
       await opened(style);
       const again = style.locator('li[data-process="打枣（套结）"]');
       await again.getByRole("button", { name: "停用" }).click();
-      await check(page);
+      await checkShown(page);
       written.push(await confirm(page));
       await opened(style);
       await expect.poll(() => again.textContent()).toContain("已停用");
       await again.getByRole("button", { name: "启用" }).click();
-      await check(page);
+      await checkShown(page);
       written.push(await confirm(page));
       await opened(style);
       await expect.poll(() => again.textContent()).not.toContain("已停用");

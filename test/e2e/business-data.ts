@@ -62,3 +62,21 @@ export async function newOrder(page: Page, baseUrl: string, customer: string): P
 export function cancelOrder(page: Page, orderNo: string): Promise<void> {
   return written(page, { change: "order", order: orderNo, status: "cancelled", reason: "测试结束" });
 }
+
+/** Signs in as the demo boss from the sign-in screen and waits for the chat's top bar. */
+export async function signInAsBoss(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(baseUrl);
+  await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
+  await page.getByLabel("用户名").fill("boss");
+  await page.getByLabel("密码").fill("boss123");
+  await page.keyboard.press("Enter");
+  await page.locator(".topbar").waitFor();
+}
+
+/** The check of the change just asked for in 车间资料, or a failure naming the refusal shown instead. */
+export async function checkShown(page: Page): Promise<string> {
+  const either = page.locator("section.business").locator('.business-check, [role="alert"]').first();
+  await either.waitFor();
+  if ((await either.getAttribute("role")) === "alert") throw new Error(`refused: ${await either.textContent()}`);
+  return (await either.textContent()) ?? "";
+}

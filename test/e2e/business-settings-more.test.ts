@@ -13,7 +13,7 @@ import type { Page } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import type { AdjustmentView, EmployeeView, StyleView } from "../../src/shapes.ts";
 import { type Browser, launchBrowser } from "./browser.ts";
-import { written } from "./business-data.ts";
+import { checkShown, signInAsBoss, written } from "./business-data.ts";
 
 const baseUrl = inject("baseUrl");
 const stamp = Date.now().toString(36).slice(-5).toUpperCase();
@@ -41,14 +41,6 @@ async function business<T>(path: string): Promise<T> {
 const employeesNow = async () => (await business<{ employees: EmployeeView[] }>("employees")).employees;
 const styleNow = async (code: string) => (await business<{ styles: StyleView[] }>("styles")).styles.find((s) => s.code === code);
 
-/** The check of the change just asked for, or a failure naming the refusal shown instead. */
-async function check(page: Page): Promise<string> {
-  const either = page.locator("section.business").locator('.business-check, [role="alert"]').first();
-  await either.waitFor();
-  if ((await either.getAttribute("role")) === "alert") throw new Error(`refused: ${await either.textContent()}`);
-  return (await either.textContent()) ?? "";
-}
-
 /** Decides the check shown and waits for the section's notice; the action's id. */
 async function decide(page: Page, button: "确认" | "取消"): Promise<string> {
   const shown = page.locator("section.business .business-check");
@@ -70,12 +62,7 @@ describe("settings → 车间资料: 补贴和扣款 and imports", () => {
       const browser = await launchBrowser(viewport, `business-more-${viewport.width}`);
       browsers.push(browser);
       const { page, shot } = browser;
-      await page.goto(baseUrl);
-      await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-      await page.getByLabel("用户名").fill("boss");
-      await page.getByLabel("密码").fill("boss123");
-      await page.keyboard.press("Enter");
-      await page.locator(".topbar").waitFor();
+      await signInAsBoss(page, baseUrl);
 
       // This width's own employee, style and process, made before the page reads them.
       const tag = `${stamp}${viewport.width}`;
@@ -107,7 +94,7 @@ describe("settings → 车间资料: 补贴和扣款 and imports", () => {
       await form.getByText("金额请填 0.01 到 100000 之间的数字").waitFor();
       await form.getByLabel("金额（元）").fill("50");
       await form.getByRole("button", { name: "下一步：看看会改什么" }).click();
-      const added = await check(page);
+      const added = await checkShown(page);
       expect(added).toContain(worker);
       expect(added).toContain("50.00");
       expect(added).toContain("全勤奖");
@@ -126,7 +113,7 @@ describe("settings → 车间资料: 补贴和扣款 and imports", () => {
 
       // Taken back: the check says so, and the month's list no longer has it.
       await row.getByRole("button", { name: "撤销" }).click();
-      expect(await check(page)).toContain("撤销补贴");
+      expect(await checkShown(page)).toContain("撤销补贴");
       confirmedHere.push(await decide(page, "确认"));
       await expect.poll(() => row.count()).toBe(0);
       const after = (await business<{ adjustments: AdjustmentView[] }>(`adjustments?month=${month}`)).adjustments;
@@ -146,7 +133,7 @@ describe("settings → 车间资料: 补贴和扣款 and imports", () => {
       expect(await importPart.textContent()).toContain("表头要有「姓名」一列");
       await importPart.getByLabel("文件（.xlsx、.xls 或 .csv）").setInputFiles(csvPath);
       await importPart.getByRole("button", { name: "上传并检查" }).click();
-      await check(page);
+      await checkShown(page);
       const report = importPart.locator(".business-report");
       expect(await report.locator("[data-report=add]").textContent()).toContain(newcomer);
       const changed = (await report.locator("[data-report=change]").textContent()) ?? "";
@@ -182,7 +169,7 @@ describe("settings → 车间资料: 补贴和扣款 and imports", () => {
       expect(await importPart.getByLabel("新单价从哪天起").inputValue()).toMatch(/^\d{4}-\d\d-\d\d$/);
       await importPart.getByLabel("文件（.xlsx、.xls 或 .csv）").setInputFiles(xlsxPath);
       await importPart.getByRole("button", { name: "上传并检查" }).click();
-      await check(page);
+      await checkShown(page);
       expect(await report.locator("[data-report=add]").textContent()).toContain("钉扣");
       const priceChange = (await report.locator("[data-report=change]").textContent()) ?? "";
       expect(priceChange).toContain("锁边");
@@ -207,7 +194,7 @@ describe("settings → 车间资料: 补贴和扣款 and imports", () => {
       writeFileSync(againPath, XLSX.write(again, { type: "buffer", bookType: "xlsx" }));
       await importPart.getByLabel("文件（.xlsx、.xls 或 .csv）").setInputFiles(againPath);
       await importPart.getByRole("button", { name: "上传并检查" }).click();
-      await check(page);
+      await checkShown(page);
       expect(await report.locator("[data-report=change]").textContent()).toContain("0.90");
       await decide(page, "取消");
       expect((await styleNow(code))?.processes.find((p) => p.name === "锁边")?.unit_price.cents).toBe(60);

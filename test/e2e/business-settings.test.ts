@@ -3,10 +3,9 @@
 // each shown as what will change before 确认 writes it (audited as a settings form), and a 取消 that
 // writes nothing. Its data is its own (a new employee, process and order per width), as the e2e
 // files share one dev server's data; its order is cancelled at the end (business-data.ts).
-import type { Page } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type Browser, launchBrowser } from "./browser.ts";
-import { cancelOrder, newOrder, written } from "./business-data.ts";
+import { cancelOrder, checkShown, newOrder, signInAsBoss, written } from "./business-data.ts";
 
 const baseUrl = inject("baseUrl");
 const stamp = Date.now().toString(36);
@@ -23,13 +22,6 @@ afterAll(async () => {
     await browser.close();
   }
 });
-
-/** Waits for a change's check, or fails with the refusal the section shows instead. */
-async function checkShown(page: Page): Promise<void> {
-  const either = page.locator("section.business").locator('.business-check, [role="alert"]').first();
-  await either.waitFor();
-  if ((await either.getAttribute("role")) === "alert") throw new Error(`refused: ${await either.textContent()}`);
-}
 
 /** The day `days` after `day` (YYYY-MM-DD). */
 function after(day: string, days: number): string {
@@ -49,12 +41,7 @@ describe("settings → 车间资料 for a boss", () => {
       const browser = await launchBrowser(viewport, `business-settings-${viewport.width}`);
       browsers.push(browser);
       const { page, shot } = browser;
-      await page.goto(baseUrl);
-      await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-      await page.getByLabel("用户名").fill("boss");
-      await page.getByLabel("密码").fill("boss123");
-      await page.keyboard.press("Enter");
-      await page.locator(".topbar").waitFor();
+      await signInAsBoss(page, baseUrl);
 
       // This width's own process and order, made before the page reads them.
       const tag = `${stamp}${viewport.width}`;
