@@ -15,9 +15,12 @@ import { useToolWords } from "./tool-words.ts";
 
 // Fetched on the first citation opened: most conversations never open one.
 const SourcePanel = lazy(() => import("./source-panel.tsx"));
-// Fetched with the first answer shown (beside the Markdown renderer): a new chat has none.
-const AnswerActions = lazy(() => import("./answer-actions.tsx"));
-const Versions = lazy(() => import("./answer-actions.tsx").then((m) => ({ default: m.Versions })));
+// Fetched with the first question sent (beside the Markdown renderer): a new chat has no answer.
+// Not when the answer stops streaming: that is when a dropped connection cuts it, and a part that
+// cannot be fetched then would put the reload notice in place of the whole conversation.
+const loadAnswerActions = () => import("./answer-actions.tsx");
+const AnswerActions = lazy(loadAnswerActions);
+const Versions = lazy(() => loadAnswerActions().then((m) => ({ default: m.Versions })));
 
 interface Props {
   chatId: string;
@@ -186,6 +189,7 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
     setReplyRunning(false);
     // The renderer arrives while the model is still thinking, not after the answer has begun.
     void preloadMarkdown();
+    void loadAnswerActions();
     const kbIds = chosen.map((kb) => kb.id);
     if (!edited) return void sendMessage({ text }, { body: { kbIds } });
     // An edit says at once how many questions it replaced, as the server stores it.
