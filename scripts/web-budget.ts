@@ -72,13 +72,18 @@ export type Screen = keyof typeof SCREENS;
  * and taken back, and imports of employee and price lists from Excel or CSV with their report
  * (business-adjustments.tsx, business-import.tsx, their words in both languages); boss's chunk only
  * (the API client's two routes add 0.1 kB to the entry, within its budget).
+ * Raised for #42's faults (chat 141.8 → 142.4 kB, staff settings 149.9 → 150.5, boss settings
+ * 170.8 → 171.1; measured with it 142.1, 150.2, 170.9): a question
+ * refused because another tab's reply runs is said in both languages, put back in the box, and the
+ * reply followed; a tab shown again reads the chat and follows a reply running in it. Conversation
+ * 235.8 → 236.3 kB (what Chromium fetched, 236.0, in test/e2e/web-bundle.test.ts).
  */
 export const BUDGET_BYTES: Record<Screen, number> = {
   entry: 84_400,
-  chat: 141_800,
-  conversation: 235_800,
-  settings: 149_900,
-  workshopSettings: 170_800,
+  chat: 142_400,
+  conversation: 236_300,
+  settings: 150_500,
+  workshopSettings: 171_100,
   signUp: 88_100,
   setPassword: 88_100,
 };

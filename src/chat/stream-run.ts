@@ -147,8 +147,9 @@ const KEEP_ALIVE = encoder.encode(": waiting\n\n");
  * A reader's stream of run's chunks after `after`, as Server-Sent Events numbered by chunk, then
  * following live until the run is over; `null` when no reply is running (a `fresh` reader is told
  * so once the reply has ended, since the history holds it). A run left behind by its Worker is
- * given to `settle` (which stores what it said) before its chunks are sent. A read that breaks (the
- * object was evicted) is made again from the last chunk sent, so nothing is lost or sent twice.
+ * given to `settle` (which stores what it said) before its chunks are sent, also when it is left
+ * behind while the reader follows it. A read that breaks (the object was evicted) is made again
+ * from the last chunk sent, so nothing is lost or sent twice.
  */
 export async function followRun(
   stub: StreamStub,
@@ -158,12 +159,19 @@ export async function followRun(
   const first = await again(() => stub.read({ owner, after, fresh, waitMs: 0 }));
   if (first.state === "none") return null;
   if (first.state === "abandoned") await settle(first);
+  let settled = first.state === "abandoned";
   let last = after;
   let pending: ReadResult | null = first;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const found = pending ?? (await again(() => stub.read({ owner, after: last, fresh: false, waitMs: FOLLOW_WAIT_MS })));
       pending = null;
+      // Its Worker went away while this reader followed: stored before the reader sees the end, so
+      // the history read next holds what it saw.
+      if (found.state === "abandoned" && !settled) {
+        settled = true;
+        await settle(found);
+      }
       if (found.state === "none") {
         controller.enqueue(SSE_DONE);
         return controller.close();

@@ -15,9 +15,12 @@ import { useToolWords } from "./tool-words.ts";
 
 // Fetched on the first citation opened: most conversations never open one.
 const SourcePanel = lazy(() => import("./source-panel.tsx"));
-// Fetched with the first answer shown (beside the Markdown renderer): a new chat has none.
-const AnswerActions = lazy(() => import("./answer-actions.tsx"));
-const Versions = lazy(() => import("./answer-actions.tsx").then((m) => ({ default: m.Versions })));
+// Fetched with the first question sent (beside the Markdown renderer): a new chat has no answer.
+// Not when the answer stops streaming: that is when a dropped connection cuts it, and a part that
+// cannot be fetched then would put the reload notice in place of the whole conversation.
+const loadAnswerActions = () => import("./answer-actions.tsx");
+const AnswerActions = lazy(loadAnswerActions);
+const Versions = lazy(() => loadAnswerActions().then((m) => ({ default: m.Versions })));
 
 interface Props {
   chatId: string;
@@ -34,11 +37,16 @@ interface Props {
 }
 
 /** The transport throws the response body as the message: Weft's JSON error body, or a stream's error text. */
-function describeError(error: Error): { code?: string; message: string } {
+function describeError(error: Error): { code?: string; reason?: string; message: string } {
   try {
-    const body = JSON.parse(error.message) as { error?: { code?: unknown; message?: unknown } };
+    const body = JSON.parse(error.message) as { error?: { code?: unknown; message?: unknown; details?: { reason?: unknown } } };
     if (typeof body.error?.message === "string") {
-      return { code: typeof body.error.code === "string" ? body.error.code : undefined, message: body.error.message };
+      const reason = body.error.details?.reason;
+      return {
+        code: typeof body.error.code === "string" ? body.error.code : undefined,
+        reason: typeof reason === "string" ? reason : undefined,
+        message: body.error.message,
+      };
     }
   } catch {
     // Plain text, as a stream's error part carries it.
@@ -86,7 +94,27 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
       behind.current = isDisconnect;
       onTurnEnd();
     },
+    onError: (failure) => {
+      if (describeError(failure).reason !== "reply_running") return;
+      // Another reply of this chat is being written (in another tab): this question was not
+      // stored. It goes back into the box, and this tab follows the reply being written.
+      const unsent = messagesRef.current.at(-1);
+      setReplyRunning(true);
+      void catchUpRef.current().then((stored) => {
+        if (unsent?.role === "user" && stored && !stored.some((m) => m.id === unsent.id)) {
+          setDraft({ text: textOfMessage(unsent) });
+        }
+      });
+    },
   });
+  const catchUpRef = useRef(async (): Promise<WeftMessage[] | null> => null);
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  const busyRef = useRef(false);
+  busyRef.current = status === "submitted" || status === "streaming";
+  // A question of this tab was refused: another reply of the chat was being written.
+  const [replyRunning, setReplyRunning] = useState(false);
+  const [draft, setDraft] = useState<{ text: string } | null>(null);
   reloadRef.current = () => {
     behind.current = false;
     api.getChat(chatId).then(
@@ -94,15 +122,44 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
       () => undefined,
     );
   };
-  // Back online (Wi-Fi in the workshop came back): a reply cut off by the drop goes on where it is.
+  /**
+   * Shows what the server holds when this tab may not know it (another tab of the same chat asked
+   * meanwhile): the history, then the reply being written, if any, followed to its end.
+   */
+  const catchUp = async (): Promise<WeftMessage[] | null> => {
+    const chat = await api.getChat(chatId).catch(() => null);
+    if (!chat || busyRef.current) return null;
+    const stored = chat.messages as WeftMessage[];
+    if (stored.map((m) => m.id).join() !== messagesRef.current.map((m) => m.id).join()) setMessages(stored);
+    clearError();
+    if (stored.at(-1)?.role === "user") {
+      behind.current = true;
+      void resumeStream();
+    }
+    return stored;
+  };
+  catchUpRef.current = catchUp;
+  // Back online (Wi-Fi in the workshop came back), or a tab shown again (a phone back from another
+  // app, a second tab of the chat): a reply cut off by the drop goes on where it is (a hidden tab
+  // when it is shown); a tab that was not cut off reads what the chat holds now, in case another
+  // tab asked meanwhile.
   useEffect(() => {
     const resume = () => {
-      if (!behind.current) return;
+      if (!behind.current || document.visibilityState === "hidden") return;
       clearError();
       void resumeStream();
     };
+    // A reply the drop cut off, useChat resumes itself when the page is shown again.
+    const shown = () => {
+      if (document.visibilityState !== "visible" || busyRef.current || behind.current) return;
+      void catchUpRef.current();
+    };
     window.addEventListener("online", resume);
-    return () => window.removeEventListener("online", resume);
+    document.addEventListener("visibilitychange", shown);
+    return () => {
+      window.removeEventListener("online", resume);
+      document.removeEventListener("visibilitychange", shown);
+    };
   }, [resumeStream, clearError]);
   const [editing, setEditing] = useState<string | null>(null);
   useEffect(() => {
@@ -114,7 +171,9 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
   const closeCited = useCallback(() => setCited(null), []);
   const busy = status === "submitted" || status === "streaming";
 
-  const problem = error ? describeError(error) : null;
+  const described = error ? describeError(error) : null;
+  // A question refused because another tab's reply runs is said in the notice below, in words.
+  const problem = described?.reason === "reply_running" ? null : described;
   useEffect(() => {
     if (problem?.code === "unauthorized") onUnauthorized();
   }, [problem?.code, onUnauthorized]);
@@ -127,8 +186,10 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
 
   const send = (text: string, edited?: WeftMessage) => {
     clearError();
+    setReplyRunning(false);
     // The renderer arrives while the model is still thinking, not after the answer has begun.
     void preloadMarkdown();
+    void loadAnswerActions();
     const kbIds = chosen.map((kb) => kb.id);
     if (!edited) return void sendMessage({ text }, { body: { kbIds } });
     // An edit says at once how many questions it replaced, as the server stores it.
@@ -262,6 +323,14 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
               </button>
             </div>
           )}
+          {replyRunning && (
+            <div className="error-banner reply-running" role="alert">
+              <span>{words.replyRunning}</span>
+              <button type="button" className="secondary" onClick={() => setReplyRunning(false)}>
+                {t.dismiss}
+              </button>
+            </div>
+          )}
           <div ref={bottom} />
         </div>
         <Composer
@@ -269,6 +338,7 @@ export function ChatView({ chatId, role, initialMessages, knowledgeBases, onTurn
           chosen={chosen}
           onChoose={setChosen}
           busy={busy}
+          draft={draft}
           onSend={send}
           onStop={stopReply}
         />

@@ -19,6 +19,8 @@ const zh = {
   noAnswer: "（没有回答）",
   stopped: "已停止",
   interrupted: "回答中断了：以上是中断前的内容",
+  replyRunning:
+    "这个对话里还有一个回答正在生成（可能在另一个窗口）。你的问题没有发出，已放回输入框：等回答写完再发送，或者先停止它。",
   suggestionsTitle: "可以这样问：",
   // What each role may ask: staff see and record only their own work.
   suggestions: {
@@ -44,6 +46,8 @@ const en: typeof zh = {
   noAnswer: "(no answer)",
   stopped: "Stopped",
   interrupted: "The answer was cut off: this is what came before",
+  replyRunning:
+    "Another answer is still being written in this chat (perhaps in another tab). Your question was not sent and is back in the box: send it once that answer is done, or stop it first.",
   suggestionsTitle: "You could ask:",
   suggestions: {
     boss: ["how many pieces did Zhang San do this month", "orders due soon", "record 50 pieces of collar for Zhang San today"],

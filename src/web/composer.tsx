@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import type { KnowledgeBase } from "./api.ts";
 import { useI18n } from "./i18n.ts";
 import { filterByName, findMention, type MentionMatch, removeMention } from "./mention.ts";
@@ -10,6 +10,8 @@ interface Props {
   chosen: ChosenKb[];
   onChoose: (kbs: ChosenKb[]) => void;
   busy: boolean;
+  /** Text put back into the box (a question the server did not take); a new object each time. */
+  draft?: { text: string } | null;
   onSend: (text: string) => void;
   onStop: () => void;
 }
@@ -19,7 +21,7 @@ interface Props {
  * text being composed with an input method never opens it, and Enter that commits a composition
  * neither picks nor sends, as the seed's picker got wrong.
  */
-export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onStop }: Props) {
+export function Composer({ knowledgeBases, chosen, onChoose, busy, draft, onSend, onStop }: Props) {
   const { t } = useI18n();
   const listId = useId();
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -29,6 +31,10 @@ export function Composer({ knowledgeBases, chosen, onChoose, busy, onSend, onSto
   const [touch] = useState(() => typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches);
   const [mention, setMention] = useState<MentionMatch | null>(null);
   const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    if (draft?.text) setText(draft.text);
+  }, [draft]);
 
   const chosenIds = new Set(chosen.map((kb) => kb.id));
   const matches = mention ? filterByName(knowledgeBases, mention.query, chosenIds) : [];

@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -211,5 +211,42 @@ describe("a reply that survives a reload or a dropped connection", () => {
     await readChunks(next.res);
     await next.done();
     expect((await stored(chatId)).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
+  it("stores the reply as it stood when its Worker goes away while a reader follows it, without another request", async () => {
+    const chatId = `gone-follow-${crypto.randomUUID()}`;
+    const stub = streamOf({ objects: env.CHAT_STREAM, tenantId: "t-jinxiu" }, chatId);
+    const owner = { tenantId: "t-jinxiu", userId: "u-boss" };
+    const question = { id: crypto.randomUUID(), role: "user" as const, parts: [{ type: "text" as const, text: "说几句" }] };
+    await saveUserMessage({ db: dbOf("t-jinxiu"), owner, chatId, title: "说几句", message: question });
+    const replyId = await replyIdOf(question.id);
+    const runId = crypto.randomUUID();
+    await stub.begin({ owner, runId, turn: { messageId: question.id, replyId } });
+    const said: UIMessageChunk[] = [
+      { type: "start", messageId: replyId },
+      { type: "text-start", id: "t1" },
+      { type: "text-delta", id: "t1", delta: "第一句。" },
+    ];
+    await stub.append(
+      runId,
+      0,
+      said.map((c) => JSON.stringify(c)),
+    );
+    // A reload follows the reply while its Worker is alive; then the Worker goes silent for good,
+    // and the log's alarm takes it for gone while the reader waits for the next chunk.
+    const reading = follow(chatId).then(readChunks);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec("UPDATE run SET beat_at = 0");
+    });
+    await runDurableObjectAlarm(stub);
+    const message = await assembled(await reading);
+    expect(message.metadata).toMatchObject({ ended: "interrupted" });
+    expect(textOf(message)).toBe("第一句。");
+    // The reader saw the end, and the history holds what it saw.
+    const history = await stored(chatId);
+    expect(history.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(history[1]?.metadata).toMatchObject({ ended: "interrupted" });
+    expect(history[1]?.parts).toEqual(message.parts);
   });
 });
