@@ -12,7 +12,10 @@ export class LruMap<K, V> {
   readonly #budget: number;
   #weight = 0;
 
-  constructor(capacity: number, { weigh, budget = Number.POSITIVE_INFINITY }: { weigh?: (value: V) => number; budget?: number } = {}) {
+  constructor(
+    capacity: number,
+    { weigh, budget = Number.POSITIVE_INFINITY }: { weigh?: (value: V) => number; budget?: number } = {},
+  ) {
     this.#capacity = capacity;
     this.#weigh = weigh;
     this.#budget = budget;
