@@ -17,8 +17,14 @@ interface Loaded {
   dimensions: number;
 }
 
-/** Floats an index object keeps in memory, of the tenants searched last (128 MB an isolate). */
-const LOADED_FLOATS = 8_000_000;
+/**
+ * Floats an index object keeps in memory, of the tenants searched last: 8 MB an object, 64 MB for
+ * the 8 (locally they share the Worker's isolate). A tenant larger than that alone is still kept.
+ */
+const LOADED_FLOATS = 2_000_000;
+
+/** A row of a tenant's own object from before buckets. */
+type HandedOver = { rowid: number; id: string; kb_id: string; document_id: string; dims: number; vector: ArrayBuffer };
 
 /**
  * The local stand-in for Vectorize: exact cosine search over vectors kept in Durable Objects'
@@ -38,14 +44,23 @@ export class LocalVectorIndex extends DurableObject<Env> {
   });
   private readonly adoptions = new Map<string, Promise<void>>();
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    ctx.storage.sql.exec(
-      `CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, kb_id TEXT NOT NULL, document_id TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL);
-       CREATE TABLE IF NOT EXISTS tenant_vectors (tenant_id TEXT NOT NULL, id TEXT NOT NULL, kb_id TEXT NOT NULL, document_id TEXT NOT NULL,
-         dims INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (tenant_id, id));
-       CREATE TABLE IF NOT EXISTS adopted (tenant_id TEXT PRIMARY KEY);`,
-    );
+  private tablesMade = false;
+
+  /**
+   * A bucket's tables, made on its first use rather than in the constructor: the objects asked only
+   * to hand over (`handOver`) are left without new tables (an empty one a workshop, else).
+   */
+  private tables(): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    if (!this.tablesMade) {
+      sql.exec(
+        `CREATE TABLE IF NOT EXISTS tenant_vectors (tenant_id TEXT NOT NULL, id TEXT NOT NULL, kb_id TEXT NOT NULL, document_id TEXT NOT NULL,
+           dims INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (tenant_id, id));
+         CREATE TABLE IF NOT EXISTS adopted (tenant_id TEXT PRIMARY KEY);`,
+      );
+      this.tablesMade = true;
+    }
+    return sql;
   }
 
   /** Inserts or replaces the tenant's vectors, stored unit length. */
@@ -54,7 +69,7 @@ export class LocalVectorIndex extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       for (const item of items) {
         const vector = new Float32Array(normalise(item.values));
-        this.ctx.storage.sql.exec(
+        this.tables().exec(
           "INSERT OR REPLACE INTO tenant_vectors (tenant_id, id, kb_id, document_id, dims, vector) VALUES (?, ?, ?, ?, ?, ?)",
           tenantId,
           item.id,
@@ -73,7 +88,7 @@ export class LocalVectorIndex extends DurableObject<Env> {
   async remove(tenantId: string, ids: string[]): Promise<number> {
     await this.adopt(tenantId);
     this.ctx.storage.transactionSync(() => {
-      for (const id of ids) this.ctx.storage.sql.exec("DELETE FROM tenant_vectors WHERE tenant_id = ? AND id = ?", tenantId, id);
+      for (const id of ids) this.tables().exec("DELETE FROM tenant_vectors WHERE tenant_id = ? AND id = ?", tenantId, id);
     });
     this.loaded.delete(tenantId);
     return ids.length;
@@ -118,20 +133,31 @@ export class LocalVectorIndex extends DurableObject<Env> {
   /** How many vectors the tenant has. */
   async count(tenantId: string): Promise<number> {
     await this.adopt(tenantId);
-    return this.ctx.storage.sql
-      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ?", tenantId)
-      .one().n;
+    return this.tables().exec<{ n: number }>("SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ?", tenantId).one().n;
   }
 
-  /** The rows a tenant's own object kept before buckets, handed over once and then forgotten there. */
-  handOver(): { id: string; kb_id: string; document_id: string; dims: number; vector: ArrayBuffer }[] {
-    const rows = this.ctx.storage.sql
-      .exec<{ id: string; kb_id: string; document_id: string; dims: number; vector: ArrayBuffer }>(
-        "SELECT id, kb_id, document_id, dims, vector FROM vectors ORDER BY rowid",
+  /**
+   * A page of the rows a tenant's own object kept before buckets (after `afterRowid`, at most
+   * `RPC_BATCH`), read only: the bucket forgets them here (`forgetHandedOver`) once it holds them.
+   * An object that never had them answers nothing and makes no table.
+   */
+  handOver(afterRowid: number): HandedOver[] {
+    const sql = this.ctx.storage.sql;
+    if (sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").toArray().length === 0) return [];
+    return sql
+      .exec<HandedOver>(
+        "SELECT rowid, id, kb_id, document_id, dims, vector FROM vectors WHERE rowid > ? ORDER BY rowid LIMIT ?",
+        afterRowid,
+        RPC_BATCH,
       )
       .toArray();
-    this.ctx.storage.sql.exec("DELETE FROM vectors");
-    return rows;
+  }
+
+  /** Forgets the rows handed over, once the bucket has them. */
+  forgetHandedOver(): void {
+    const sql = this.ctx.storage.sql;
+    if (sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").toArray().length > 0)
+      sql.exec("DROP TABLE vectors");
   }
 
   /**
@@ -140,16 +166,25 @@ export class LocalVectorIndex extends DurableObject<Env> {
    * not brought back. The tenant is marked adopted in the same transaction as its rows land.
    */
   private adopt(tenantId: string): Promise<void> {
-    const done = this.ctx.storage.sql.exec("SELECT 1 FROM adopted WHERE tenant_id = ?", tenantId).toArray().length > 0;
+    const done = this.tables().exec("SELECT 1 FROM adopted WHERE tenant_id = ?", tenantId).toArray().length > 0;
     if (done) return Promise.resolve();
     let adoption = this.adoptions.get(tenantId);
     if (!adoption) {
       adoption = (async () => {
         const own = this.env.LOCAL_VECTOR_INDEX.get(this.env.LOCAL_VECTOR_INDEX.idFromName(tenantId));
-        const rows = own.id.equals(this.ctx.id) ? [] : await own.handOver();
+        // Page by page (an RPC's answer is bounded), all read before any is written, so the rows
+        // and the mark land in one transaction, and the old object forgets them only after it.
+        const rows: HandedOver[] = [];
+        for (
+          let page = own.id.equals(this.ctx.id) ? [] : await own.handOver(0);
+          page.length > 0;
+          page = await own.handOver(page.at(-1)?.rowid ?? 0)
+        ) {
+          rows.push(...page);
+        }
         this.ctx.storage.transactionSync(() => {
           for (const row of rows) {
-            this.ctx.storage.sql.exec(
+            this.tables().exec(
               "INSERT OR IGNORE INTO tenant_vectors (tenant_id, id, kb_id, document_id, dims, vector) VALUES (?, ?, ?, ?, ?, ?)",
               tenantId,
               row.id,
@@ -159,9 +194,10 @@ export class LocalVectorIndex extends DurableObject<Env> {
               row.vector,
             );
           }
-          this.ctx.storage.sql.exec("INSERT OR IGNORE INTO adopted (tenant_id) VALUES (?)", tenantId);
+          this.tables().exec("INSERT OR IGNORE INTO adopted (tenant_id) VALUES (?)", tenantId);
         });
         this.loaded.delete(tenantId);
+        if (rows.length > 0) await own.forgetHandedOver();
       })().finally(() => this.adoptions.delete(tenantId));
       this.adoptions.set(tenantId, adoption);
     }
@@ -171,7 +207,7 @@ export class LocalVectorIndex extends DurableObject<Env> {
   private load(tenantId: string): Loaded {
     const kept = this.loaded.get(tenantId);
     if (kept) return kept;
-    const rows = this.ctx.storage.sql.exec<{ id: string; kb_id: string; dims: number; vector: ArrayBuffer }>(
+    const rows = this.tables().exec<{ id: string; kb_id: string; dims: number; vector: ArrayBuffer }>(
       "SELECT id, kb_id, dims, vector FROM tenant_vectors WHERE tenant_id = ? ORDER BY rowid",
       tenantId,
     );
