@@ -86,7 +86,9 @@ describe("the local vector index (Durable Object)", () => {
   });
 
   it("keeps two tenants of one bucket apart, the same vector id in each", async () => {
-    const sameBucket = Array.from({ length: 64 }, (_, i) => `t-bucket-${i}`).filter((t) => bucketOf(t) === bucketOf("t-bucket-0"));
+    const sameBucket = Array.from({ length: 64 }, (_, i) => `t-bucket-${i}`).filter(
+      (t) => bucketOf(t) === bucketOf("t-bucket-0"),
+    );
     const [first, second] = sameBucket as [string, string];
     const idx = index();
     await idx.upsert(first, [{ id: "v", kbId: "kb", documentId: "d", values: unit(1, 0, 0) }]);
