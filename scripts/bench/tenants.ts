@@ -43,7 +43,9 @@ function seedStatements(workshops: BenchWorkshop[]): { directory: string[]; shar
     directory.push(
       `INSERT OR IGNORE INTO tenants (id, name, shard) VALUES (${q(w.id)}, ${q(`压测车间${w.id.slice(8)}`)}, ${q(w.shard)});`,
       `INSERT OR IGNORE INTO users (id, tenant_id, name, role) VALUES (${q(`u-${w.id}`)}, ${q(w.id)}, '老板', 'boss');`,
-      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, confirm_by) VALUES (${q(`k-${w.id}`)}, ${q(w.id)}, ${q(`u-${w.id}`)}, 'bench', 'bench-', ${q(sha256(w.key))}, 'agent');`,
+      // A key in use, as in a deployment whose workshops work: its first use since making it would
+      // record it (`last_used_at`), which a key in use does every 10 minutes, not on every request.
+      `INSERT OR IGNORE INTO api_keys (id, tenant_id, user_id, name, prefix, key_hash, confirm_by, last_used_at) VALUES (${q(`k-${w.id}`)}, ${q(w.id)}, ${q(`u-${w.id}`)}, 'bench', 'bench-', ${q(sha256(w.key))}, 'agent', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));`,
     );
     const rows = shards.get(w.shard) as string[];
     rows.push(
@@ -195,7 +197,16 @@ export async function benchTenants(baseUrl: string, stateDir: string): Promise<v
   const ops = operations(baseUrl);
   const rows: Figures[] = [];
   const few = workshops.slice(0, 10);
-  for (const [name, op] of Object.entries(ops)) {
+  // Hybrid search and prepare + confirm run again last: the first time, each of the 1,000
+  // workshops meets an isolate that has not served it since the server started (its key, scope,
+  // vectors and pending-action object read or started afresh); again, each has been served once
+  // before, as in a server that has run a while.
+  const runs: [string, (w: BenchWorkshop) => Promise<void>][] = [
+    ...Object.entries(ops),
+    ["knowledge_search again", ops.knowledge_search],
+    ["prepare_and_confirm again", ops.prepare_and_confirm],
+  ];
+  for (const [name, op] of runs) {
     for (const [label, set] of [
       ["10 workshops", few],
       [`${workshops.length} workshops`, workshops],

@@ -38,9 +38,17 @@ type SummaryRow = Omit<ApiKeySummary, "agent_confirm">;
 const summaryOf = (row: SummaryRow): ApiKeySummary => ({ ...row, agent_confirm: row.confirm_by === "agent" });
 
 /**
+ * How stale a key's `last_used_at` may grow before a use records it again. Recording every check
+ * against D1 wrote to the directory on most requests of a deployment with many workshops (each
+ * key's cache entry in each isolate lives 30 s), and the directory is one database every workshop
+ * signs in through.
+ */
+export const KEY_USE_RECORDED_EVERY_MS = 10 * 60_000;
+
+/**
  * Resolves a presented key to its caller; `null` for unknown or revoked keys and deactivated owners. A key verified in
- * the last 30 s (`KEY_CACHE_TTL_MS`) is answered from the isolate's cache without D1; `fresh`
- * tells whether D1 was asked.
+ * the last 30 s (`KEY_CACHE_TTL_MS`) is answered from the isolate's cache without D1; `record`
+ * tells whether D1 was asked and its `last_used_at` is older than `KEY_USE_RECORDED_EVERY_MS`.
  */
 export async function findUserByApiKey({
   db,
@@ -48,17 +56,18 @@ export async function findUserByApiKey({
 }: {
   db: D1Database;
   key: string;
-}): Promise<(VerifiedKey & { fresh: boolean }) | null> {
+}): Promise<(VerifiedKey & { record: boolean }) | null> {
   const hash = await hashApiKey(key);
   const cached = apiKeyCache.get(hash);
-  if (cached) return { ...cached, fresh: false };
+  if (cached) return { ...cached, record: false };
   const row = await db
     .prepare(
-      `SELECT k.id AS key_id, k.prefix, k.confirm_by, u.id AS user_id, u.tenant_id, u.role, t.shard, t.move_to IS NOT NULL AS moving
+      `SELECT k.id AS key_id, k.prefix, k.confirm_by, u.id AS user_id, u.tenant_id, u.role, t.shard, t.move_to IS NOT NULL AS moving,
+              k.last_used_at IS NULL OR k.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2) AS record
          FROM api_keys k JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id JOIN tenants t ON t.id = u.tenant_id
         WHERE k.key_hash = ?1 AND k.revoked_at IS NULL AND u.deactivated_at IS NULL`,
     )
-    .bind(hash)
+    .bind(hash, `-${KEY_USE_RECORDED_EVERY_MS / 1000} seconds`)
     .first<{
       key_id: string;
       prefix: string;
@@ -68,6 +77,7 @@ export async function findUserByApiKey({
       role: Role;
       shard: string;
       moving: number;
+      record: number;
     }>();
   if (!row) return null;
   const verified: VerifiedKey = {
@@ -80,7 +90,7 @@ export async function findUserByApiKey({
     workshop: { id: row.tenant_id, shard: row.shard, moving: row.moving === 1 },
   };
   apiKeyCache.set(hash, verified);
-  return { ...verified, fresh: true };
+  return { ...verified, record: row.record === 1 };
 }
 
 /** Records use without making the request wait on it. */

@@ -107,8 +107,8 @@ async function authenticate(
   if (!key) return fail(subjectsOf({ address, keyPrefix: undefined }), "Send an API key as 'Authorization: Bearer <key>'.");
   const user = await findUserByApiKey({ db, key });
   if (!user) return fail(subjectsOf({ address, keyPrefix: visiblePrefix(key) }), "This API key is unknown or has been revoked.");
-  // Use is recorded when the key is verified against D1, so last_used_at is accurate to the cache's 30 s.
-  if (user.fresh) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
+  // Use is recorded when the key is verified against D1 and last_used_at is older than 10 minutes.
+  if (user.record) c.executionCtx.waitUntil(touchApiKey({ db, keyId: user.keyId }));
   return signedIn(
     { userId: user.userId, tenantId: user.tenantId, role: user.role },
     { kind: "api_key", keyId: user.keyId, prefix: user.prefix, confirmBy: user.confirmBy },

@@ -1,8 +1,8 @@
 import type { SearchBackends } from "./backends.ts";
 import { type ChunkRecord, chunksByIds } from "./chunk-record.ts";
-import { type KeywordMatch, keywordQuery } from "./keyword-index.ts";
+import { type KeywordMatch, keywordQuery, keywordTableCheck } from "./keyword-index.ts";
 import { lastScope, rememberScope, sameScope, scopeFrom, scopeStatement, searchScope, type TenantScope } from "./scope.ts";
-import { compiledSynonyms } from "./synonym-store.ts";
+import { compiledSynonyms, synonymRowStatement } from "./synonym-store.ts";
 import { Synonyms } from "./synonyms.ts";
 import type { VectorMatch } from "./vector-index.ts";
 
@@ -28,7 +28,8 @@ export interface Candidates {
  * does a scope holding few of the best matches). The scope and the synonyms a search needs before
  * that round trip (the vector query filters by the knowledge bases, the keyword match widens by
  * the synonyms) are the ones this isolate last read for the workshop; the round trip reads them
- * again, and a search that finds they moved runs once more on what it read.
+ * again, and a search that finds they moved runs once more on what it read. A workshop this
+ * isolate has not searched yet costs one round trip more (`firstRead`).
  */
 export async function gatherCandidates({
   db,
@@ -43,7 +44,7 @@ export async function gatherCandidates({
   request: CandidateRequest;
   pool: number;
 }): Promise<Candidates> {
-  let expected = lastScope(tenantId) ?? scopeFrom(await scopeStatement(db, tenantId).all());
+  let expected = lastScope(tenantId) ?? (await firstRead(db, tenantId));
   for (let attempt = 1; ; attempt++) {
     const { scope, read } = await gatherRound({ db, backends, tenantId, request, pool, expected });
     rememberScope(tenantId, scope);
@@ -51,6 +52,25 @@ export async function gatherCandidates({
     if (sameScope(scope, expected) || attempt === 2) return read();
     expected = scope;
   }
+}
+
+/**
+ * What a search needs before its round trip, for a workshop this isolate has not searched yet, in
+ * one round trip: its scope, its synonym row (compiled and kept) and whether its keyword table
+ * exists (remembered). Read one after another they were three, which with many workshops, each
+ * searched now and then, made most searches cost four round trips instead of one.
+ */
+async function firstRead(db: D1Database, tenantId: string): Promise<TenantScope> {
+  const table = await keywordTableCheck(db, tenantId);
+  const [scopeRead, synonymRead, tableRead] = await db.batch([
+    scopeStatement(db, tenantId),
+    synonymRowStatement(db, tenantId),
+    ...(table ? [table.statement] : []),
+  ]);
+  const scope = scopeFrom(scopeRead);
+  await compiledSynonyms({ db, tenantId, stamp: scope.synonymStamp, read: synonymRead });
+  table?.read(tableRead);
+  return scope;
 }
 
 async function gatherRound({

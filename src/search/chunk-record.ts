@@ -81,10 +81,11 @@ export type OmittedChunk = { id: string } & { [K in Exclude<keyof ChunkRecord, "
 // batch that deletes the old ones sets the document's new title and type. So an isolate keeps the
 // records it has read of the latest chunks, and a search reads of a kept one only its id, which
 // still says it exists and is in the search's scope. Keyed by the chunk's id, unique across
-// workshops; only a statement's own rows, scoped to the caller, lead to one. 1,024 at most, each of
-// at most 2,000 characters (an FAQ question's chunk holds the whole answer, up to 10,000): about
-// 4 MB at most.
-const keptChunks = new LruMap<string, ChunkRecord>(1024);
+// workshops; only a statement's own rows, scoped to the caller, lead to one. Bounded by their
+// content, 2,000,000 characters in all (about 4 MB; each chunk kept holds at most 2,000, while an
+// FAQ question's chunk holds the whole answer, up to 10,000): 1,024 chunks at most served a few
+// workshops, and a deployment of a thousand read nearly every chunk again.
+const keptChunks = new LruMap<string, ChunkRecord>(65_536, { weigh: (c) => c.content.length, budget: 2_000_000 });
 const KEPT_CONTENT = 2_000;
 
 /** Keeps a chunk's record, read in full, for later searches unless its content is long; returns it. */

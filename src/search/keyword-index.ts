@@ -112,9 +112,30 @@ export function deleteDocumentTermsStatement(
 
 async function tableExists(db: D1Database, table: string): Promise<boolean> {
   if (knownTables.has(table)) return true;
-  const row = await db.prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first();
-  if (row) knownTables.add(table);
-  return row !== null;
+  return noteKeywordTable(table, await tableStatement(db, table).all());
+}
+
+const tableStatement = (db: D1Database, table: string) =>
+  db.prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table);
+
+/**
+ * Whether the tenant's keyword table exists, for a batch the caller makes anyway: null when this
+ * isolate knows it does, else the statement and the reader of its result (which remembers a table
+ * found, so `keywordQuery` asks no more).
+ */
+export async function keywordTableCheck(
+  db: D1Database,
+  tenantId: string,
+): Promise<{ statement: D1PreparedStatement; read: (result: D1Result | undefined) => boolean } | null> {
+  const table = await keywordTable(tenantId);
+  if (knownTables.has(table)) return null;
+  return { statement: tableStatement(db, table), read: (result) => noteKeywordTable(table, result) };
+}
+
+function noteKeywordTable(table: string, result: D1Result | undefined): boolean {
+  const found = (result?.results.length ?? 0) > 0;
+  if (found) knownTables.add(table);
+  return found;
 }
 
 /**

@@ -16,9 +16,13 @@ export interface KeywordStatistics {
   df: Map<string, number>;
 }
 
-// Kept for 16 tenants at most, for an index of any size: even on the demo's 94 chunks, counting a
-// question's dozen terms cost a search about 0.5 ms of the local D1's time.
-const kept = new LruMap<string, KeywordStatistics>(16);
+// Kept per tenant, for an index of any size: even on the demo's 94 chunks, counting a question's
+// dozen terms cost a search about 0.5 ms of the local D1's time. What bounds the memory is the
+// terms kept, 320,000 in all (about 16 MB at most); a tenant keeps the terms of the questions asked
+// of it, a few dozen for most, so a deployment's workshops, up to 4,096, fit. With 16 tenants at
+// most, a deployment of a thousand workshops counted afresh on nearly every search.
+const KEPT_TERMS_IN_ALL = 320_000;
+const kept = new LruMap<string, KeywordStatistics>(4096, { weigh: (s) => s.df.size, budget: KEPT_TERMS_IN_ALL });
 /** Terms kept per tenant; beyond it the tenant starts again (about a megabyte at most). */
 const KEPT_TERMS = 20_000;
 

@@ -46,10 +46,10 @@ export function searchScope(tenant: TenantScope, requested: string[] | undefined
   return [...new Set(requested)];
 }
 
-// The last scope each workshop's search read in this isolate (256 workshops at most). A search
-// starts from it and checks it in its own batch (`gatherCandidates`), so a stale one costs a second
-// round, never a wrong answer.
-const lastSeen = new LruMap<string, TenantScope>(256);
+// The last scope each workshop's search read in this isolate (4,096 workshops at most, a few
+// knowledge base ids each). A search starts from it and checks it in its own batch
+// (`gatherCandidates`), so a stale one costs a second round, never a wrong answer.
+const lastSeen = new LruMap<string, TenantScope>(4096);
 
 export function lastScope(tenantId: string): TenantScope | undefined {
   return lastSeen.get(tenantId);
@@ -57,4 +57,9 @@ export function lastScope(tenantId: string): TenantScope | undefined {
 
 export function rememberScope(tenantId: string, scope: TenantScope): void {
   lastSeen.set(tenantId, scope);
+}
+
+/** Forgets every scope kept, as an isolate new to every workshop (for tests). */
+export function forgetScopes(): void {
+  lastSeen.clear();
 }

@@ -52,30 +52,45 @@ export const SYNONYM_STAMP_SQL =
 
 // Compiled sets by workshop, each with the stamp of the row it was compiled from: search would
 // otherwise read, parse and compile the groups (a regular expression of every word) every time.
-// 256 workshops at most.
+// 256 workshops at most; the shipped default is compiled once for all of them.
 const compiled = new LruMap<string, { stamp: string | null; synonyms: Synonyms }>(256);
+let shipped: Synonyms | undefined;
+
+/** The shipped default groups compiled, shared by every workshop that has not set its own. */
+function shippedSynonyms(): Synonyms {
+  shipped ??= new Synonyms(DEFAULT_SYNONYMS.map((g) => [...g]));
+  return shipped;
+}
+
+/** Reads what `compiledSynonyms` compiles, for a batch: the workshop's row and its stamp, if any. */
+export function synonymRowStatement(db: D1Database, tenantId: string): D1PreparedStatement {
+  return db.prepare(`SELECT ${COLUMNS}, ${SYNONYM_STAMP_SQL} AS stamp FROM synonym_sets WHERE tenant_id = ?1`).bind(tenantId);
+}
 
 /**
  * The workshop's synonym groups compiled for search, as stored at `stamp` (`SYNONYM_STAMP_SQL`,
- * read by the caller): from this isolate's cache when it compiled that row already, else read and
- * compiled (at whatever the row holds by then) and kept.
+ * read by the caller): the shipped default when there is no row (stamp null), from this isolate's
+ * cache when it compiled that row already, else compiled from `read` (a `synonymRowStatement`'s
+ * result the caller batched) or read now, at whatever the row holds by then, and kept.
  */
 export async function compiledSynonyms({
   db,
   tenantId,
   stamp,
+  read,
 }: {
   db: D1Database;
   tenantId: string;
   stamp: string | null;
+  read?: D1Result | undefined;
 }): Promise<Synonyms> {
+  if (stamp === null) return shippedSynonyms();
   const kept = compiled.get(tenantId);
   if (kept && kept.stamp === stamp) return kept.synonyms;
-  const row = await db
-    .prepare(`SELECT ${COLUMNS}, ${SYNONYM_STAMP_SQL} AS stamp FROM synonym_sets WHERE tenant_id = ?1`)
-    .bind(tenantId)
-    .first<SynonymRow & { stamp: string }>();
-  const synonyms = new Synonyms(toSettings(row).groups);
+  const row = read
+    ? ((read.results[0] as (SynonymRow & { stamp: string }) | undefined) ?? null)
+    : await synonymRowStatement(db, tenantId).first<SynonymRow & { stamp: string }>();
+  const synonyms = !row || row.is_default ? shippedSynonyms() : new Synonyms(toSettings(row).groups);
   compiled.set(tenantId, { stamp: row?.stamp ?? null, synonyms });
   return synonyms;
 }

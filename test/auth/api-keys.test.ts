@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { generateApiKey, visiblePrefix } from "../../src/auth/api-keys.ts";
+import { apiKeyCache } from "../../src/auth/key-cache.ts";
 import { keys as devKeys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
 
@@ -59,6 +60,37 @@ describe("API key management", () => {
     expect(JSON.stringify(list)).not.toContain(created.key);
 
     expect((await call("/api/knowledge-bases", { key: created.key })).status).toBe(200);
+  });
+
+  it("records a key's use when it was last recorded more than 10 minutes ago, not on every check", async () => {
+    const created = await (
+      await call("/api/keys", { method: "POST", key: devKeys.boss, body: JSON.stringify({ name: "recorded" }) })
+    ).json<KeyBody>();
+    const lastUsed = async () =>
+      (
+        await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?1")
+          .bind(created.id)
+          .first<{ last_used_at: string | null }>()
+      )?.last_used_at;
+    const callWithoutCache = async () => {
+      apiKeyCache.forgetTenant("t-jinxiu");
+      expect((await call("/api/knowledge-bases", { key: created.key })).status).toBe(200);
+    };
+    expect(await lastUsed()).toBeNull();
+    await callWithoutCache();
+    await vi.waitFor(async () => expect(await lastUsed()).not.toBeNull());
+    const setTo = (sql: string) =>
+      env.DB.prepare(`UPDATE api_keys SET last_used_at = ${sql} WHERE id = ?1`).bind(created.id).run();
+    await setTo("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-9 minutes')");
+    const nineMinutesAgo = await lastUsed();
+    await callWithoutCache();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await lastUsed()).toBe(nineMinutesAgo);
+    await setTo("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-11 minutes')");
+    const elevenMinutesAgo = await lastUsed();
+    await callWithoutCache();
+    await vi.waitFor(async () => expect(await lastUsed()).not.toBe(elevenMinutesAgo));
+    expect(Date.now() - Date.parse((await lastUsed()) as string)).toBeLessThan(60_000);
   });
 
   it("revokes a key so that it is refused afterwards", async () => {

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LocalEmbedder } from "../../src/search/local-embedder.ts";
 import { answerNearQuery, LocalReranker, phraseMatch } from "../../src/search/local-reranker.ts";
-import { LocalVectorIndexClient } from "../../src/search/local-vector-index.ts";
+import { bucketOf, LocalVectorIndexClient } from "../../src/search/local-vector-index.ts";
 import { askingMask } from "../../src/search/segment.ts";
 import { VectorizeVectorIndex } from "../../src/search/vectorize-index.ts";
 import { WorkersAiEmbedder } from "../../src/search/workers-ai-embedder.ts";
@@ -83,6 +83,64 @@ describe("the local vector index (Durable Object)", () => {
     const idx = index();
     await idx.upsert("t-b", [{ id: "secret", kbId: "kb1", documentId: "d", values: unit(0, 1, 0) }]);
     expect(await idx.query("t-c", [0, 1, 0], { topK: 5, kbIds: ["kb1"] })).toEqual([]);
+  });
+
+  it("keeps two tenants of one bucket apart, the same vector id in each", async () => {
+    const sameBucket = Array.from({ length: 64 }, (_, i) => `t-bucket-${i}`).filter(
+      (t) => bucketOf(t) === bucketOf("t-bucket-0"),
+    );
+    const [first, second] = sameBucket as [string, string];
+    const idx = index();
+    await idx.upsert(first, [{ id: "v", kbId: "kb", documentId: "d", values: unit(1, 0, 0) }]);
+    await idx.upsert(second, [{ id: "v", kbId: "kb", documentId: "d", values: unit(0, 1, 0) }]);
+    expect((await idx.query(first, [1, 0, 0], { topK: 5, kbIds: ["kb"] }))[0]?.score).toBeCloseTo(1, 6);
+    expect((await idx.query(second, [1, 0, 0], { topK: 5, kbIds: ["kb"] }))[0]?.score).toBeCloseTo(0, 6);
+    await idx.delete(first, ["v"]);
+    expect([await idx.count(first), await idx.count(second)]).toEqual([0, 1]);
+  });
+
+  it("takes over the vectors a tenant's own object kept before buckets, once, page by page, and never brings back one removed meanwhile", async () => {
+    const tenant = "t-before-buckets";
+    const own = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(tenant));
+    // As an older local state holds them: a table of the tenant's rows in an object named by it,
+    // more than one answer's worth (500 rows a page).
+    await runInDurableObject(own, async (_instance, state) => {
+      state.storage.sql.exec(
+        "CREATE TABLE vectors (id TEXT PRIMARY KEY, kb_id TEXT NOT NULL, document_id TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL)",
+      );
+      const insert = (id: string, values: number[]) =>
+        state.storage.sql.exec(
+          "INSERT INTO vectors (id, kb_id, document_id, dims, vector) VALUES (?, 'kb', 'd', 3, ?)",
+          id,
+          new Float32Array(values).buffer,
+        );
+      insert("old-1", [1, 0, 0]);
+      insert("old-2", [0.6, 0.8, 0]);
+      for (let i = 0; i < 1200; i++) insert(`far-${i}`, [0, 0, 1]);
+    });
+    const idx = index();
+    // The first search and a removal at once: both wait for the takeover, so old-2 stays removed.
+    const [hits] = await Promise.all([idx.query(tenant, [1, 0, 0], { topK: 2, kbIds: ["kb"] }), idx.delete(tenant, ["old-2"])]);
+    expect(hits[0]?.id).toBe("old-1");
+    expect((await idx.query(tenant, [1, 0, 0], { topK: 2, kbIds: ["kb"] })).map((h) => h.id)).not.toContain("old-2");
+    expect(await idx.count(tenant)).toBe(1201);
+    // The old object forgets them once the bucket holds them.
+    const left = await runInDurableObject(own, async (_instance, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'vectors'").toArray(),
+    );
+    expect(left).toEqual([]);
+  });
+
+  it("asks a tenant without older vectors nothing more after its first use, leaving its own object without tables", async () => {
+    const tenant = "t-never-before";
+    const idx = index();
+    await idx.upsert(tenant, [{ id: "v", kbId: "kb", documentId: "d", values: unit(1, 0, 0) }]);
+    expect(await idx.count(tenant)).toBe(1);
+    const own = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(tenant));
+    const tables = await runInDurableObject(own, async (_instance, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf%'").toArray(),
+    );
+    expect(tables).toEqual([]);
   });
 
   it("replaces on upsert and forgets deleted ids", async () => {

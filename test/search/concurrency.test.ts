@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
+import { bucketOf } from "../../src/search/local-vector-index.ts";
 import { searchBindingsOf } from "../../src/services.ts";
 import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
@@ -27,10 +28,10 @@ async function stored(documentId: string) {
     .prepare("SELECT id, content FROM chunks WHERE document_id = ? ORDER BY position")
     .bind(documentId)
     .all<{ id: string; content: string }>();
-  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName("t-jinxiu"));
+  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf("t-jinxiu")));
   const vectors = await runInDurableObject(stub, async (_instance, state) =>
     state.storage.sql
-      .exec<{ id: string }>("SELECT id FROM vectors WHERE document_id = ?", documentId)
+      .exec<{ id: string }>("SELECT id FROM tenant_vectors WHERE tenant_id = ? AND document_id = ?", "t-jinxiu", documentId)
       .toArray()
       .map((r) => r.id),
   );
@@ -129,11 +130,13 @@ describe("uploading into a knowledge base being deleted", () => {
       input: { tenantId: "t-jinxiu", kbId: kb, filename: "a.md", content: contentOf(1) },
     });
     await expect(upload).rejects.toMatchObject({ code: "not_found" });
-    const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName("t-jinxiu"));
+    const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf("t-jinxiu")));
     const left = await runInDurableObject(
       stub,
       async (_instance, state) =>
-        state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM vectors WHERE kb_id = ?", kb).one().n,
+        state.storage.sql
+          .exec<{ n: number }>("SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ? AND kb_id = ?", "t-jinxiu", kb)
+          .one().n,
     );
     expect(left).toBe(0);
   });

@@ -10,6 +10,7 @@ import { applyDemoSeed, dbOf, keys as devKeys, testServices } from "../fixtures.
 
 const databaseOf = (shard: string) => shardsOf(env).get(shard) as D1Database;
 
+import { bucketOf } from "../../src/search/local-vector-index.ts";
 import { call } from "../helpers.ts";
 
 const GUIDE = "# 裁剪手册\n\n## 排料\n\n排料时先铺面料，再按纸样排版。\n\n## 验片\n\n裁好的衣片要逐片检查尺寸。\n";
@@ -34,11 +35,15 @@ async function upload(kbId: string, filename: string, content: string, key: stri
 async function indexed(tenantId: string, chunkIds: string[], db = dbOf(tenantId)) {
   const table = await keywordTable(tenantId);
   const fts = await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
-  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(tenantId));
+  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf(tenantId)));
   const vectors = await runInDurableObject(stub, async (_instance, state) => {
     const ids = JSON.stringify(chunkIds);
     return state.storage.sql
-      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM vectors WHERE id IN (SELECT value FROM json_each(?))", ids)
+      .exec<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))",
+        tenantId,
+        ids,
+      )
       .one().n;
   });
   return { keywordRows: fts?.n ?? 0, vectors };

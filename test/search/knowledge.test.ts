@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
+import { LocalVectorIndexClient } from "../../src/search/local-vector-index.ts";
 import type { SearchResult } from "../../src/search/search.ts";
 import { searchBindingsOf } from "../../src/services.ts";
 import { dbOf, keys as devKeys } from "../fixtures.ts";
@@ -205,7 +206,7 @@ describe("uploading documents", () => {
         .prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id = ?)`)
         .bind(document.id)
         .first<{ n: number }>();
-      const vectors = await env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName("t-jinxiu")).count();
+      const vectors = await new LocalVectorIndexClient(env.LOCAL_VECTOR_INDEX).count("t-jinxiu");
       return { fts: fts?.n, vectors };
     };
     const before = await count();

@@ -4,6 +4,7 @@ import { readConfig } from "../../src/config.ts";
 import { AppError } from "../../src/errors.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { forgetKeywordTables } from "../../src/search/keyword-index.ts";
+import { forgetScopes } from "../../src/search/scope.ts";
 import { type SearchMode, searchKnowledge } from "../../src/search/search.ts";
 import { searchBindingsOf } from "../../src/services.ts";
 import { dbOf, keys } from "../fixtures.ts";
@@ -55,6 +56,21 @@ describe("a search's round trips", () => {
       expect(results[0]?.content, mode).toContain("蒸汽压力");
       expect(trips(), mode).toBe(1);
       expect(vectorQueries, mode).toBe(mode === "keyword" ? 0 : 1);
+    }
+  });
+
+  it("reads what it needs of a workshop this isolate has not searched yet in one round trip more, in every mode", async () => {
+    await newKb("初次手册", "boiler.md", "# 锅炉\n\n锅炉房的蒸汽压力每天检查两次，压力过高时打开泄压阀。");
+    for (const mode of ["hybrid", "keyword", "vector"] as const) {
+      const warm = await search(dbOf("t-jinxiu"), "锅炉蒸汽压力", mode);
+      forgetKeywordTables();
+      forgetScopes();
+      const { db, trips, sent } = countingDb();
+      const { results } = await search(db, "锅炉蒸汽压力", mode);
+      expect(results, mode).toEqual(warm.results);
+      // The scope, the synonym row and whether the keyword table exists, then the search's own.
+      expect(trips(), mode).toBe(2);
+      expect(sent.filter((sql) => sql.startsWith("SELECT groups_json") || sql.includes("sqlite_master")).length, mode).toBe(2);
     }
   });
 
