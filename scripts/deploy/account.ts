@@ -47,7 +47,7 @@ export function readAccount(config: string): Account {
     d1: jsonOutput(["d1", "list", "--json", "-c", config]),
     kv: jsonOutput(["kv", "namespace", "list", "-c", config]),
     vectorize: jsonOutput(["vectorize", "list", "--json", "-c", config]),
-    workflows: jsonOutput(["workflows", "list", "--json", "-c", config]),
+    workflows: allWorkflows(config),
   };
 }
 
@@ -56,13 +56,29 @@ export function metadataIndexes(config: string, index: string): { propertyName: 
   return jsonOutput(["vectorize", "list-metadata-index", index, "--json", "-c", config]);
 }
 
+/**
+ * Every Workflow of the account: `workflows list` gives one page of the API's listing, so pages are
+ * read until one brings nothing new (empty, or the API's last page again). The page size asked for
+ * may be more than the API gives, so a short page is not taken for the last.
+ */
+function allWorkflows(config: string): { name: string; script_name?: string }[] {
+  const all = new Map<string, { name: string; script_name?: string }>();
+  for (let page = 1; ; page++) {
+    const args = ["workflows", "list", "--json", "--per-page", "100", "--page", String(page), "-c", config];
+    const found = jsonOutput<{ name: string; script_name?: string }[]>(args).filter((w) => !all.has(w.name));
+    if (found.length === 0) return [...all.values()];
+    for (const w of found) all.set(w.name, w);
+  }
+}
+
 /** The names of the production Worker's secrets; null when the Worker does not exist yet. */
 export function secretNames(config: string): string[] | null {
   const args = ["secret", "list", "--env", "production", "--format", "json", "-c", config];
   const run = runWrangler(args);
   if (run.status !== 0) {
-    // 10007: the Worker has never been deployed, so it has no secrets yet.
-    if (/10007|does not exist/i.test(`${run.stdout}${run.stderr}`)) return null;
+    // The Worker has never been deployed, so it has no secrets yet. wrangler 4 says `Worker "weft"
+    // (env: production) not found.` (cli.js, `secret list`); older ones gave the API's 10007.
+    if (/Worker "[^"]*"[^\n]* not found|10007|does not exist/i.test(`${run.stdout}${run.stderr}`)) return null;
     throw new WranglerFailed(args, `${run.stdout}\n${run.stderr}`);
   }
   const start = run.stdout.search(/^\[/m);

@@ -17,13 +17,16 @@ export function deployedOrigins(output: string): string[] {
       others.push(url);
       continue;
     }
-    const domain = /^([a-z0-9.-]+\.[a-z]{2,}) \(custom domain\)$/i.exec(line)?.[1];
+    // wrangler 4 (`renderRoute`): "host (custom domain)", or with " - zone name: z" / " - zone id: z",
+    // then perhaps " [production: enabled, previews: disabled]".
+    const domain = /^([a-z0-9.-]+\.[a-z]{2,}) \(custom domain(?: - zone (?:name|id): [^)]+)?\)(?: \[[^\]]*\])?$/i.exec(line)?.[1];
     if (domain) {
       domains.push(`https://${domain.toLowerCase()}`);
       continue;
     }
-    // A route: "host/path* (zone name: zone)"; a wildcard host is no single host to allow.
-    const route = /^([a-z0-9.-]+\.[a-z]{2,})(?:\/\S*)? \(zone (?:name|id): [^)]+\)$/i.exec(line)?.[1];
+    // A route: "host/path* (zone name: zone)", or the bare pattern; a wildcard host is no single
+    // host to allow, and "workflow: name" or a cron schedule no address.
+    const route = /^([a-z0-9.-]+\.[a-z]{2,})(?:\/\S*)?(?: \(zone (?:name|id): [^)]+\))?$/i.exec(line)?.[1];
     if (route) domains.push(`https://${route.toLowerCase()}`);
   }
   return [...new Set([...domains, ...others])];

@@ -115,6 +115,20 @@ describe("npm run deploy -- --dry-run", () => {
     expect(run.stdout).not.toContain("- create");
     expect(changing(f.read().calls)).toEqual([]);
   });
+
+  it("reads every page of the account's Workflows, however few the API gives a page", async () => {
+    const state = fullAccount();
+    // Another Worker's 130 Workflows listed first: the one that is weft's is on the last page.
+    state.workflows = [
+      ...Array.from({ length: 130 }, (_, i) => ({ name: `other-${i}`, script_name: "other" })),
+      { name: "weft-ingestion", script_name: "other" },
+    ];
+    state.workflowsPerPageCap = 25;
+    const f = at(state, { vars: { ALLOWED_HOSTS: "weft.example.com", PUBLIC_URL: "https://weft.example.com" } });
+    const run = await runScript("deploy.ts", ["--dry-run", "--config", f.config], f);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("'weft-ingestion' belongs to the Worker 'other'");
+  });
 });
 
 describe("npm run deploy", () => {
@@ -226,22 +240,30 @@ describe("the deployed hosts", () => {
     "Deployed weft triggers (1.02 sec)",
     "  https://weft.acme.workers.dev",
     "  weft.example.com (custom domain)",
+    "  ops.example.com (custom domain - zone name: example.com) [production: enabled, previews: disabled]",
     "  shop.example.org/weft/* (zone name: example.org)",
+    "  api.example.org/* (zone id: 0123abcd)",
+    "  plain.example.org/*",
     "  *.example.net/* (zone name: example.net)",
+    "  workflow: weft-ingestion",
     "  schedule: 0 3 * * *",
     "Current Version ID: 6a1c",
   ].join("\n");
 
+  // Each line form wrangler 4.164's `renderRoute` and deploy print (read in its cli.js).
   it("are read from wrangler's output, custom domains first", async () => {
     expect(deployedOrigins(output)).toEqual([
       "https://weft.example.com",
+      "https://ops.example.com",
       "https://shop.example.org",
+      "https://api.example.org",
+      "https://plain.example.org",
       "https://weft.acme.workers.dev",
     ]);
     expect(hostSettings(deployedOrigins(output))).toEqual({
-      allowedHosts: "weft.example.com,shop.example.org,weft.acme.workers.dev",
+      allowedHosts: "weft.example.com,ops.example.com,shop.example.org,api.example.org,plain.example.org,weft.acme.workers.dev",
       publicUrl: "https://weft.example.com",
     });
-    expect(deployedOrigins("Uploaded weft (1 sec)\nNo deploy targets for weft")).toEqual([]);
+    expect(deployedOrigins("Uploaded weft (1 sec)\nNo targets deployed for weft (0.12 sec)")).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ export interface FakeState {
   workflows: { name: string; script_name: string }[];
   worker: { secrets: Record<string, string> } | null;
   deployTargets: string[];
+  /** The most Workflows the API gives a page, whatever is asked (unset: what is asked). */
+  workflowsPerPageCap?: number;
   operators: number;
   workshops: number;
   calls: string[][];

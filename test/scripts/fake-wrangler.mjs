@@ -55,7 +55,8 @@ const migrations = readdirSync(join(dirname(fileURLToPath(import.meta.url)), "..
   .sort();
 
 if (group === "whoami") {
-  if (!state.loggedIn) fail("You are not authenticated. Please run `wrangler login`.");
+  // wrangler 4 says so and exits 0 (cli.js, `whoami`).
+  if (!state.loggedIn) out("You are not authenticated. Please run `wrangler login`.");
   out("You are logged in with an OAuth Token, associated with the email ops@example.com.");
 }
 if (group === "d1" && command === "list") out(JSON.stringify(state.d1));
@@ -155,9 +156,17 @@ if (group === "vectorize" && command === "create-metadata-index") {
   state.metadata[subject].push({ propertyName: flag("--propertyName"), indexType: "String" });
   out("📋 Creating metadata index...\n✅ Successfully enqueued metadata index creation request.");
 }
-if (group === "workflows" && command === "list") out(JSON.stringify(state.workflows));
+if (group === "workflows" && command === "list") {
+  // One page of the listing, as the API gives it (`--page`, `--per-page`).
+  const perPage = Math.min(Number(flag("--per-page") ?? 20), state.workflowsPerPageCap ?? Number.POSITIVE_INFINITY);
+  const page = Number(flag("--page") ?? 1);
+  out(JSON.stringify(state.workflows.slice((page - 1) * perPage, page * perPage)));
+}
 if (group === "secret") {
-  if (!state.worker) fail("This Worker does not exist on your account. [code: 10007]");
+  if (!state.worker)
+    fail(
+      'Worker "weft" (env: production) not found.\n\nIf this is a new Worker, run `wrangler deploy` first to create it.\nOtherwise, check that the Worker name is correct and you\'re logged into the right account.',
+    );
   if (command === "list") out(JSON.stringify(Object.keys(state.worker.secrets).map((name) => ({ name, type: "secret_text" }))));
   if (command === "put") {
     state.worker.secrets[subject] = readFileSync(0, "utf8").trim();
@@ -188,7 +197,7 @@ if (group === "deploy") {
       state.workflows.push({ name: field(block, "name"), script_name: "weft" });
   }
   out(
-    `Total Upload: 2400.00 KiB / gzip: 700.00 KiB\nUploaded weft (3.10 sec)\nDeployed weft triggers (0.40 sec)\n${state.deployTargets.map((t) => `  ${t}`).join("\n")}\nCurrent Version ID: 0000`,
+    `Total Upload: 2400.00 KiB / gzip: 700.00 KiB\nUploaded weft (3.10 sec)\nDeployed weft triggers (0.40 sec)\n${[...state.deployTargets, ...state.workflows.filter((w) => w.script_name === "weft").map((w) => `workflow: ${w.name}`)].map((t) => `  ${t}`).join("\n")}\nCurrent Version ID: 0000`,
   );
 }
 fail(`the fake wrangler does not know: ${argv.join(" ")}`);
