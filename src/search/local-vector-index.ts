@@ -233,7 +233,10 @@ export class LocalVectorIndex extends DurableObject<Env> {
 // Each RPC carries at most this many vectors, keeping messages well under the RPC size limit.
 const RPC_BATCH = 500;
 
-/** Index objects the tenants share. */
+/**
+ * Index objects the tenants share. Changing it moves tenants to other buckets, where their vectors
+ * are not, until `npm run restore -- --reindex-only` rebuilds them from the chunks.
+ */
 const BUCKETS = 8;
 
 /** The bucket a tenant's vectors are in: FNV-1a of its id. */
