@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { type AdjustmentView, api, type EmployeeView } from "./api.ts";
-import { FormFooter } from "./business-form-footer.tsx";
+import { FormFooter, OpenFormButton } from "./business-form-footer.tsx";
 import { type Propose, refusalText, yuanOf } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
 import { useI18n } from "./i18n.ts";
@@ -141,15 +141,7 @@ function AdjustmentForm({
     setOpen(false);
     setProblem(null);
   };
-  if (!open) {
-    return (
-      <div className="mcp-actions">
-        <button type="button" className="primary" disabled={locked} onClick={() => setOpen(true)}>
-          {w.addAdjustment}
-        </button>
-      </div>
-    );
-  }
+  if (!open) return <OpenFormButton label={w.addAdjustment} locked={locked} primary onOpen={() => setOpen(true)} />;
   const send = async (event: FormEvent) => {
     event.preventDefault();
     const yuan = yuanOf(amount);

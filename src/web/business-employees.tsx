@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import type { EmployeeView } from "./api.ts";
+import { FormFooter, OpenFormButton } from "./business-form-footer.tsx";
 import type { Propose } from "./business-steps.ts";
 import { businessWords } from "./business-words.ts";
 import { useI18n } from "./i18n.ts";
@@ -109,15 +110,7 @@ function EmployeeForm({
     setOpen(false);
     onClose?.();
   };
-  if (!open) {
-    return (
-      <div className="mcp-actions">
-        <button type="button" className="primary" disabled={locked} onClick={() => setOpen(true)}>
-          {w.addEmployee}
-        </button>
-      </div>
-    );
-  }
+  if (!open) return <OpenFormButton label={w.addEmployee} locked={locked} primary onOpen={() => setOpen(true)} />;
   const send = async (event: FormEvent) => {
     event.preventDefault();
     // An edit sends an emptied phone as "" (the server clears it); a new employee simply has none.
@@ -144,14 +137,7 @@ function EmployeeForm({
         <span>{employee ? w.employeeNo : w.employeeNoAuto}</span>
         <input name="employee_no" maxLength={20} value={no} onChange={(e) => setNo(e.target.value)} />
       </label>
-      <div className="mcp-actions">
-        <button type="submit" className="primary" disabled={locked}>
-          {w.submit}
-        </button>
-        <button type="button" className="secondary" onClick={close}>
-          {w.cancel}
-        </button>
-      </div>
+      <FormFooter problem={null} locked={locked} onCancel={close} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import type { ProcessView, StyleView } from "./api.ts";
-import { FormFooter } from "./business-form-footer.tsx";
+import { FormFooter, OpenFormButton } from "./business-form-footer.tsx";
 import { PriceHistory } from "./business-price-history.tsx";
 import { type Propose, yuanOf } from "./business-steps.ts";
 import { StyleForm } from "./business-styles.tsx";
@@ -218,15 +218,7 @@ function AddProcess({ style, locked, propose }: { style: StyleView; locked: bool
   const [name, setName] = useState("");
   const [price, setPrice] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  if (!open) {
-    return (
-      <div className="mcp-actions">
-        <button type="button" className="secondary" disabled={locked} onClick={() => setOpen(true)}>
-          {w.addProcess}
-        </button>
-      </div>
-    );
-  }
+  if (!open) return <OpenFormButton label={w.addProcess} locked={locked} onOpen={() => setOpen(true)} />;
   const send = async (event: FormEvent) => {
     event.preventDefault();
     const yuan = yuanOf(price);
