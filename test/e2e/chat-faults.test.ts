@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import { assembled, readChunks, textOf } from "../chat/stream.ts";
 import { ARTIFACTS, type Browser, launchBrowser, signInByKeyboard } from "./browser.ts";
+import { answers, askAndWaitForWords, QUESTION, questions, waitForEnd } from "./chat-page.ts";
 
 const stateDir = mkdtempSync(join(tmpdir(), "weft-chat-faults-"));
 const SLOW = { WEFT_CHAT_PACE_MS: "150" };
@@ -76,26 +77,7 @@ function resume(chatId: string): Promise<Response> {
   return fetch(`${server.baseUrl}/api/chats/${chatId}/stream`, { headers, signal: AbortSignal.timeout(30_000) });
 }
 
-const QUESTION = "怎么新建订单";
-const answers = (page: Page) => page.locator("article.from-assistant");
-const questions = (page: Page) => page.locator("article.from-user");
 const flat = (text: string) => text.replace(/\s+/g, "");
-
-/** Sends a question and waits until its answer has begun to show (some of it, not all). */
-async function askAndWaitForWords(page: Page, text: string) {
-  const before = await answers(page).count();
-  await page.getByRole("combobox", { name: "消息" }).fill(text);
-  await page.keyboard.press("Enter");
-  await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
-  await expect
-    .poll(async () => ((await answers(page).last().textContent()) ?? "").length, { timeout: 30_000 })
-    .toBeGreaterThan(5);
-}
-
-async function waitForEnd(page: Page) {
-  await page.locator("button.send").waitFor({ timeout: 60_000 });
-  await expect.poll(() => answers(page).last().getAttribute("aria-busy"), { timeout: 60_000 }).toBe("false");
-}
 
 /** Each answer as shown, without what is shown under it (its buttons and badges). */
 const shownAnswers = (page: Page) =>

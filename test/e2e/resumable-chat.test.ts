@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, startDevServer } from "../../scripts/dev-server.ts";
 import { type Browser, launchBrowser, signInByKeyboard } from "./browser.ts";
+import { answers, askAndWaitForWords, QUESTION, questions, waitForEnd } from "./chat-page.ts";
 
 let server: DevServer;
 let desktop: Browser;
@@ -21,26 +22,6 @@ afterAll(async () => {
   await phone?.close();
   await server?.stop();
 });
-
-const QUESTION = "怎么新建订单";
-const answers = (page: Page) => page.locator("article.from-assistant");
-const questions = (page: Page) => page.locator("article.from-user");
-
-/** Sends a question and waits until its answer has begun to show (some of it, not all). */
-async function askAndWaitForWords(page: Page, text: string) {
-  const before = await answers(page).count();
-  await page.getByRole("combobox", { name: "消息" }).fill(text);
-  await page.keyboard.press("Enter");
-  await expect.poll(() => answers(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
-  await expect
-    .poll(async () => ((await answers(page).last().textContent()) ?? "").length, { timeout: 30_000 })
-    .toBeGreaterThan(5);
-}
-
-async function waitForEnd(page: Page) {
-  await page.locator("button.send").waitFor({ timeout: 60_000 });
-  await expect.poll(() => answers(page).last().getAttribute("aria-busy"), { timeout: 60_000 }).toBe("false");
-}
 
 /** The chat as the server stores it, read by the page with its session. */
 async function storedChat(page: Page) {
