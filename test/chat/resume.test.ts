@@ -172,27 +172,9 @@ describe("a reply that survives a reload or a dropped connection", () => {
   });
 
   it("stores a reply whose Worker went away mid-reply as it stood, marked interrupted, and lets the chat go on", async () => {
-    const chatId = `gone-${crypto.randomUUID()}`;
-    const stub = streamOf({ objects: env.CHAT_STREAM, tenantId: "t-jinxiu" }, chatId);
-    const owner = { tenantId: "t-jinxiu", userId: "u-boss" };
     // A Worker stored the question, began the reply, said a few words, and went away (a crash,
     // `npm run dev` stopped mid-reply): nothing will end its run.
-    const question = { id: crypto.randomUUID(), role: "user" as const, parts: [{ type: "text" as const, text: "说几句" }] };
-    await saveUserMessage({ db: dbOf("t-jinxiu"), owner, chatId, title: "说几句", message: question });
-    const replyId = await replyIdOf(question.id);
-    const runId = crypto.randomUUID();
-    expect(await stub.begin({ owner, runId, turn: { messageId: question.id, replyId } })).toEqual({ kind: "started" });
-    const said: UIMessageChunk[] = [
-      { type: "start", messageId: replyId },
-      { type: "text-start", id: "t1" },
-      { type: "text-delta", id: "t1", delta: "第一句。" },
-      { type: "text-delta", id: "t1", delta: "第二句。" },
-    ];
-    await stub.append(
-      runId,
-      0,
-      said.map((c) => JSON.stringify(c)),
-    );
+    const { chatId, stub, replyId } = await replyBegunAndLeft("gone", ["第一句。", "第二句。"]);
     // Its beat is long past.
     await runInDurableObject(stub, (_, state) => {
       state.storage.sql.exec("UPDATE run SET beat_at = 0");
@@ -214,24 +196,7 @@ describe("a reply that survives a reload or a dropped connection", () => {
   });
 
   it("stores the reply as it stood when its Worker goes away while a reader follows it, without another request", async () => {
-    const chatId = `gone-follow-${crypto.randomUUID()}`;
-    const stub = streamOf({ objects: env.CHAT_STREAM, tenantId: "t-jinxiu" }, chatId);
-    const owner = { tenantId: "t-jinxiu", userId: "u-boss" };
-    const question = { id: crypto.randomUUID(), role: "user" as const, parts: [{ type: "text" as const, text: "说几句" }] };
-    await saveUserMessage({ db: dbOf("t-jinxiu"), owner, chatId, title: "说几句", message: question });
-    const replyId = await replyIdOf(question.id);
-    const runId = crypto.randomUUID();
-    await stub.begin({ owner, runId, turn: { messageId: question.id, replyId } });
-    const said: UIMessageChunk[] = [
-      { type: "start", messageId: replyId },
-      { type: "text-start", id: "t1" },
-      { type: "text-delta", id: "t1", delta: "第一句。" },
-    ];
-    await stub.append(
-      runId,
-      0,
-      said.map((c) => JSON.stringify(c)),
-    );
+    const { chatId, stub } = await replyBegunAndLeft("gone-follow", ["第一句。"]);
     // A reload follows the reply while its Worker is alive; then the Worker goes silent for good,
     // and the log's alarm takes it for gone while the reader waits for the next chunk.
     const reading = follow(chatId).then(readChunks);
@@ -250,3 +215,29 @@ describe("a reply that survives a reload or a dropped connection", () => {
     expect(history[1]?.parts).toEqual(message.parts);
   });
 });
+
+/**
+ * A chat whose question a Worker stored and whose reply it began, saying `deltas`, in the chat's
+ * stream log; what comes next (the Worker going away, a reader) is the test's.
+ */
+async function replyBegunAndLeft(prefix: string, deltas: string[]) {
+  const chatId = `${prefix}-${crypto.randomUUID()}`;
+  const stub = streamOf({ objects: env.CHAT_STREAM, tenantId: "t-jinxiu" }, chatId);
+  const owner = { tenantId: "t-jinxiu", userId: "u-boss" };
+  const question = { id: crypto.randomUUID(), role: "user" as const, parts: [{ type: "text" as const, text: "说几句" }] };
+  await saveUserMessage({ db: dbOf("t-jinxiu"), owner, chatId, title: "说几句", message: question });
+  const replyId = await replyIdOf(question.id);
+  const runId = crypto.randomUUID();
+  expect(await stub.begin({ owner, runId, turn: { messageId: question.id, replyId } })).toEqual({ kind: "started" });
+  const said: UIMessageChunk[] = [
+    { type: "start", messageId: replyId },
+    { type: "text-start", id: "t1" },
+    ...deltas.map((delta): UIMessageChunk => ({ type: "text-delta", id: "t1", delta })),
+  ];
+  await stub.append(
+    runId,
+    0,
+    said.map((c) => JSON.stringify(c)),
+  );
+  return { chatId, stub, replyId };
+}

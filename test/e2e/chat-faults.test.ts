@@ -117,18 +117,24 @@ async function showsHistoryOnce(page: Page, chatId: string): Promise<string[]> {
   return shown;
 }
 
+/** The boss signed in, a chat with one question answered, and a second tab open on that chat. */
+async function twoTabsOnOneChat(label: string) {
+  const { page, context, shot } = await browser(label);
+  await signInByKeyboard(page, server.baseUrl, "boss", "boss123");
+  await askAndWaitForWords(page, QUESTION);
+  await waitForEnd(page);
+  const chatId = chatIdOf(page);
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await expect.poll(() => answers(other).count(), { timeout: 30_000 }).toBe(1);
+  return { page, other, chatId, shot };
+}
+
 describe("two tabs of one person on one chat, in Chromium", () => {
   it("shows the reply in both once; a question from the other tab meanwhile is refused in words and kept for later", {
     timeout: 240_000,
   }, async () => {
-    const { page, context, shot } = await browser("tabs");
-    await signInByKeyboard(page, server.baseUrl, "boss", "boss123");
-    await askAndWaitForWords(page, QUESTION);
-    await waitForEnd(page);
-    const chatId = chatIdOf(page);
-    const other = await context.newPage();
-    await other.goto(page.url());
-    await expect.poll(() => answers(other).count(), { timeout: 30_000 }).toBe(1);
+    const { page, other, chatId, shot } = await twoTabsOnOneChat("tabs");
 
     // The first tab asks; the second, open on the same chat and idle, asks too while that reply runs.
     await askAndWaitForWords(page, "锁边机断线怎么办");
@@ -165,14 +171,7 @@ describe("two tabs of one person on one chat, in Chromium", () => {
   });
 
   it("a tab shown again mid-reply follows another tab's reply from its start, once", { timeout: 120_000 }, async () => {
-    const { page, context } = await browser("tabs-follow");
-    await signInByKeyboard(page, server.baseUrl, "boss", "boss123");
-    await askAndWaitForWords(page, QUESTION);
-    await waitForEnd(page);
-    const chatId = chatIdOf(page);
-    const other = await context.newPage();
-    await other.goto(page.url());
-    await expect.poll(() => answers(other).count(), { timeout: 30_000 }).toBe(1);
+    const { page, other, chatId } = await twoTabsOnOneChat("tabs-follow");
     await setVisibility(other, "hidden");
     await askAndWaitForWords(page, "锁边机断线怎么办");
     await setVisibility(other, "visible");

@@ -6,6 +6,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { type Browser, launchBrowser } from "./browser.ts";
+import { signInAsBoss } from "./business-data.ts";
 import { recordAssets } from "./first-load.ts";
 
 const baseUrl = inject("baseUrl");
@@ -207,12 +208,7 @@ describe("settings for a boss", () => {
     it(`lists the workshop's recent writes with how each was confirmed, a card's included, at ${viewport.width} px`, async () => {
       browser = await launchBrowser(viewport, `settings-boss-${viewport.width}`);
       const { page, shot } = browser;
-      await page.goto(baseUrl);
-      await page.getByRole("heading", { name: "登录 Weft" }).waitFor();
-      await page.getByLabel("用户名").fill("boss");
-      await page.getByLabel("密码").fill("boss123");
-      await page.keyboard.press("Enter");
-      await page.locator(".topbar").waitFor();
+      await signInAsBoss(page, baseUrl);
 
       // A piece record confirmed on the chat's card.
       const quantity = 300 + (viewport.width % 89);
