@@ -108,6 +108,9 @@ export default defineConfig(async () => {
       // One runtime per worker, reused across files: module loading, not the tests, was most of the
       // time. Each file still starts from the same prepared storage (test/setup.ts).
       isolate: false,
+      // A worker a core: the tests' work is done in workerd, not in vitest's own process, which
+      // vitest's default (a core fewer) keeps a core for. Each worker has its own runtime and storage.
+      maxWorkers: "100%",
       // Weft's JSON log lines (expected failures logged on purpose) are not test output; a test
       // that asserts on logs spies on the console, which this does not affect.
       onConsoleLog: (line: string) => !line.startsWith('{"level":'),

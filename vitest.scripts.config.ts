@@ -6,5 +6,7 @@ export default defineConfig({
   test: {
     include: ["test/scripts/**/*.test.ts"],
     testTimeout: 60_000,
+    // The files mostly wait on the scripts and wrangler stand-ins they start.
+    maxWorkers: "100%",
   },
 });

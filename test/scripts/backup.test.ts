@@ -2,20 +2,16 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Folder, folder, fullAccount, IDS, runScript } from "./fake-account.ts";
+import { describe, expect, it } from "vitest";
+import { fullAccount, IDS, madeForEachTest, runScript } from "./fake-account.ts";
 
 const FAKE = join(import.meta.dirname, "fake-wrangler.mjs");
-const made: Folder[] = [];
-afterEach(() => {
-  for (const f of made.splice(0)) f.remove();
-});
+const made = madeForEachTest();
 
 /** A production account whose databases are SQLite files in the folder, migrated, holding a workshop. */
 function deployment() {
   const state = fullAccount();
-  const f = folder(state);
-  made.push(f);
+  const f = made.folder(state);
   const account = f.read();
   account.sqliteDir = f.dir;
   f.write(account);

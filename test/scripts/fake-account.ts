@@ -5,6 +5,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 const FAKE = join(import.meta.dirname, "fake-wrangler.mjs");
@@ -209,3 +210,51 @@ export async function fakeWorker(): Promise<FakeWorker> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }) as FakeWorker;
 }
+
+/** Folders and stand-in Workers for a file's tests, each removed once the test that made it ends. */
+export function madeForEachTest() {
+  const folders: Folder[] = [];
+  const workers: FakeWorker[] = [];
+  afterEach(async () => {
+    for (const f of folders.splice(0)) f.remove();
+    for (const w of workers.splice(0)) await w.close();
+  });
+  return {
+    folder(state: FakeState, options?: Parameters<typeof folder>[1]): Folder {
+      const f = folder(state, options);
+      folders.push(f);
+      return f;
+    },
+    async worker(): Promise<FakeWorker> {
+      const w = await fakeWorker();
+      workers.push(w);
+      return w;
+    },
+  };
+}
+
+/** A first deploy: only the directory's database exists; no shard, KV namespace, metadata index or Worker yet. */
+export function freshAccount(): FakeState {
+  const state = fullAccount();
+  state.d1 = state.d1.filter((d) => d.name === "weft");
+  state.applied = { [IDS.DB]: [] };
+  state.kv = [];
+  state.metadata = {};
+  state.workflows = [];
+  state.worker = null;
+  state.operators = 0;
+  state.workshops = 0;
+  return state;
+}
+
+/** The wrangler calls, of those the fake account recorded, that would change the account. */
+export const changing = (calls: string[][]) =>
+  calls.filter(
+    (call) =>
+      call.includes("create") ||
+      call.includes("create-metadata-index") ||
+      call[0] === "deploy" ||
+      call.includes("apply") ||
+      call.includes("put") ||
+      call.includes("--file"),
+  );

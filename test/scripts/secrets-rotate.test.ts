@@ -1,14 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type FakeState, type FakeWorker, type Folder, fakeWorker, folder, fullAccount, runScript } from "./fake-account.ts";
+import { describe, expect, it } from "vitest";
+import { type FakeState, fullAccount, madeForEachTest, runScript } from "./fake-account.ts";
 
-const made: Folder[] = [];
-const servers: FakeWorker[] = [];
-afterEach(async () => {
-  for (const f of made.splice(0)) f.remove();
-  for (const s of servers.splice(0)) await s.close();
-});
+const made = madeForEachTest();
 
 const OLD = "an-existing-key-of-forty-four-characters-xx=";
 
@@ -18,10 +13,8 @@ const OLD = "an-existing-key-of-forty-four-characters-xx=";
  * and recording which key was "next" at each step.
  */
 async function deployment(state: FakeState = fullAccount()) {
-  const w = await fakeWorker();
-  servers.push(w);
-  const f = folder(state, { vars: { ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: w.origin } });
-  made.push(f);
+  const w = await made.worker();
+  const f = made.folder(state, { vars: { ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: w.origin } });
   const steps: { cursor: string | null; next: string | undefined; rotating: boolean }[] = [];
   let passes = 0;
   w.reseal = (cursor) => {
