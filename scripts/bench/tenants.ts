@@ -3,11 +3,16 @@
 // embedded as any upload) and a month of piece records; then drives the same mixed traffic
 // (knowledge search, a business query, a prepare and its confirm) from 10 workshops and from all
 // 1,000, and reports each operation's p50/p95 side by side; then writes per second to two shards
-// against the same writers on one. Every response is checked to be its own workshop's.
+// against the same writers on one. Every response is checked to be its own workshop's. Last, the
+// first request of a workshop after a start, on a server of 10 workshops and on the 1,000
+// (first-requests.ts). It starts servers of its own, so it runs alone.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startDevServer } from "../dev-server.ts";
 import { executeSql, ROOT } from "../lib.ts";
+import { firstRequests } from "./first-requests.ts";
 import { callTool } from "./mcp-client.ts";
 import { type Figures, measure, printTable } from "./measure.ts";
 
@@ -175,16 +180,62 @@ async function shardBytes(baseUrl: string): Promise<Record<string, number>> {
   return Object.fromEntries(shards.map((s) => [s.name, s.bytes]));
 }
 
-export async function benchTenants(baseUrl: string, stateDir: string): Promise<void> {
-  const workshops = workshopsToMake();
+/** Makes `workshops` on the server on `stateDir`: their rows, then their documents through the API. */
+async function makeWorkshops(baseUrl: string, stateDir: string, workshops: BenchWorkshop[]): Promise<void> {
   const local = ["--local", "--persist-to", stateDir];
-  const bytesBefore = databaseFileBytes(stateDir);
-  const started = performance.now();
   const seed = seedStatements(workshops);
   mkdirSync(join(ROOT, ".wrangler", "tmp"), { recursive: true });
   executeSql("bench-tenants-directory", seed.directory, local);
   for (const [shard, statements] of seed.shards) executeSql(`bench-tenants-${shard}`, statements, local, shard);
   await pool(workshops, 8, (w) => upload(baseUrl, w));
+}
+
+export async function benchTenants(): Promise<void> {
+  const stateDir = mkdtempSync(join(tmpdir(), "weft-bench-tenants-"));
+  const smallDir = mkdtempSync(join(tmpdir(), "weft-bench-tenants-10-"));
+  try {
+    const workshops = workshopsToMake();
+    const server = await startDevServer({ stateDir });
+    try {
+      console.log(`Benchmarking ${server.baseUrl} (Node ${process.version}, ${new Date().toISOString()})`);
+      await mixedTraffic(server.baseUrl, stateDir, workshops);
+    } finally {
+      await server.stop();
+    }
+    const few = workshops.slice(0, 10);
+    const small = await startDevServer({ stateDir: smallDir });
+    try {
+      await makeWorkshops(small.baseUrl, smallDir, few);
+    } finally {
+      await small.stop();
+    }
+    const ops = (baseUrl: string) => {
+      const all = operations(baseUrl);
+      return { "knowledge_search (hybrid)": all.knowledge_search, "prepare + confirm": all.prepare_and_confirm };
+    };
+    const rows = [
+      ...(await firstRequests(smallDir, few, "10 workshops", ops, { rounds: 4, perRound: 5 })),
+      ...(await firstRequests(stateDir, workshops, `${workshops.length} workshops`, ops, { rounds: 1, perRound: 40 })),
+    ];
+    printTable(
+      "A workshop's first and second request after the server starts, on a server of 10 workshops and of all of them (one client)",
+      rows,
+      (row) =>
+        row.name.endsWith(`${workshops.length} workshops`)
+          ? rows.find((r) => r.name === row.name.replace(/, \d+ workshops$/, ", 10 workshops"))
+          : undefined,
+    );
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(smallDir, { recursive: true, force: true });
+  }
+}
+
+/** The 1,000 workshops made, their bytes, the mixed traffic against 10, and the writes per shard. */
+async function mixedTraffic(baseUrl: string, stateDir: string, workshops: BenchWorkshop[]): Promise<void> {
+  const bytesBefore = databaseFileBytes(stateDir);
+  const started = performance.now();
+  await makeWorkshops(baseUrl, stateDir, workshops);
   console.log(
     `\n${workshops.length} workshops on ${SHARDS.join(" and ")}, each with 2 documents and ${5 * 25} piece records, made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -242,5 +293,4 @@ export async function benchTenants(baseUrl: string, stateDir: string): Promise<v
   printTable("Writes: the same 16 writers on one shard and spread over two", writes, (row) =>
     row === writes[1] ? writes[0] : undefined,
   );
-  writeFileSync(join(stateDir, "bench-tenants.json"), JSON.stringify({ rows, writes }, null, 2));
 }
