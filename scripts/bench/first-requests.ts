@@ -5,15 +5,21 @@
 
 import { startDevServer } from "../dev-server.ts";
 import { executeSql } from "../lib.ts";
-import type { Figures } from "./measure.ts";
+import { type Figures, percentile } from "./measure.ts";
 
 /** An operation of `operations` in tenants.ts, given one workshop. */
 type Operation<W> = (w: W) => Promise<void>;
 
 function figures(name: string, latencies: number[], seconds: number): Figures {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-  return { name, clients: 1, requests: sorted.length, p50: at(0.5), p95: at(0.95), rps: sorted.length / seconds };
+  return {
+    name,
+    clients: 1,
+    requests: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    rps: sorted.length / seconds,
+  };
 }
 
 /**
