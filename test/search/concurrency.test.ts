@@ -1,13 +1,13 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config.ts";
 import { searchBackends } from "../../src/search/backends.ts";
 import { ingestDocument } from "../../src/search/ingest.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
-import { bucketOf } from "../../src/search/local-vector-index.ts";
 import { searchBindingsOf } from "../../src/services.ts";
 import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
+import { storedVectorIds } from "../vector-rows.ts";
 
 interface Answer {
   status: string;
@@ -28,13 +28,7 @@ async function stored(documentId: string) {
     .prepare("SELECT id, content FROM chunks WHERE document_id = ? ORDER BY position")
     .bind(documentId)
     .all<{ id: string; content: string }>();
-  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf("t-jinxiu")));
-  const vectors = await runInDurableObject(stub, async (_instance, state) =>
-    state.storage.sql
-      .exec<{ id: string }>("SELECT id FROM tenant_vectors WHERE tenant_id = ? AND document_id = ?", "t-jinxiu", documentId)
-      .toArray()
-      .map((r) => r.id),
-  );
+  const vectors = await storedVectorIds("t-jinxiu", "document_id = ?", documentId);
   const doc = await dbOf("t-jinxiu")
     .prepare("SELECT generation, status FROM documents WHERE id = ?")
     .bind(documentId)
@@ -130,15 +124,7 @@ describe("uploading into a knowledge base being deleted", () => {
       input: { tenantId: "t-jinxiu", kbId: kb, filename: "a.md", content: contentOf(1) },
     });
     await expect(upload).rejects.toMatchObject({ code: "not_found" });
-    const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf("t-jinxiu")));
-    const left = await runInDurableObject(
-      stub,
-      async (_instance, state) =>
-        state.storage.sql
-          .exec<{ n: number }>("SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ? AND kb_id = ?", "t-jinxiu", kb)
-          .one().n,
-    );
-    expect(left).toBe(0);
+    expect((await storedVectorIds("t-jinxiu", "kb_id = ?", kb)).length).toBe(0);
   });
 
   it("answers 404 when the base is gone before the document row is written", async () => {

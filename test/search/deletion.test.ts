@@ -8,10 +8,10 @@ import { keywordTable } from "../../src/search/keyword-index.ts";
 import { shardsOf } from "../../src/services.ts";
 import { applyDemoSeed, dbOf, keys as devKeys, testServices } from "../fixtures.ts";
 
-const databaseOf = (shard: string) => shardsOf(env).get(shard) as D1Database;
-
-import { bucketOf } from "../../src/search/local-vector-index.ts";
 import { call } from "../helpers.ts";
+import { storedVectorIds } from "../vector-rows.ts";
+
+const databaseOf = (shard: string) => shardsOf(env).get(shard) as D1Database;
 
 const GUIDE = "# 裁剪手册\n\n## 排料\n\n排料时先铺面料，再按纸样排版。\n\n## 验片\n\n裁好的衣片要逐片检查尺寸。\n";
 
@@ -35,17 +35,7 @@ async function upload(kbId: string, filename: string, content: string, key: stri
 async function indexed(tenantId: string, chunkIds: string[], db = dbOf(tenantId)) {
   const table = await keywordTable(tenantId);
   const fts = await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
-  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf(tenantId)));
-  const vectors = await runInDurableObject(stub, async (_instance, state) => {
-    const ids = JSON.stringify(chunkIds);
-    return state.storage.sql
-      .exec<{ n: number }>(
-        "SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))",
-        tenantId,
-        ids,
-      )
-      .one().n;
-  });
+  const vectors = (await storedVectorIds(tenantId, "id IN (SELECT value FROM json_each(?))", JSON.stringify(chunkIds))).length;
   return { keywordRows: fts?.n ?? 0, vectors };
 }
 

@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config.ts";
 import type { AppError } from "../../src/errors.ts";
@@ -6,10 +6,10 @@ import { type SearchBackends, searchBackends } from "../../src/search/backends.t
 import { type FaqEntry, type FaqEntryInput, saveFaqEntry } from "../../src/search/faq.ts";
 import { keywordTable } from "../../src/search/keyword-index.ts";
 import { deleteKnowledgeBase } from "../../src/search/knowledge-bases.ts";
-import { bucketOf } from "../../src/search/local-vector-index.ts";
 import { searchBindingsOf } from "../../src/services.ts";
 import { dbOf, keys } from "../fixtures.ts";
 import { call } from "../helpers.ts";
+import { storedVectorIds } from "../vector-rows.ts";
 
 const TENANT = "t-jinxiu";
 
@@ -69,13 +69,7 @@ async function storedEntry(kb: string, id: string) {
     )
     .bind(id)
     .first<{ n: number }>();
-  const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf(TENANT)));
-  const vectors = await runInDurableObject(stub, async (_instance, state) =>
-    state.storage.sql
-      .exec<{ id: string }>("SELECT id FROM tenant_vectors WHERE tenant_id = ? AND document_id = ?", TENANT, id)
-      .toArray()
-      .map((r) => r.id),
-  );
+  const vectors = await storedVectorIds(TENANT, "document_id = ?", id);
   return { entry, chunks, keywordRows: keyword?.n, vectors };
 }
 
@@ -326,14 +320,6 @@ describe("concurrent writers of one FAQ entry", () => {
     await expect(
       saveFaqEntry({ db: dbOf("t-jinxiu"), backends: deletingMidway, tenantId: TENANT, kbId: kb, input: ORIGINAL }),
     ).rejects.toMatchObject({ code: "not_found" });
-    const stub = env.LOCAL_VECTOR_INDEX.get(env.LOCAL_VECTOR_INDEX.idFromName(bucketOf(TENANT)));
-    const left = await runInDurableObject(
-      stub,
-      async (_instance, state) =>
-        state.storage.sql
-          .exec<{ n: number }>("SELECT COUNT(*) AS n FROM tenant_vectors WHERE tenant_id = ? AND kb_id = ?", TENANT, kb)
-          .one().n,
-    );
-    expect(left).toBe(0);
+    expect((await storedVectorIds(TENANT, "kb_id = ?", kb)).length).toBe(0);
   });
 });
